@@ -1,0 +1,420 @@
+//! The canonical game model, shared by chess and xiangqi.
+//!
+//! Every reader (PGN, plain movetext, scoresheet CSV, any notation or language)
+//! produces a [`Game`]; every writer (PGN, JSON, CSV, any output notation) consumes only
+//! a [`Game`]. Moves are stored resolved ([`AnyMove`]) together with the span of the
+//! text they were read from, so the text *as written* is always recoverable
+//! ([`Game::written`]) without one allocation per move.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::{
+    chess,
+    diag::{Diagnostic, Severity, Span},
+    xiangqi,
+};
+
+/// Which game a record is of.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    Chess,
+    Xiangqi,
+}
+
+/// The rules a game is played under.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Standard chess (FIDE Laws).
+    Chess,
+    /// Chess960 / Fischer random (FIDE Guidelines II).
+    Chess960,
+    /// Xiangqi (Vietnamese law 1409/2004, Asian and WXF rules agree on movement).
+    Xiangqi,
+}
+
+impl Variant {
+    pub const fn kind(self) -> GameKind {
+        match self {
+            Variant::Chess | Variant::Chess960 => GameKind::Chess,
+            Variant::Xiangqi => GameKind::Xiangqi,
+        }
+    }
+
+    /// The name used in output (`chess`, `chess960`, `xiangqi`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::Chess960 => "chess960",
+            Variant::Xiangqi => "xiangqi",
+        }
+    }
+}
+
+/// A move of either game, or a null move (`--`, a pass used in analysis).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AnyMove {
+    Chess(chess::Move),
+    Xiangqi(xiangqi::Move),
+    Null,
+}
+
+/// The position a game starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartPosition {
+    Chess(Box<chess::Position>),
+    Xiangqi(Box<xiangqi::Position>),
+}
+
+impl StartPosition {
+    pub fn kind(&self) -> GameKind {
+        match self {
+            StartPosition::Chess(_) => GameKind::Chess,
+            StartPosition::Xiangqi(_) => GameKind::Xiangqi,
+        }
+    }
+
+    /// The FEN of the position.
+    pub fn fen(&self) -> String {
+        match self {
+            StartPosition::Chess(p) => p.fen(),
+            StartPosition::Xiangqi(p) => p.fen(),
+        }
+    }
+}
+
+/// The outcome of a game as recorded (the movetext's termination marker or the
+/// `Result` tag): `1-0` White (Red) won, `0-1` Black won, `1/2-1/2` draw, `*` unknown.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub enum GameResult {
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    #[serde(rename = "0-1")]
+    BlackWins,
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    #[default]
+    #[serde(rename = "*")]
+    Unknown,
+}
+
+impl GameResult {
+    /// The PGN token.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// Reads the PGN tokens and the common variants (`½-½`, `1/2`, `0.5-0.5`).
+    pub fn parse(s: &str) -> Option<GameResult> {
+        match s {
+            "1-0" => Some(GameResult::WhiteWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" | "½-½" | "1/2" | "½" | "0.5-0.5" => Some(GameResult::Draw),
+            "*" => Some(GameResult::Unknown),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A clock reading or elapsed time, to the millisecond (`[%clk 1:30:00]`, `[%emt 0:00:05.2]`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Clock {
+    pub millis: u64,
+}
+
+impl Clock {
+    /// Parses `H:MM:SS`, `M:SS` or `SS`, with optional fraction of a second.
+    pub fn parse(s: &str) -> Option<Clock> {
+        let s = s.trim();
+        let (whole, frac) = match s.split_once('.') {
+            Some((w, f)) => (w, f),
+            None => (s, ""),
+        };
+        let mut secs: u64 = 0;
+        let mut parts = 0;
+        for p in whole.split(':') {
+            parts += 1;
+            if parts > 3 || p.is_empty() || p.len() > 6 || !p.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            secs = secs.checked_mul(60)?.checked_add(p.parse().ok()?)?;
+        }
+        let mut millis = secs.checked_mul(1000)?;
+        if !frac.is_empty() {
+            if frac.len() > 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let f: u64 = frac.parse().ok()?;
+            millis += f * 10u64.pow(3 - frac.len() as u32);
+        }
+        Some(Clock { millis })
+    }
+}
+
+impl fmt::Display for Clock {
+    /// `H:MM:SS`, with a fraction only when there is one (`0:00:05.2`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.millis / 1000;
+        write!(f, "{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)?;
+        let ms = self.millis % 1000;
+        if ms != 0 {
+            let frac = format!("{ms:03}");
+            write!(f, ".{}", frac.trim_end_matches('0'))?;
+        }
+        Ok(())
+    }
+}
+
+/// Tags (PGN header fields) in input order. Duplicate names are kept as written;
+/// [`Tags::get`] returns the first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tags(pub Vec<(String, String)>);
+
+impl Tags {
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Replaces the first tag of that name, or appends it.
+    pub fn set(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.0.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => *v = value,
+            None => self.0.push((name.to_owned(), value)),
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// One move in the tree, with everything written around it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveNode {
+    pub mv: AnyMove,
+    /// Where the move's text stands in [`Source::text`] (empty for moves not read from text).
+    pub span: Span,
+    /// Comments written after the move (clock commands removed into `clock`/`emt`).
+    pub comments: Vec<String>,
+    /// Numeric annotation glyphs, including those converted from `!`, `?`, ….
+    pub nags: Vec<u8>,
+    /// Remaining clock time after the move (`[%clk]`).
+    pub clock: Option<Clock>,
+    /// Time spent on the move (`[%emt]`).
+    pub emt: Option<Clock>,
+    /// The player offered a draw with this move (FIDE `(=)`).
+    pub draw_offer: bool,
+    /// The move is not legal but was kept (`--keep-illegal`, FIDE Art. 7.5: an
+    /// unclaimed illegal move stands). Replay continued from the position it made.
+    pub illegal: bool,
+    /// Alternatives to this move (PGN RAV), each starting from the position before it.
+    pub variations: Vec<Line>,
+}
+
+impl MoveNode {
+    pub fn new(mv: AnyMove, span: Span) -> MoveNode {
+        MoveNode {
+            mv,
+            span,
+            comments: Vec::new(),
+            nags: Vec::new(),
+            clock: None,
+            emt: None,
+            draw_offer: false,
+            illegal: false,
+            variations: Vec::new(),
+        }
+    }
+}
+
+/// A sequence of moves: the main line of a game or one variation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    /// Comments written before the first move of the line.
+    pub comments: Vec<String>,
+    pub moves: Vec<MoveNode>,
+}
+
+/// Where a game came from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Source {
+    /// The file name as given by the user (`-` for standard input), if any.
+    pub file: Option<Arc<str>>,
+    /// 0-based index of the game in its file.
+    pub game_index: u64,
+    /// Byte range of the game in the decoded file text.
+    pub byte_start: u64,
+    pub byte_end: u64,
+    /// 1-based line of the file on which the game's text starts.
+    pub first_line: u64,
+    /// The game's decoded text; spans of moves and diagnostics index into it.
+    pub text: String,
+    /// The encoding the file was decoded from (`UTF-8`, `windows-1252`, …).
+    pub encoding: Option<&'static str>,
+}
+
+/// How a game came through reading and replay (the archive accounting categories).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every move read and replayed, nothing to report above a note.
+    Clean,
+    /// Every move kept, with warnings (repairs) or kept illegal moves.
+    Repaired,
+    /// Some moves resolved; the rest is kept verbatim in [`Game::unparsed`].
+    Partial,
+    /// Not even the first move or the start position could be used.
+    Failed,
+}
+
+/// A game record in canonical form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub variant: Variant,
+    /// Header fields in input order.
+    pub tags: Tags,
+    pub start: StartPosition,
+    pub moves: Line,
+    /// The termination marker of the movetext (or the `Result` tag when it had none).
+    pub result: GameResult,
+    /// Findings of reading and replay, in text order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Text after the last move that could be resolved, verbatim, when replay stopped.
+    pub unparsed: Option<String>,
+    pub source: Source,
+}
+
+impl Game {
+    /// An empty game of standard chess from the initial position.
+    pub fn new_chess() -> Game {
+        Game::new(Variant::Chess, StartPosition::Chess(Box::default()))
+    }
+
+    /// An empty game from the given start.
+    pub fn new(variant: Variant, start: StartPosition) -> Game {
+        Game {
+            variant,
+            tags: Tags::default(),
+            start,
+            moves: Line::default(),
+            result: GameResult::Unknown,
+            diagnostics: Vec::new(),
+            unparsed: None,
+            source: Source::default(),
+        }
+    }
+
+    pub fn kind(&self) -> GameKind {
+        self.variant.kind()
+    }
+
+    /// The text a move was read from, as written.
+    pub fn written(&self, node: &MoveNode) -> &str {
+        node.span.slice(&self.source.text)
+    }
+
+    /// The accounting category of this game.
+    pub fn status(&self) -> Status {
+        let has_error = self.diagnostics.iter().any(|d| d.severity == Severity::Error);
+        if self.unparsed.is_some() || has_error {
+            if self.moves.moves.is_empty() && self.unparsed.is_some() {
+                Status::Failed
+            } else {
+                Status::Partial
+            }
+        } else if self
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Warning)
+            || self.moves.moves.iter().any(|m| m.illegal)
+        {
+            Status::Repaired
+        } else {
+            Status::Clean
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks() {
+        assert_eq!(Clock::parse("1:30:00"), Some(Clock { millis: 5_400_000 }));
+        assert_eq!(Clock::parse("0:00:05.2"), Some(Clock { millis: 5_200 }));
+        assert_eq!(Clock::parse("3:12"), Some(Clock { millis: 192_000 }));
+        assert_eq!(Clock::parse("1:2:3:4"), None);
+        assert_eq!(Clock::parse("a:00"), None);
+        assert_eq!(Clock::parse(""), None);
+        assert_eq!(Clock { millis: 5_200 }.to_string(), "0:00:05.2");
+        assert_eq!(Clock { millis: 5_400_000 }.to_string(), "1:30:00");
+        for s in ["0:00:00", "12:34:56", "0:01:02.25"] {
+            assert_eq!(Clock::parse(s).unwrap().to_string(), s);
+        }
+    }
+
+    #[test]
+    fn results() {
+        for r in [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+            GameResult::Unknown,
+        ] {
+            assert_eq!(GameResult::parse(r.as_str()), Some(r));
+        }
+        assert_eq!(GameResult::parse("½-½"), Some(GameResult::Draw));
+        assert_eq!(GameResult::parse("2-0"), None);
+    }
+
+    #[test]
+    fn tags_keep_order() {
+        let mut t = Tags::default();
+        t.set("White", "A");
+        t.set("Black", "B");
+        t.set("White", "C");
+        assert_eq!(t.iter().collect::<Vec<_>>(), [("White", "C"), ("Black", "B")]);
+        assert_eq!(t.get("Black"), Some("B"));
+        assert_eq!(t.get("Event"), None);
+    }
+
+    #[test]
+    fn status_categories() {
+        let mut g = Game::new_chess();
+        assert_eq!(g.status(), Status::Clean);
+        g.diagnostics.push(Diagnostic::warning("check-mark", "x"));
+        assert_eq!(g.status(), Status::Repaired);
+        g.unparsed = Some("Nf9".into());
+        assert_eq!(g.status(), Status::Failed);
+        g.moves.moves.push(MoveNode::new(AnyMove::Null, Span::default()));
+        assert_eq!(g.status(), Status::Partial);
+    }
+}

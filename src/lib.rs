@@ -1,0 +1,11 @@
+//! kyphu reads chess and xiangqi game records written the way people really write
+//! them, checks them by replaying every move, and writes them out as PGN, JSON or a
+//! scoresheet CSV.
+
+pub mod chess;
+pub mod color;
+pub mod diag;
+pub mod game;
+pub mod xiangqi;
+
+pub use color::{ByColor, Color};
