@@ -6,6 +6,7 @@ pub mod chess;
 pub mod color;
 pub mod diag;
 pub mod game;
+pub mod notation;
 pub mod xiangqi;
 
 pub use color::{ByColor, Color};
