@@ -1,15 +1,15 @@
-//! Chess: vocabulary types, positions, legal move generation, FEN.
+//! Chess: vocabulary types, positions, legal move generation, FEN, perft.
 
+pub mod attacks;
+mod bitboard;
+mod fen;
+mod perft;
+mod position;
 mod types;
+mod zobrist;
 
+pub use bitboard::Bitboard;
+pub use fen::{CastlingNotation, FenError, FenField, START_FEN};
+pub use perft::{perft, perft_divide};
+pub use position::{Castles, MoveList, Position};
 pub use types::{CastlingSide, File, Move, Piece, Rank, Role, Square};
-
-/// Placeholder until the engine lands (replaced in the same session).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Position;
-
-impl Position {
-    pub fn fen(&self) -> String {
-        String::new()
-    }
-}
