@@ -53,12 +53,18 @@ impl PieceTable {
 
     /// The letters of this table, one per role, for messages: `K Q R B N`.
     pub fn letters_display(&self) -> String {
-        [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
-            .iter()
-            .map(|&r| self.letter(r))
-            .filter(|l| !l.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ")
+        [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+        ]
+        .iter()
+        .map(|&r| self.letter(r))
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
     }
 
     /// The piece letter at the start of `s`, longest match first: its role, how it
@@ -255,7 +261,13 @@ mod tests {
             assert!(codes.contains(&want), "missing {want}");
         }
         for t in tables() {
-            for r in [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+            for r in [
+                Role::King,
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+            ] {
                 assert!(!t.letter(r).is_empty(), "{} has no {r}", t.code);
                 let l = t.letter(r);
                 assert_eq!(t.match_letter(l).map(|m| m.0), Some(r), "{} {l}", t.code);
@@ -285,7 +297,11 @@ mod tests {
             ("vi", "Te5", Some((Role::Bishop, LetterCase::Table, 1))),
             ("fr", "Re2", Some((Role::King, LetterCase::Table, 1))),
             ("fi", "Rf3", Some((Role::Knight, LetterCase::Table, 1))),
-            ("figurine", "♞f6", Some((Role::Knight, LetterCase::Table, 3))),
+            (
+                "figurine",
+                "♞f6",
+                Some((Role::Knight, LetterCase::Table, 3)),
+            ),
             ("figurine", "Nf6", None),
         ];
         for (code, s, want) in cases {

@@ -196,7 +196,10 @@ impl fmt::Display for SyntaxError {
                 token,
                 expected,
                 found,
-            } => write!(f, "invalid move {token}: expected {expected}, found {found}"),
+            } => write!(
+                f,
+                "invalid move {token}: expected {expected}, found {found}"
+            ),
         }
     }
 }
@@ -337,7 +340,10 @@ pub fn parse_lenient(token: &str, table: &PieceTable) -> Result<SanSyntax, Synta
         return Err(SyntaxError::Empty);
     }
     // `bxc3`: a file first, then the piece the same lower-case letter names
-    let first_is_file = token.bytes().next().is_some_and(|b| (b'a'..=b'h').contains(&b));
+    let first_is_file = token
+        .bytes()
+        .next()
+        .is_some_and(|b| (b'a'..=b'h').contains(&b));
     let pawn_first = if first_is_file {
         complete(token, move_token(token, table, false))
     } else {
@@ -374,15 +380,14 @@ fn complete(token: &str, r: Res<'_, SanSyntax>) -> Option<SanSyntax> {
 fn unknown_or_invalid(token: &str, table: &PieceTable, rest: Option<&str>) -> SyntaxError {
     let letter_end = token
         .char_indices()
-        .find(|&(_, c)| {
-            ('a'..='h').contains(&c) || c.is_ascii_digit() || "x:-=+#!?".contains(c)
-        })
+        .find(|&(_, c)| ('a'..='h').contains(&c) || c.is_ascii_digit() || "x:-=+#!?".contains(c))
         .map_or(token.len(), |(i, _)| i);
     if letter_end > 0 && letter_end <= 8 {
         if let (Some(letter), Some(tail)) = (token.get(..letter_end), token.get(letter_end..)) {
-            let starts_letter = letter.chars().next().is_some_and(|c| {
-                c.is_alphabetic() || ('\u{2654}'..='\u{265F}').contains(&c)
-            });
+            let starts_letter = letter
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || ('\u{2654}'..='\u{265F}').contains(&c));
             if starts_letter && matches!(move_token(tail, table, false), Ok(("", _))) {
                 return SyntaxError::UnknownPiece {
                     letter: letter.to_owned(),
@@ -422,7 +427,11 @@ fn move_token<'a>(i: &'a str, table: &PieceTable, letters: bool) -> Res<'a, SanS
 
 /// `null = "--" | "Z0" | "0000"`
 fn null_move(i: &str) -> Res<'_, SanSyntax> {
-    let (rest, odd) = alt((value(false, tag("--")), value(true, alt((tag("Z0"), tag("0000")))))).parse(i)?;
+    let (rest, odd) = alt((
+        value(false, tag("--")),
+        value(true, alt((tag("Z0"), tag("0000")))),
+    ))
+    .parse(i)?;
     let mut san = SanSyntax::blank();
     san.null = true;
     if odd {
@@ -452,7 +461,9 @@ fn castling(i: &str) -> Res<'_, SanSyntax> {
         san.form.insert(Form::ZERO_CASTLE);
     }
     let dashes_missing = d1.is_none() || third.is_some_and(|t| t.0.is_none());
-    if chars.iter().flatten().any(|&c| c == 'o') || (dashes_missing && !san.form.contains(Form::ZERO_CASTLE)) {
+    if chars.iter().flatten().any(|&c| c == 'o')
+        || (dashes_missing && !san.form.contains(Form::ZERO_CASTLE))
+    {
         san.form.insert(Form::ODD_CASTLE);
     }
     Ok((i, san))
@@ -529,7 +540,10 @@ enum Sep {
 fn long(i: &str) -> Res<'_, (Square, Option<Sep>, Square)> {
     (
         square,
-        opt(alt((value(Sep::Hyphen, ch('-')), capture.map(Sep::Capture)))),
+        opt(alt((
+            value(Sep::Hyphen, ch('-')),
+            capture.map(Sep::Capture),
+        ))),
         square,
     )
         .parse(i)
@@ -556,7 +570,10 @@ fn file(i: &str) -> Res<'_, File> {
     let (rest, c) = one_of("abcdefgh").parse(i)?;
     match File::from_char(c) {
         Some(f) => Ok((rest, f)),
-        None => Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::OneOf))),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::OneOf,
+        ))),
     }
 }
 
@@ -565,23 +582,32 @@ fn rank(i: &str) -> Res<'_, Rank> {
     let (rest, c) = one_of("12345678").parse(i)?;
     match Rank::from_char(c) {
         Some(r) => Ok((rest, r)),
-        None => Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::OneOf))),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::OneOf,
+        ))),
     }
 }
 
 /// `square = file rank`
 fn square(i: &str) -> Res<'_, Square> {
-    (file, rank).map(|(f, r)| Square::from_coords(f, r)).parse(i)
+    (file, rank)
+        .map(|(f, r)| Square::from_coords(f, r))
+        .parse(i)
 }
 
 /// `promotion = "=" letter | "(" letter ")" | "/" letter | letter`
 fn promotion<'a>(i: &'a str, table: &PieceTable) -> Res<'a, (Role, Form)> {
     let letter = |i: &'a str| -> Res<'a, (Role, bool)> {
         match table.match_letter(i) {
-            Some((role, case, len)) if role != Role::Pawn || case == LetterCase::Table => {
-                Ok((i.get(len..).unwrap_or(""), (role, case == LetterCase::Lower)))
-            }
-            _ => Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Tag))),
+            Some((role, case, len)) if role != Role::Pawn || case == LetterCase::Table => Ok((
+                i.get(len..).unwrap_or(""),
+                (role, case == LetterCase::Lower),
+            )),
+            _ => Err(nom::Err::Error(nom::error::Error::new(
+                i,
+                nom::error::ErrorKind::Tag,
+            ))),
         }
     };
     let (rest, (form, (role, lower))) = alt((
@@ -621,7 +647,10 @@ fn suffix<'a>(i: &'a str, san: &mut SanSyntax) -> Res<'a, ()> {
 fn ep_mark(i: &str) -> Res<'_, ()> {
     value(
         (),
-        (space0, alt((tag("e.p."), tag("e. p."), tag("e.p"), tag("ep")))),
+        (
+            space0,
+            alt((tag("e.p."), tag("e. p."), tag("e.p"), tag("ep"))),
+        ),
     )
     .parse(i)
 }
@@ -737,7 +766,16 @@ mod tests {
             let s = parse(tok, en).unwrap_or_else(|e| panic!("{tok}: {e}"));
             assert_eq!((s.check, s.nag, s.draw_offer), (check, nag, draw), "{tok}");
         }
-        for tok in ["exd6 e.p.", "exd6e.p.", "exd6 ep", "exd6 e. p.", "exd6ep", "e5xd6 e. p.", "exd6 e.p.+", "exd6+ e.p."] {
+        for tok in [
+            "exd6 e.p.",
+            "exd6e.p.",
+            "exd6 ep",
+            "exd6 e. p.",
+            "exd6ep",
+            "e5xd6 e. p.",
+            "exd6 e.p.+",
+            "exd6+ e.p.",
+        ] {
             let s = parse(tok, en).unwrap_or_else(|e| panic!("{tok}: {e}"));
             assert!(s.ep, "{tok}");
             assert_eq!(s.to, sq("d6"), "{tok}");
@@ -832,7 +870,11 @@ mod tests {
         for &(code, tok, role, to, promo) in cases {
             let t = table(code).unwrap();
             let s = parse(tok, t).unwrap_or_else(|e| panic!("{code} {tok}: {e}"));
-            assert_eq!((s.role, s.to, s.promotion), (role, sq(to), promo), "{code} {tok}");
+            assert_eq!(
+                (s.role, s.to, s.promotion),
+                (role, sq(to), promo),
+                "{code} {tok}"
+            );
         }
     }
 
@@ -840,11 +882,31 @@ mod tests {
     fn errors() {
         let en = english();
         let cases: &[(&str, &str, &str)] = &[
-            ("Sf3", "unknown-piece", "unknown piece letter S in Sf3: English pieces are K Q R B N"),
-            ("马f3", "unknown-piece", "unknown piece letter 马 in 马f3: English pieces are K Q R B N"),
-            ("Mf3", "unknown-piece", "unknown piece letter M in Mf3: English pieces are K Q R B N"),
-            ("e9", "invalid-move", "invalid move e9: expected a square, a piece letter, castling or --, found e9"),
-            ("Nf3zz", "invalid-move", "invalid move Nf3zz: expected end of move, found zz"),
+            (
+                "Sf3",
+                "unknown-piece",
+                "unknown piece letter S in Sf3: English pieces are K Q R B N",
+            ),
+            (
+                "马f3",
+                "unknown-piece",
+                "unknown piece letter 马 in 马f3: English pieces are K Q R B N",
+            ),
+            (
+                "Mf3",
+                "unknown-piece",
+                "unknown piece letter M in Mf3: English pieces are K Q R B N",
+            ),
+            (
+                "e9",
+                "invalid-move",
+                "invalid move e9: expected a square, a piece letter, castling or --, found e9",
+            ),
+            (
+                "Nf3zz",
+                "invalid-move",
+                "invalid move Nf3zz: expected end of move, found zz",
+            ),
             ("", "invalid-move", "expected a move, found nothing"),
         ];
         for &(tok, code, msg) in cases {
