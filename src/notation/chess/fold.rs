@@ -62,6 +62,7 @@ fn digit(d: u32) -> char {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
 

@@ -152,6 +152,7 @@ pub fn infer_language(start: &Position, tokens: &[&str]) -> Inference {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
 

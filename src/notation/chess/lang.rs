@@ -87,10 +87,10 @@ impl PieceTable {
                 return Some((*r, *case, l.len()));
             }
         }
-        if self.code != "figurine" {
-            if let Some(m) = figurine().match_letter(s) {
-                return Some(m);
-            }
+        if self.code != "figurine"
+            && let Some(m) = figurine().match_letter(s)
+        {
+            return Some(m);
         }
         let i = usize::from(b);
         if let Some(Some(r)) = self.ascii.get(i) {
@@ -167,10 +167,11 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
         let Some(t) = tables.get_mut(idx) else {
             continue;
         };
-        if let Some(w) = t.write.get_mut(role.index()) {
-            if w.is_empty() && role != Role::Pawn {
-                *w = letter;
-            }
+        if let Some(w) = t.write.get_mut(role.index())
+            && w.is_empty()
+            && role != Role::Pawn
+        {
+            *w = letter;
         }
         t.list.push((letter, role));
         let lower = letter.to_lowercase();
@@ -198,8 +199,7 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
         }
     }
     for t in &mut tables {
-        // if the ASCII fast path is off, the multi list must also hold ASCII letters
-        t.multi.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        t.multi.sort_by_key(|m| std::cmp::Reverse(m.0.len()));
     }
     tables
 }
@@ -248,6 +248,7 @@ static FALLBACK_EN: PieceTable = PieceTable {
 };
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
 

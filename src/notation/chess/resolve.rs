@@ -698,14 +698,15 @@ fn explain(san: &SanSyntax, role: Role, pos: &Position, list: &MoveList) -> Ille
         None
     };
     let from_rank = san.from_rank;
-    if let Some(from) = san.from_square() {
-        if pos.piece_at(from) != Some(Piece { color: us, role }) && role == san.role {
-            return Illegal::NoPieceOn {
-                color: us,
-                role,
-                from,
-            };
-        }
+    if let Some(from) = san.from_square()
+        && role == san.role
+        && pos.piece_at(from) != Some(Piece { color: us, role })
+    {
+        return Illegal::NoPieceOn {
+            color: us,
+            role,
+            from,
+        };
     }
     let ours = pos.by_piece(Piece { color: us, role });
     let occupied = pos.occupied();
@@ -789,6 +790,7 @@ fn reaches(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
     use crate::notation::chess::lang::{english, table};

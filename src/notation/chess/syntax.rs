@@ -301,10 +301,10 @@ pub fn fast(b: &[u8], table: &PieceTable) -> Option<SanSyntax> {
         if san.from_rank.is_some() || san.capture != san.from_file.is_some() {
             return None;
         }
-        if let Some(&c) = head.first() {
-            if table.match_letter_lower_ascii(c).is_some() {
-                return None;
-            }
+        if let Some(&c) = head.first()
+            && table.match_letter_lower_ascii(c).is_some()
+        {
+            return None;
         }
     } else if san.promotion.is_some() {
         return None;
@@ -350,12 +350,13 @@ pub fn parse_lenient(token: &str, table: &PieceTable) -> Result<SanSyntax, Synta
         None
     };
     if let Some(mut san) = pawn_first {
-        if san.from_rank.is_none() && san.role == Role::Pawn && san.promotion.is_none() {
-            if let Some((r, LetterCase::Lower, _)) = table.match_letter(token) {
-                if r != Role::Pawn {
-                    san.alt_role = Some(r);
-                }
-            }
+        if san.from_rank.is_none()
+            && san.role == Role::Pawn
+            && san.promotion.is_none()
+            && let Some((r, LetterCase::Lower, _)) = table.match_letter(token)
+            && r != Role::Pawn
+        {
+            san.alt_role = Some(r);
         }
         return Ok(san);
     }
@@ -382,20 +383,21 @@ fn unknown_or_invalid(token: &str, table: &PieceTable, rest: Option<&str>) -> Sy
         .char_indices()
         .find(|&(_, c)| ('a'..='h').contains(&c) || c.is_ascii_digit() || "x:-=+#!?".contains(c))
         .map_or(token.len(), |(i, _)| i);
-    if letter_end > 0 && letter_end <= 8 {
-        if let (Some(letter), Some(tail)) = (token.get(..letter_end), token.get(letter_end..)) {
-            let starts_letter = letter
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic() || ('\u{2654}'..='\u{265F}').contains(&c));
-            if starts_letter && matches!(move_token(tail, table, false), Ok(("", _))) {
-                return SyntaxError::UnknownPiece {
-                    letter: letter.to_owned(),
-                    token: token.to_owned(),
-                    language: table.name,
-                    known: table.letters_display(),
-                };
-            }
+    if letter_end > 0
+        && letter_end <= 8
+        && let (Some(letter), Some(tail)) = (token.get(..letter_end), token.get(letter_end..))
+    {
+        let starts_letter = letter
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || ('\u{2654}'..='\u{265F}').contains(&c));
+        if starts_letter && matches!(move_token(tail, table, false), Ok(("", _))) {
+            return SyntaxError::UnknownPiece {
+                letter: letter.to_owned(),
+                token: token.to_owned(),
+                language: table.name,
+                known: table.letters_display(),
+            };
         }
     }
     match rest {
@@ -681,6 +683,7 @@ fn glyph(i: &str) -> Res<'_, u8> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
     use crate::notation::chess::lang::{english, table};

@@ -188,6 +188,7 @@ pub fn write_null(out: &mut String) {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
     use crate::notation::chess::lang::table;
