@@ -329,3 +329,56 @@ fn tokenizer() {
         vec!["e4", "e5", "Nf3", "exd6 e.p.", "e5xd6 e. p."]
     );
 }
+
+/// The hand-made probes, one notation feature each: what kyphu reports for each
+/// (codes of notes/warnings in order, then the error code if reading stops).
+#[test]
+fn handmade_probes() {
+    let Some(c) = corpus() else { return };
+    let dir = c.join("chess/handmade-probes");
+    let cases: &[(&str, &[&str], Option<&str>)] = &[
+        ("lowercase-pieces", &["lowercase-piece"; 5], None),
+        ("over-disambiguated", &["non-canonical"; 3], None),
+        ("null-moves", &["non-canonical"], None),
+        ("castle-zeros", &[], None),
+        ("colon-capture", &["non-canonical"; 2], None),
+        ("ep-suffix", &[], None),
+        ("ep-suffix-glued", &[], None),
+        ("bad-check-marks", &["check-mark"; 2], None),
+        ("ambiguous", &[], Some("ambiguous-move")),
+        ("illegal-move", &[], Some("illegal-move")),
+        ("uci-in-movetext", &["non-canonical"; 4], None),
+        ("reduced-algebraic", &["non-canonical"; 2], None),
+        ("pawn-letter", &["non-canonical"; 2], None),
+        ("promotion-forms", &[], None),
+        ("long-algebraic", &["non-canonical"; 8], None),
+        ("fen-setup", &[], None),
+    ];
+    let en = kyphu::notation::chess::english();
+    for &(name, want_codes, want_err) in cases {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.pgn"))).unwrap();
+        let (fen, movetext) = games(&text).into_iter().next().unwrap();
+        let mut pos = match &fen {
+            Some(f) => Position::from_fen(f).unwrap(),
+            None => Position::default(),
+        };
+        let mut codes = Vec::new();
+        let mut err = None;
+        for t in tokens(&movetext) {
+            let before = pos.clone();
+            match read_play(&t, en, &mut pos) {
+                Ok(r) => {
+                    let mut d = Vec::new();
+                    r.diagnostics(&before, &t, &mut d);
+                    codes.extend(d.iter().map(|d| d.code));
+                }
+                Err(e) => {
+                    println!("{name}: {e}");
+                    err = Some(e.code());
+                    break;
+                }
+            }
+        }
+        assert_eq!((codes.as_slice(), err), (want_codes, want_err), "{name}");
+    }
+}

@@ -532,12 +532,18 @@ fn find_move(
         }
     };
     // how it was written, against the canonical form
-    let written_from = san.from_file.is_some() || san.from_rank.is_some();
+    // in the lower-case reading of `bxc3` the `b` was the piece, not a file
+    let from_file = if role == san.role {
+        san.from_file
+    } else {
+        None
+    };
+    let written_from = from_file.is_some() || san.from_rank.is_some();
     if written_from || matches!(mv, Move::Castle { .. }) {
         let (need_file, need_rank) = disambiguation(pos, &mv);
-        let extra_file = san.from_file.is_some() && !need_file;
+        let extra_file = from_file.is_some() && !need_file;
         let extra_rank = san.from_rank.is_some() && !need_rank;
-        if san.from_file.is_some() && san.from_rank.is_some() && (extra_file || extra_rank) {
+        if from_file.is_some() && san.from_rank.is_some() && (extra_file || extra_rank) {
             remarks.insert(Remark::LongForm);
         } else if extra_file || extra_rank {
             remarks.insert(Remark::OverDisambiguated);
