@@ -353,12 +353,16 @@ fn handmade_probes() {
         ("promotion-forms", &[], None),
         ("long-algebraic", &["non-canonical"; 8], None),
         ("fen-setup", &[], None),
+        ("chess960-castle", &[], None),
     ];
     let en = kyphu::notation::chess::english();
     for &(name, want_codes, want_err) in cases {
         let text = std::fs::read_to_string(dir.join(format!("{name}.pgn"))).unwrap();
         let (fen, movetext) = games(&text).into_iter().next().unwrap();
         let mut pos = match &fen {
+            Some(f) if text.contains("[Variant \"Chess960\"]") => {
+                Position::from_fen_chess960(f).unwrap()
+            }
             Some(f) => Position::from_fen(f).unwrap(),
             None => Position::default(),
         };
