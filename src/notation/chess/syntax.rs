@@ -508,6 +508,16 @@ fn normal<'a>(i: &'a str, table: &PieceTable, letters: bool) -> Res<'a, SanSynta
         i
     };
     let (i, ()) = body(i, &mut san)?;
+    // UCI (`e7e8q`: long, no piece letter): promotion letters are English
+    let uci = san.role == Role::Pawn
+        && !san.form.contains(Form::PAWN_LETTER)
+        && san.from_square().is_some();
+    if uci && let Ok((rest, role)) = uci_promotion(i) {
+        san.promotion = Some(role);
+        san.form.insert(Form::BARE_PROMOTION);
+        san.form.insert(Form::LOWER_PROMOTION);
+        return Ok((rest, san));
+    }
     let (i, promo) = opt(|i| promotion(i, table)).parse(i)?;
     if let Some((role, form)) = promo {
         san.promotion = Some(role);
@@ -612,6 +622,17 @@ fn square(i: &str) -> Res<'_, Square> {
     (file, rank)
         .map(|(f, r)| Square::from_coords(f, r))
         .parse(i)
+}
+
+/// `uci_promotion = "q" | "r" | "b" | "n"` (after a long move without piece letter)
+fn uci_promotion(i: &str) -> Res<'_, Role> {
+    alt((
+        value(Role::Queen, ch('q')),
+        value(Role::Rook, ch('r')),
+        value(Role::Bishop, ch('b')),
+        value(Role::Knight, ch('n')),
+    ))
+    .parse(i)
 }
 
 /// `promotion = "=" letter | "(" letter ")" | "/" letter | letter`
@@ -885,6 +906,10 @@ mod tests {
             ("figurine", "♘f3", Knight, "f3", None),
             ("figurine", "♚e7", King, "e7", None),
             ("figurine", "e8♕", Pawn, "e8", Some(Queen)),
+            ("vi", "e7e8q", Pawn, "e8", Some(Queen)),
+            ("hu", "e7e8b", Pawn, "e8", Some(Bishop)),
+            ("hu", "e7e8B", Pawn, "e8", Some(Rook)),
+            ("ru", "e7e8n", Pawn, "e8", Some(Knight)),
         ];
         for &(code, tok, role, to, promo) in cases {
             let t = table(code).unwrap();
