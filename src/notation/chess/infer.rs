@@ -228,6 +228,15 @@ mod tests {
         let inf = infer_language(&start, &["b8=D"]);
         assert_eq!(inf.table.code, "de");
         assert!(inf.is_tie());
+        let d = inf.diagnostic().unwrap();
+        assert_eq!(
+            (d.code, d.severity, d.message.as_str()),
+            (
+                "language-tie",
+                crate::diag::Severity::Note,
+                "the game replays as German, French, Spanish, Italian, Portuguese, Dutch, Czech, Swedish, Finnish; chose German"
+            )
+        );
     }
 
     #[test]
@@ -236,6 +245,15 @@ mod tests {
         let inf = infer_language(&Position::default(), &t);
         assert_eq!(inf.table.code, "en");
         assert_eq!(inf.replayed, 5);
+        let d = inf.diagnostic().unwrap();
+        assert_eq!(
+            (d.code, d.severity, d.message.as_str()),
+            (
+                "language-unknown",
+                crate::diag::Severity::Warning,
+                "no piece-letter table replays the whole game; English replays furthest, failing at move text Qq5: invalid move Qq5: expected a square, a piece letter, castling or --, found Qq5"
+            )
+        );
         let f = inf.failure.unwrap();
         assert_eq!((f.index, f.token.as_str()), (5, "Qq5"));
     }
