@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use kyphu::chess::{Move, Position};
+use kyphu::notation::chess::syntax;
 use kyphu::notation::chess::{
     CheckMark, PieceTable, Remark, SanStyle, infer_language, read_play, table, tables, write_long,
     write_san, write_uci,
@@ -208,6 +209,15 @@ fn round_trip(start: &Position, moves: &[Move], table: &'static PieceTable, what
         for (i, m) in moves.iter().enumerate() {
             buf.clear();
             write_san(&mut buf, &pos, m, style);
+            // the fast path and the grammar agree on everything the fast path takes
+            if let Some(f) = syntax::fast(&buf, table) {
+                assert_eq!(
+                    Ok(f),
+                    syntax::parse_lenient(&buf, table),
+                    "{} {buf}",
+                    table.code
+                );
+            }
             let r = read_play(&buf, table, &mut pos)
                 .unwrap_or_else(|e| panic!("{what} {} ply {}: {buf}: {e}", table.code, i + 1));
             assert_eq!(r.mv, Some(*m), "{what} {} ply {}: {buf}", table.code, i + 1);

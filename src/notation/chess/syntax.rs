@@ -367,6 +367,7 @@ pub fn parse_lenient(token: &str, table: &PieceTable) -> Result<SanSyntax, Synta
     };
     if let Some(mut san) = pawn_first {
         if san.from_rank.is_none()
+            && san.from_file.is_some()
             && san.role == Role::Pawn
             && san.promotion.is_none()
             && let Some((r, LetterCase::Lower, _)) = table.match_letter(token)
@@ -784,6 +785,8 @@ mod tests {
         assert_eq!(s.alt_role, Some(Role::Bishop));
         let s = parse("nf3", en).unwrap();
         assert!(s.form.contains(Form::LOWERCASE_PIECE));
+        // `b4` is a pawn move: the `b` is the destination's file, not a piece
+        assert_eq!(parse_lenient("b4", en).unwrap().alt_role, None);
         let s = parse("Pe4", en).unwrap();
         assert!(s.form.contains(Form::PAWN_LETTER));
         let cases: &[(&str, CheckMark, Option<u8>, bool)] = &[
