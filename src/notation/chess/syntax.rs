@@ -992,6 +992,36 @@ mod tests {
         assert!(fast("крe2", ru).is_none());
     }
 
+    #[test]
+    fn random_text_never_panics_and_fast_agrees() {
+        let alphabet: Vec<char> = "abcdefgh12345678xX:-=+#!?() /.epOo0NBRQKPSDTLCAFHVMWJГКрЛФС王后车马象兵اسبشورف♘♞♔ｅ４×–\u{200F}\u{00A0}"
+            .chars()
+            .collect();
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let tables = tables_for_fast();
+        for _ in 0..20_000 {
+            let len = (next() % 9) as usize;
+            let tok: String = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            for t in &tables {
+                let slow = parse(&tok, t);
+                if let Some(f) = fast(&tok, t) {
+                    assert_eq!(Ok(f), parse_lenient(&tok, t), "{} {tok:?}", t.code);
+                }
+                if let Err(e) = slow {
+                    assert!(!e.to_string().is_empty());
+                }
+            }
+        }
+    }
+
     fn tables_for_fast() -> Vec<&'static PieceTable> {
         crate::notation::chess::lang::tables().iter().collect()
     }
