@@ -3,10 +3,10 @@
 //!
 //! - [`syntax`]: one token → [`SanSyntax`], no position (grammar: `grammars/san.ebnf`).
 //! - [`lang`]: piece letters per language, data from `grammars/chess-pieces.tsv`.
-//! - [`resolve`]: [`SanSyntax`] + [`Position`](crate::chess::Position) → one legal move,
+//! - [`resolve`](mod@resolve): [`SanSyntax`] + [`Position`](crate::chess::Position) → one legal move,
 //!   or an illegal/ambiguous error; notes and warnings as [`Remark`]s.
 //! - [`infer`]: the language of a whole game, by legality.
-//! - [`write`]: SAN (PGN or FIDE style, any language, figurines), long algebraic, UCI.
+//! - [`write`](mod@write): SAN (PGN or FIDE style, any language, figurines), long algebraic, UCI.
 //!
 //! User documentation: `docs/notation/chess.md`.
 //!
