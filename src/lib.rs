@@ -3,6 +3,7 @@
 //! scoresheet CSV.
 
 pub mod chess;
+pub mod cli;
 pub mod color;
 pub mod diag;
 pub mod game;
