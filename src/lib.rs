@@ -7,6 +7,7 @@ pub mod cli;
 pub mod color;
 pub mod diag;
 pub mod game;
+pub mod notation;
 pub mod xiangqi;
 
 pub use color::{ByColor, Color};

@@ -1,0 +1,93 @@
+//! A small, fast fold of one move token to the characters the grammar reads.
+//!
+//! Stand-in for `src/text/normalize.rs` (another branch) until it is merged: it does
+//! only what move tokens need. Clean ASCII tokens come back borrowed, untouched.
+//!
+//! Folds: full-width forms (`ｅ４`, `Ｎ`, `＋`) to ASCII; Persian `۰`–`۹` and
+//! Arabic-Indic `٠`–`٩` digits to `0`–`9`; Arabic `ي`/`ك` to Persian `ی`/`ک`;
+//! hyphen look-alikes (‐ ‑ ‒ – — ― −) to `-`; no-break and other spaces to ` `;
+//! `×` to `x`; `‼ ⁇ ⁈ ⁉` to `!! ?? ?! !?`. Strips RLM, LRM, ALM, ZWNJ, ZWJ, ZWSP,
+//! BOM and soft hyphens, and trims spaces at both ends.
+
+use std::borrow::Cow;
+
+/// Folds `token` (see the module docs). Borrowed when nothing needed to change.
+pub fn fold(token: &str) -> Cow<'_, str> {
+    let trimmed = token.trim_matches(' ');
+    if trimmed.is_ascii() && !trimmed.bytes().any(|b| b == b'\t') {
+        return Cow::Borrowed(trimmed);
+    }
+    let mut out = String::with_capacity(token.len());
+    for c in token.chars() {
+        match c {
+            '\u{FF01}'..='\u{FF5E}' => {
+                // full-width ASCII block: same order, offset 0xFEE0
+                if let Some(a) = char::from_u32(c as u32 - 0xFEE0) {
+                    push_folded(&mut out, a);
+                }
+            }
+            _ => push_folded(&mut out, c),
+        }
+    }
+    let t = out.trim_matches(' ');
+    if t.len() == out.len() {
+        Cow::Owned(out)
+    } else {
+        Cow::Owned(t.to_owned())
+    }
+}
+
+fn push_folded(out: &mut String, c: char) {
+    match c {
+        '\u{06F0}'..='\u{06F9}' => out.push(digit(c as u32 - 0x06F0)),
+        '\u{0660}'..='\u{0669}' => out.push(digit(c as u32 - 0x0660)),
+        '\u{064A}' => out.push('\u{06CC}'),
+        '\u{0643}' => out.push('\u{06A9}'),
+        '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE58}' | '\u{FE63}' => out.push('-'),
+        '\t' | '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => {
+            out.push(' ')
+        }
+        '\u{200B}'..='\u{200F}' | '\u{061C}' | '\u{FEFF}' | '\u{00AD}' | '\u{2060}' => {}
+        '\u{00D7}' => out.push('x'),
+        '\u{203C}' => out.push_str("!!"),
+        '\u{2047}' => out.push_str("??"),
+        '\u{2048}' => out.push_str("?!"),
+        '\u{2049}' => out.push_str("!?"),
+        _ => out.push(c),
+    }
+}
+
+fn digit(d: u32) -> char {
+    char::from_digit(d, 10).unwrap_or('0')
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds() {
+        let cases = [
+            ("Nf3", "Nf3", true),
+            (" e4 ", "e4", true),
+            ("ｅ４", "e4", false),
+            ("Ｎｆ３＋", "Nf3+", false),
+            ("e2\u{2013}e4", "e2-e4", false),
+            ("0\u{2014}0", "0-0", false),
+            ("exd6\u{00A0}e.p.", "exd6 e.p.", false),
+            ("ا\u{200F}f۳", "اf3", false),
+            ("و٤d", "و4d", false),
+            ("\u{064A}\u{0643}", "\u{06CC}\u{06A9}", false),
+            ("e4\u{00D7}d5", "e4xd5", false),
+            ("e4\u{203C}", "e4!!", false),
+            ("e4\u{2049}", "e4!?", false),
+            ("\u{200E}Nf3\u{200C}", "Nf3", false),
+        ];
+        for (input, want, borrowed) in cases {
+            let got = fold(input);
+            assert_eq!(got, want, "{input:?}");
+            assert_eq!(matches!(got, Cow::Borrowed(_)), borrowed, "{input:?}");
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! The language of a whole game, inferred by legality.
+//!
+//! Letters collide: `R` is a rook in English, a king in French, a knight in Finnish;
+//! `T` is a rook in most languages and a bishop in Vietnamese. So the language is
+//! chosen per game: among the tables whose letters appear in the moves, keep those
+//! under which every move replays legally. Several survivors: the most preferred one
+//! (the order of `grammars/chess-pieces.tsv`: English first), and the tie is reported.
+//! None: the one that replays furthest, and where it failed.
+
+use super::lang::{PieceTable, english, tables};
+use super::resolve::{ReadError, read_play};
+use crate::chess::Position;
+
+/// Where the chosen table stopped replaying.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InferenceFailure {
+    /// 0-based index of the failing token.
+    pub index: usize,
+    pub token: String,
+    pub error: ReadError,
+}
+
+/// The result of [`infer_language`].
+#[derive(Clone, Debug)]
+pub struct Inference {
+    /// The table chosen.
+    pub table: &'static PieceTable,
+    /// Every table under which the whole list replays, in preference order (empty
+    /// when none does). More than one is a tie, decided by preference.
+    pub survivors: Vec<&'static PieceTable>,
+    /// Tokens replayed under `table` before the end or the failure.
+    pub replayed: usize,
+    /// Set when no table replays the whole list: where `table` failed.
+    pub failure: Option<InferenceFailure>,
+}
+
+impl Inference {
+    /// Did several tables replay the whole game?
+    pub fn is_tie(&self) -> bool {
+        self.survivors.len() > 1
+    }
+
+    /// A note for a tie, a warning for a failure, nothing otherwise.
+    pub fn diagnostic(&self) -> Option<crate::diag::Diagnostic> {
+        use crate::diag::Diagnostic;
+        if let Some(f) = &self.failure {
+            return Some(Diagnostic::warning(
+                "language-unknown",
+                format!(
+                    "no piece-letter table replays the whole game; {} replays furthest, failing at move text {}: {}",
+                    self.table.name, f.token, f.error
+                ),
+            ));
+        }
+        if self.is_tie() {
+            let names: Vec<_> = self.survivors.iter().map(|t| t.name).collect();
+            return Some(Diagnostic::note(
+                "language-tie",
+                format!(
+                    "the game replays as {}; chose {}",
+                    names.join(", "),
+                    self.table.name
+                ),
+            ));
+        }
+        None
+    }
+}
+
+/// Does any token start with one of the table's own (non-figurine) letters?
+fn letters_appear(table: &PieceTable, tokens: &[&str]) -> bool {
+    table.letters().any(|(l, _)| {
+        tokens.iter().any(|t| {
+            let t = t.trim_start();
+            t.starts_with(l)
+                || t.char_indices()
+                    .nth(1)
+                    .and_then(|(i, _)| t.get(i..))
+                    .is_some_and(|rest| promo_letter_after_square(rest, l))
+        })
+    })
+}
+
+/// `e8H`-style promotions name a piece after the square: count those letters too.
+fn promo_letter_after_square(rest: &str, letter: &str) -> bool {
+    let b = rest.as_bytes();
+    b.first().is_some_and(|c| (b'1'..=b'8').contains(c))
+        && rest
+            .get(1..)
+            .is_some_and(|r| r.trim_start_matches(['=', '(', '/']).starts_with(letter))
+}
+
+/// Replays `tokens` under `table` from `start`: how far, and the failure if any.
+fn replay(
+    start: &Position,
+    tokens: &[&str],
+    table: &PieceTable,
+) -> (usize, Option<InferenceFailure>) {
+    let mut pos = start.clone();
+    for (i, tok) in tokens.iter().enumerate() {
+        if let Err(error) = read_play(tok, table, &mut pos) {
+            return (
+                i,
+                Some(InferenceFailure {
+                    index: i,
+                    token: (*tok).to_owned(),
+                    error,
+                }),
+            );
+        }
+    }
+    (tokens.len(), None)
+}
+
+/// Infers the piece-letter language of a game's move tokens (main line, in order)
+/// played from `start`. See the module docs for the rule.
+pub fn infer_language(start: &Position, tokens: &[&str]) -> Inference {
+    let mut candidates: Vec<&'static PieceTable> = tables()
+        .iter()
+        .filter(|t| letters_appear(t, tokens))
+        .collect();
+    if candidates.is_empty() {
+        candidates.push(english());
+    }
+    let mut survivors = Vec::new();
+    let mut best: Option<(&'static PieceTable, usize, Option<InferenceFailure>)> = None;
+    for t in candidates {
+        let (n, failure) = replay(start, tokens, t);
+        if failure.is_none() {
+            survivors.push(t);
+        }
+        let better = match &best {
+            None => true,
+            Some((_, bn, bf)) => {
+                // a full replay beats any failure; otherwise further wins; ties keep
+                // the earlier (preferred) table
+                (failure.is_none() && bf.is_some())
+                    || (failure.is_some() == bf.is_some() && n > *bn)
+            }
+        };
+        if better {
+            best = Some((t, n, failure));
+        }
+    }
+    let (table, replayed, failure) = best.unwrap_or((english(), 0, None));
+    Inference {
+        table,
+        survivors,
+        replayed,
+        failure,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<&str> {
+        s.split_whitespace()
+            .filter(|t| !t.ends_with('.') && !t.chars().all(|c| c.is_ascii_digit()))
+            .collect()
+    }
+
+    #[test]
+    fn morphy_in_each_language() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "en",
+                "e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 cxb5 Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#",
+            ),
+            (
+                "vi",
+                "e4 e5 Mf3 d6 d4 Tg4 dxe5 Txf3 Hxf3 dxe5 Tc4 Mf6 Hb3 He7 Mc3 c6 Tg5 b5 Mxb5 cxb5 Txb5+ Mbd7 O-O-O Xd8 Xxd7 Xxd7 Xd1 He6 Txd7+ Mxd7 Hb8+ Mxb8 Xd8#",
+            ),
+            (
+                "fr",
+                "e4 e5 Cf3 d6 d4 Fg4 dxe5 Fxf3 Dxf3 dxe5 Fc4 Cf6 Db3 De7 Cc3 c6 Fg5 b5 Cxb5 cxb5 Fxb5+ Cbd7 O-O-O Td8 Txd7 Txd7 Td1 De6 Fxd7+ Cxd7 Db8+ Cxb8 Td8#",
+            ),
+            (
+                "de",
+                "e4 e5 Sf3 d6 d4 Lg4 dxe5 Lxf3 Dxf3 dxe5 Lc4 Sf6 Db3 De7 Sc3 c6 Lg5 b5 Sxb5 cxb5 Lxb5+ Sbd7 O-O-O Td8 Txd7 Txd7 Td1 De6 Lxd7+ Sxd7 Db8+ Sxb8 Td8#",
+            ),
+            (
+                "es",
+                "e4 e5 Cf3 d6 d4 Ag4 dxe5 Axf3 Dxf3 dxe5 Ac4 Cf6 Db3 De7 Cc3 c6 Ag5 b5 Cxb5 cxb5 Axb5+ Cbd7 O-O-O Td8 Txd7 Txd7 Td1 De6 Axd7+ Cxd7 Db8+ Cxb8 Td8#",
+            ),
+            (
+                "nl",
+                "e4 e5 Pf3 d6 d4 Lg4 dxe5 Lxf3 Dxf3 dxe5 Lc4 Pf6 Db3 De7 Pc3 c6 Lg5 b5 Pxb5 cxb5 Lxb5+ Pbd7 O-O-O Td8 Txd7 Txd7 Td1 De6 Lxd7+ Pxd7 Db8+ Pxb8 Td8#",
+            ),
+            (
+                "ru",
+                "e4 e5 Кf3 d6 d4 Сg4 dxe5 Сxf3 Фxf3 dxe5 Сc4 Кf6 Фb3 Фe7 Кc3 c6 Сg5 b5 Кxb5 cxb5 Сxb5+ Кbd7 O-O-O Лd8 Лxd7 Лxd7 Лd1 Фe6 Сxd7+ Кxd7 Фb8+ Кxb8 Лd8#",
+            ),
+            (
+                "zh",
+                "e4 e5 马f3 d6 d4 象g4 dxe5 象xf3 后xf3 dxe5 象c4 马f6 后b3 后e7 马c3 c6 象g5 b5 马xb5 cxb5 象xb5+ 马bd7 O-O-O 车d8 车xd7 车xd7 车d1 后e6 象xd7+ 马xd7 后b8+ 马xb8 车d8#",
+            ),
+            (
+                "fa",
+                "e4 e5 اf3 d6 d4 فg4 dxe5 فxf3 وxf3 dxe5 فc4 اf6 وb3 وe7 اc3 c6 فg5 b5 اxb5 cxb5 فxb5+ اbd7 O-O-O رd8 رxd7 رxd7 رd1 وe6 فxd7+ اxd7 وb8+ اxb8 رd8#",
+            ),
+            (
+                "figurine",
+                "e4 e5 ♘f3 d6 d4 ♗g4 dxe5 ♗xf3 ♕xf3 dxe5 ♗c4 ♘f6 ♕b3 ♕e7 ♘c3 c6 ♗g5 b5 ♘xb5 cxb5 ♗xb5+ ♘bd7 O-O-O ♖d8 ♖xd7 ♖xd7 ♖d1 ♕e6 ♗xd7+ ♘xd7 ♕b8+ ♘xb8 ♖d8#",
+            ),
+        ];
+        for &(code, game) in cases {
+            let t = toks(game);
+            let inf = infer_language(&Position::default(), &t);
+            assert!(inf.failure.is_none(), "{code}: {:?}", inf.failure);
+            assert_eq!(inf.replayed, t.len());
+            // es and it share every letter: es is preferred and the tie reported
+            let want = code;
+            assert_eq!(
+                inf.table.code,
+                want,
+                "{code}: survivors {:?}",
+                inf.survivors.iter().map(|t| t.code).collect::<Vec<_>>()
+            );
+            if code == "es" {
+                assert!(inf.survivors.iter().any(|t| t.code == "it"));
+                assert!(inf.is_tie());
+                assert!(inf.diagnostic().is_some_and(|d| d.code == "language-tie"));
+            }
+        }
+    }
+
+    #[test]
+    fn failure_reports_furthest() {
+        let t = toks("e4 e5 Nf3 Nc6 Bb5 Qq5");
+        let inf = infer_language(&Position::default(), &t);
+        assert_eq!(inf.table.code, "en");
+        assert_eq!(inf.replayed, 5);
+        let f = inf.failure.unwrap();
+        assert_eq!((f.index, f.token.as_str()), (5, "Qq5"));
+    }
+}

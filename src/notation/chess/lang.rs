@@ -1,0 +1,321 @@
+//! Piece letters per language, read from `grammars/chess-pieces.tsv`.
+//!
+//! The TSV is compiled into the binary with `include_str!` and parsed once, on first
+//! use, into a `static` behind a [`OnceLock`]. This keeps the data a plain text file
+//! (adding a language is adding rows, and cargo rebuilds when the file changes) without
+//! a `build.rs`; the parse costs microseconds, once per process. Lookups on the hot
+//! path are a 128-entry array index for single ASCII letters.
+
+use std::sync::OnceLock;
+
+use crate::chess::Role;
+
+const DATA: &str = include_str!("../../../grammars/chess-pieces.tsv");
+
+/// How a letter was written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LetterCase {
+    /// As in the table (upper case, or a script without case).
+    Table,
+    /// The lower-case form of a table letter (`nf3`).
+    Lower,
+}
+
+/// One language's piece letters.
+#[derive(Debug)]
+pub struct PieceTable {
+    /// Short code, as in the TSV: `en`, `vi`, `ru`, `figurine` …
+    pub code: &'static str,
+    /// English name of the language: `English`, `Vietnamese` …
+    pub name: &'static str,
+    /// Position in the TSV: lower is preferred when inference ties.
+    pub preference: usize,
+    /// The letter the writers use, per role (`""` for the pawn when there is none).
+    write: [&'static str; 6],
+    /// Single ASCII letters, as written in the table.
+    ascii: [Option<Role>; 128],
+    /// Lower-case forms of single ASCII letters.
+    ascii_lower: [Option<Role>; 128],
+    /// Every letter that is not a single ASCII byte (and their lower-case forms),
+    /// longest first.
+    multi: Vec<(String, Role, LetterCase)>,
+    /// `true` when some multi entry starts with an ASCII byte.
+    multi_ascii: bool,
+    /// Every letter as written in the data, in table order.
+    list: Vec<(&'static str, Role)>,
+}
+
+impl PieceTable {
+    /// The letter the writers use for `role` (`""` for the pawn in most languages).
+    pub fn letter(&self, role: Role) -> &'static str {
+        self.write.get(role.index()).copied().unwrap_or("")
+    }
+
+    /// The letters of this table, one per role, for messages: `K Q R B N`.
+    pub fn letters_display(&self) -> String {
+        [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+        ]
+        .iter()
+        .map(|&r| self.letter(r))
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+    }
+
+    /// The piece letter at the start of `s`, longest match first: its role, how it
+    /// was written, and its length in bytes. Figurines match under every table.
+    #[inline]
+    pub fn match_letter(&self, s: &str) -> Option<(Role, LetterCase, usize)> {
+        let &b = s.as_bytes().first()?;
+        if b < 128 && !self.multi_ascii {
+            let i = usize::from(b);
+            if let Some(Some(r)) = self.ascii.get(i) {
+                return Some((*r, LetterCase::Table, 1));
+            }
+            if let Some(Some(r)) = self.ascii_lower.get(i) {
+                return Some((*r, LetterCase::Lower, 1));
+            }
+            return None;
+        }
+        for (l, r, case) in &self.multi {
+            if s.starts_with(l.as_str()) {
+                return Some((*r, *case, l.len()));
+            }
+        }
+        if self.code != "figurine"
+            && let Some(m) = figurine().match_letter(s)
+        {
+            return Some(m);
+        }
+        let i = usize::from(b);
+        if let Some(Some(r)) = self.ascii.get(i) {
+            return Some((*r, LetterCase::Table, 1));
+        }
+        if let Some(Some(r)) = self.ascii_lower.get(i) {
+            return Some((*r, LetterCase::Lower, 1));
+        }
+        None
+    }
+
+    /// The role of an upper-case single ASCII letter (the fast path).
+    #[inline]
+    pub(crate) fn ascii_role(&self, b: u8) -> Option<Role> {
+        self.ascii.get(usize::from(b)).copied().flatten()
+    }
+
+    /// `true` when the table has no multi-byte letters starting with ASCII, so that
+    /// the ASCII fast path sees all its ASCII letters.
+    pub(crate) fn fast_path_ok(&self) -> bool {
+        !self.multi_ascii
+    }
+
+    /// Every letter (not lower-case forms) with its role, in table order.
+    pub fn letters(&self) -> impl Iterator<Item = (&'static str, Role)> + '_ {
+        self.list.iter().copied()
+    }
+}
+
+fn role_from_name(s: &str) -> Option<Role> {
+    Some(match s {
+        "king" => Role::King,
+        "queen" => Role::Queen,
+        "rook" => Role::Rook,
+        "bishop" => Role::Bishop,
+        "knight" => Role::Knight,
+        "pawn" => Role::Pawn,
+        _ => return None,
+    })
+}
+
+fn parse_tables(data: &'static str) -> Vec<PieceTable> {
+    let mut tables: Vec<PieceTable> = Vec::new();
+    for line in data.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut cols = line.split('\t');
+        let (Some(code), Some(name), Some(role), Some(letter)) =
+            (cols.next(), cols.next(), cols.next(), cols.next())
+        else {
+            continue;
+        };
+        let Some(role) = role_from_name(role) else {
+            continue;
+        };
+        let idx = match tables.iter().position(|t| t.code == code) {
+            Some(i) => i,
+            None => {
+                tables.push(PieceTable {
+                    code,
+                    name,
+                    preference: tables.len(),
+                    write: [""; 6],
+                    ascii: [None; 128],
+                    ascii_lower: [None; 128],
+                    multi: Vec::new(),
+                    multi_ascii: false,
+                    list: Vec::new(),
+                });
+                tables.len() - 1
+            }
+        };
+        let Some(t) = tables.get_mut(idx) else {
+            continue;
+        };
+        if let Some(w) = t.write.get_mut(role.index())
+            && w.is_empty()
+            && role != Role::Pawn
+        {
+            *w = letter;
+        }
+        t.list.push((letter, role));
+        let lower = letter.to_lowercase();
+        if letter.len() == 1 && letter.is_ascii() {
+            let b = usize::from(letter.as_bytes().first().copied().unwrap_or(0));
+            if let Some(slot) = t.ascii.get_mut(b) {
+                *slot = Some(role);
+            }
+            // lower-case forms: never for the pawn letter (`p` is no file, but `Pe4`
+            // is already a rarity) and never shadowing a table letter
+            if role != Role::Pawn && lower != letter {
+                let lb = usize::from(lower.as_bytes().first().copied().unwrap_or(0));
+                if let Some(slot) = t.ascii_lower.get_mut(lb) {
+                    *slot = Some(role);
+                }
+            }
+        } else {
+            if letter.as_bytes().first().is_some_and(u8::is_ascii) {
+                t.multi_ascii = true;
+            }
+            t.multi.push((letter.to_owned(), role, LetterCase::Table));
+            if lower != letter && role != Role::Pawn {
+                t.multi.push((lower, role, LetterCase::Lower));
+            }
+        }
+    }
+    for t in &mut tables {
+        t.multi.sort_by_key(|m| std::cmp::Reverse(m.0.len()));
+    }
+    tables
+}
+
+/// All tables, in preference order (the order of `grammars/chess-pieces.tsv`).
+pub fn tables() -> &'static [PieceTable] {
+    static TABLES: OnceLock<Vec<PieceTable>> = OnceLock::new();
+    TABLES.get_or_init(|| parse_tables(DATA))
+}
+
+/// The table for a language code (`en`, `vi`, `ru` …), if there is one.
+pub fn table(code: &str) -> Option<&'static PieceTable> {
+    tables().iter().find(|t| t.code == code)
+}
+
+/// The English table (always present: it is the first row of the data).
+pub fn english() -> &'static PieceTable {
+    static EN: OnceLock<&'static PieceTable> = OnceLock::new();
+    EN.get_or_init(|| match table("en") {
+        Some(t) => t,
+        None => &FALLBACK_EN,
+    })
+}
+
+/// The figurine table.
+pub fn figurine() -> &'static PieceTable {
+    static FIG: OnceLock<&'static PieceTable> = OnceLock::new();
+    FIG.get_or_init(|| match table("figurine") {
+        Some(t) => t,
+        None => &FALLBACK_EN,
+    })
+}
+
+/// Only reached if the data file lost its English rows: a table with no letters, so
+/// that nothing is misread.
+static FALLBACK_EN: PieceTable = PieceTable {
+    code: "en",
+    name: "English",
+    preference: 0,
+    write: ["", "N", "B", "R", "Q", "K"],
+    ascii: [None; 128],
+    ascii_lower: [None; 128],
+    multi: Vec::new(),
+    multi_ascii: false,
+    list: Vec::new(),
+};
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_has_five_pieces() {
+        let codes: Vec<_> = tables().iter().map(|t| t.code).collect();
+        for want in [
+            "en", "vi", "zh", "fa", "de", "fr", "es", "it", "pt", "nl", "ru", "pl", "cs", "hu",
+            "sv", "fi", "figurine",
+        ] {
+            assert!(codes.contains(&want), "missing {want}");
+        }
+        for t in tables() {
+            for r in [
+                Role::King,
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+            ] {
+                assert!(!t.letter(r).is_empty(), "{} has no {r}", t.code);
+                let l = t.letter(r);
+                assert_eq!(t.match_letter(l).map(|m| m.0), Some(r), "{} {l}", t.code);
+            }
+        }
+        assert_eq!(english().code, "en");
+        assert_eq!(tables().first().map(|t| t.code), Some("en"));
+    }
+
+    #[test]
+    fn letters() {
+        let cases: &[(&str, &str, Option<(Role, LetterCase, usize)>)] = &[
+            ("en", "Nf3", Some((Role::Knight, LetterCase::Table, 1))),
+            ("en", "nf3", Some((Role::Knight, LetterCase::Lower, 1))),
+            ("en", "Sf3", None),
+            ("en", "♘f3", Some((Role::Knight, LetterCase::Table, 3))),
+            ("en", "Pe4", Some((Role::Pawn, LetterCase::Table, 1))),
+            ("ru", "Крe2", Some((Role::King, LetterCase::Table, 4))),
+            ("ru", "Кf3", Some((Role::Knight, LetterCase::Table, 2))),
+            ("ru", "крe2", Some((Role::King, LetterCase::Lower, 4))),
+            ("fa", "اسبf3", Some((Role::Knight, LetterCase::Table, 6))),
+            ("fa", "اf3", Some((Role::Knight, LetterCase::Table, 2))),
+            ("fa", "شe2", Some((Role::King, LetterCase::Table, 2))),
+            ("zh", "車d1", Some((Role::Rook, LetterCase::Table, 3))),
+            ("zh", "车d1", Some((Role::Rook, LetterCase::Table, 3))),
+            ("zh", "馬f3", Some((Role::Knight, LetterCase::Table, 3))),
+            ("vi", "Te5", Some((Role::Bishop, LetterCase::Table, 1))),
+            ("fr", "Re2", Some((Role::King, LetterCase::Table, 1))),
+            ("fi", "Rf3", Some((Role::Knight, LetterCase::Table, 1))),
+            (
+                "figurine",
+                "♞f6",
+                Some((Role::Knight, LetterCase::Table, 3)),
+            ),
+            ("figurine", "Nf6", None),
+        ];
+        for (code, s, want) in cases {
+            let t = table(code).unwrap();
+            assert_eq!(t.match_letter(s), *want, "{code} {s}");
+        }
+    }
+
+    #[test]
+    fn listing() {
+        assert_eq!(english().letters_display(), "K Q R B N");
+        assert_eq!(table("ru").unwrap().letters_display(), "Кр Ф Л С К");
+        let en: Vec<_> = english().letters().map(|(l, _)| l).collect();
+        assert!(en.contains(&"N") && en.contains(&"P"));
+    }
+}

@@ -1,0 +1,1185 @@
+//! [`SanSyntax`] + [`Position`] → exactly one legal [`Move`], or why not.
+//!
+//! Three error families, never merged: *invalid* ([`SyntaxError`], from the grammar),
+//! *illegal* (no legal move fits: [`ResolveError::Illegal`] says why) and *ambiguous*
+//! (several fit: [`ResolveError::Ambiguous`] lists them all in canonical SAN).
+//! Accepted moves may carry [`Remark`]s: notes for non-canonical forms, warnings for
+//! repairs (lower-case piece letters, wrong check marks).
+
+use std::fmt;
+
+use super::lang::PieceTable;
+use super::syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
+use super::write::{disambiguation, pgn_san};
+use crate::chess::{
+    Bitboard, CastlingSide, File, Move, MoveList, Piece, Position, Rank, Role, Square, attacks,
+};
+use crate::color::Color;
+use crate::diag::{Diagnostic, Severity};
+
+/// Something to tell about an accepted move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Remark {
+    /// Warning `lowercase-piece`: `nf3`, or `bxc3` read as a bishop move.
+    LowercasePiece = 0,
+    /// Note `non-canonical`: more origin than needed (`Nge2` when `Ne2` suffices).
+    OverDisambiguated,
+    /// Note `non-canonical`: long algebraic (`Ng1f3`, `e2-e4`, `g1f3`).
+    LongForm,
+    /// Note `non-canonical`: a capture without `x` (`ed5`, `Hd4`).
+    CaptureUnmarked,
+    /// Note `non-canonical`: a pawn letter (`Pe4`).
+    PawnLetter,
+    /// Note `non-canonical`: `e:d5`, `e8(Q)`, `e8/Q`, `o-o`, `00`, `Z0`, `e7e8q`.
+    OddForm,
+    /// Warning `capture-mark`: `x` on a move that captures nothing.
+    CaptureMarkWrong,
+    /// Warning `ep-mark`: `e.p.` on a move that is not an en passant capture.
+    EpMarkWrong,
+    /// Warning `check-mark`: the written check/mate mark does not match the position.
+    CheckMark,
+}
+
+impl Remark {
+    const ALL: [Remark; 9] = [
+        Remark::LowercasePiece,
+        Remark::OverDisambiguated,
+        Remark::LongForm,
+        Remark::CaptureUnmarked,
+        Remark::PawnLetter,
+        Remark::OddForm,
+        Remark::CaptureMarkWrong,
+        Remark::EpMarkWrong,
+        Remark::CheckMark,
+    ];
+
+    /// The stable diagnostic code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Remark::LowercasePiece => "lowercase-piece",
+            Remark::OverDisambiguated
+            | Remark::LongForm
+            | Remark::CaptureUnmarked
+            | Remark::PawnLetter
+            | Remark::OddForm => "non-canonical",
+            Remark::CaptureMarkWrong => "capture-mark",
+            Remark::EpMarkWrong => "ep-mark",
+            Remark::CheckMark => "check-mark",
+        }
+    }
+
+    pub fn severity(self) -> Severity {
+        match self {
+            Remark::OverDisambiguated
+            | Remark::LongForm
+            | Remark::CaptureUnmarked
+            | Remark::PawnLetter
+            | Remark::OddForm => Severity::Note,
+            Remark::LowercasePiece
+            | Remark::CaptureMarkWrong
+            | Remark::EpMarkWrong
+            | Remark::CheckMark => Severity::Warning,
+        }
+    }
+}
+
+/// A set of [`Remark`]s (a bit set: no allocation).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Remarks(u16);
+
+impl Remarks {
+    pub fn insert(&mut self, r: Remark) {
+        self.0 |= 1 << (r as u8);
+    }
+
+    pub fn contains(self, r: Remark) -> bool {
+        self.0 & (1 << (r as u8)) != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Remark> {
+        Remark::ALL.into_iter().filter(move |&r| self.contains(r))
+    }
+}
+
+/// A move read and resolved.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The move; `None` for a null move (`--`).
+    pub mv: Option<Move>,
+    pub remarks: Remarks,
+    /// What the move gives: `None`, `Check`, `DoubleCheck` (two checkers) or `Mate`.
+    pub gives: CheckMark,
+    /// The mark that was written.
+    pub written: CheckMark,
+}
+
+impl Resolved {
+    /// The remarks as diagnostics (no span or ply: the caller adds them). `before` is
+    /// the position the move was played from, `token` the text as written.
+    pub fn diagnostics(&self, before: &Position, token: &str, out: &mut Vec<Diagnostic>) {
+        if self.remarks.is_empty() {
+            return;
+        }
+        let canonical = match &self.mv {
+            Some(m) => pgn_san(before, m),
+            None => "--".to_owned(),
+        };
+        for r in self.remarks.iter() {
+            let message = match r {
+                Remark::LowercasePiece => {
+                    format!("lower-case piece letter in {token}, read as {canonical}")
+                }
+                Remark::OverDisambiguated => {
+                    format!("{token} is over-disambiguated, canonical {canonical}")
+                }
+                Remark::LongForm => format!("{token} is long algebraic, canonical {canonical}"),
+                Remark::CaptureUnmarked => {
+                    format!("{token} captures without x, canonical {canonical}")
+                }
+                Remark::PawnLetter => format!("{token} names the pawn, canonical {canonical}"),
+                Remark::OddForm => format!("{token} is non-canonical, canonical {canonical}"),
+                Remark::CaptureMarkWrong => {
+                    format!("{token} marks a capture but captures nothing")
+                }
+                Remark::EpMarkWrong => {
+                    format!("{token} marks en passant but is not an en passant capture")
+                }
+                Remark::CheckMark => format!(
+                    "wrong check mark on {token}: expected {}, found {}",
+                    mark_name(expected_mark(self.gives)),
+                    mark_name(self.written)
+                ),
+            };
+            out.push(Diagnostic::new(r.severity(), r.code(), message));
+        }
+    }
+}
+
+fn expected_mark(gives: CheckMark) -> CheckMark {
+    match gives {
+        CheckMark::DoubleCheck => CheckMark::Check,
+        g => g,
+    }
+}
+
+fn mark_name(m: CheckMark) -> &'static str {
+    match m {
+        CheckMark::None => "no mark",
+        CheckMark::Check => "+",
+        CheckMark::Mate => "#",
+        CheckMark::DoubleCheck => "++",
+    }
+}
+
+/// Why no legal move fits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    /// No piece of that kind (and origin, if written) can go there.
+    NoPieceReaches {
+        color: Color,
+        role: Role,
+        from_file: Option<File>,
+        from_rank: Option<Rank>,
+        to: Square,
+        capture: bool,
+    },
+    /// The origin square written holds no such piece.
+    NoPieceOn {
+        color: Color,
+        role: Role,
+        from: Square,
+    },
+    /// The piece could go there but its own piece stands on the square.
+    OwnPiece {
+        color: Color,
+        role: Role,
+        to: Square,
+        occupant: Role,
+    },
+    /// The piece could go there but its king would be in check.
+    KingInCheck {
+        color: Color,
+        role: Role,
+        from: Square,
+        to: Square,
+    },
+    /// Castling is not possible, and why.
+    CannotCastle {
+        king: Square,
+        side: CastlingSide,
+        why: CastleWhy,
+    },
+    /// A promotion piece on a move that does not reach the last rank.
+    NotPromotionSquare { to: Square },
+    /// A pawn reaching the last rank without a promotion piece.
+    PromotionMissing { to: Square },
+    /// Promotion to a king or a pawn, or by a piece.
+    BadPromotion { role: Role },
+    /// A null move while in check.
+    NullInCheck,
+}
+
+/// Why castling is not possible.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CastleWhy {
+    NoRight,
+    InCheck,
+    Occupied(Square),
+    Attacked(Square),
+    NoKing,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Illegal::NoPieceReaches {
+                color,
+                role,
+                from_file,
+                from_rank,
+                to,
+                capture,
+            } => {
+                write!(f, "no {color} {role}")?;
+                match (from_file, from_rank) {
+                    (Some(fl), Some(r)) => write!(f, " on {}{}", fl.char(), r.char())?,
+                    (Some(fl), None) => write!(f, " on the {}-file", fl.char())?,
+                    (None, Some(r)) => write!(f, " on rank {}", r.char())?,
+                    (None, None) => {}
+                }
+                if *capture {
+                    write!(f, " can capture on {to}")
+                } else {
+                    write!(f, " can reach {to}")
+                }
+            }
+            Illegal::NoPieceOn { color, role, from } => {
+                write!(f, "there is no {color} {role} on {from}")
+            }
+            Illegal::OwnPiece {
+                color,
+                role,
+                to,
+                occupant,
+            } => write!(
+                f,
+                "the {color} {role} cannot move to {to}: a {color} {occupant} stands there"
+            ),
+            Illegal::KingInCheck {
+                color,
+                role,
+                from,
+                to,
+            } => write!(
+                f,
+                "the {color} {role} on {from} cannot move to {to}: the {color} king would be in check"
+            ),
+            Illegal::CannotCastle { king, side, why } => {
+                let side = match side {
+                    CastlingSide::KingSide => "king side",
+                    CastlingSide::QueenSide => "queen side",
+                };
+                write!(f, "the king on {king} cannot castle {side}: ")?;
+                match why {
+                    CastleWhy::NoRight => f.write_str("it has no castling right there"),
+                    CastleWhy::InCheck => f.write_str("it is in check"),
+                    CastleWhy::Occupied(s) => write!(f, "{s} is occupied"),
+                    CastleWhy::Attacked(s) => write!(f, "{s} is attacked"),
+                    CastleWhy::NoKing => f.write_str("there is no king"),
+                }
+            }
+            Illegal::NotPromotionSquare { to } => write!(f, "{to} is not a promotion square"),
+            Illegal::PromotionMissing { to } => {
+                write!(
+                    f,
+                    "a pawn reaching {to} must promote: expected a piece letter after {to}"
+                )
+            }
+            Illegal::BadPromotion { role } => write!(f, "cannot promote to a {role}"),
+            Illegal::NullInCheck => f.write_str("a null move is not possible while in check"),
+        }
+    }
+}
+
+/// Why a move could not be resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResolveError {
+    /// No legal move fits.
+    Illegal { token: String, reason: Illegal },
+    /// Several legal moves fit: all of them, with their canonical SAN.
+    Ambiguous {
+        token: String,
+        candidates: Vec<Move>,
+        sans: Vec<String>,
+    },
+}
+
+impl ResolveError {
+    /// `illegal-move` or `ambiguous-move`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ResolveError::Illegal { .. } => "illegal-move",
+            ResolveError::Ambiguous { .. } => "ambiguous-move",
+        }
+    }
+
+    /// As an error diagnostic; ambiguous moves list their candidates.
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let d = Diagnostic::error(self.code(), self.to_string());
+        match self {
+            ResolveError::Ambiguous { sans, .. } => d.with_candidates(sans.clone()),
+            ResolveError::Illegal { .. } => d,
+        }
+    }
+}
+
+impl fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResolveError::Illegal { token, reason } => write!(f, "illegal move {token}: {reason}"),
+            ResolveError::Ambiguous { token, sans, .. } => {
+                write!(f, "ambiguous move {token}: it fits ")?;
+                for (i, s) in sans.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(if i + 1 == sans.len() { " and " } else { ", " })?;
+                    }
+                    f.write_str(s)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
+
+/// Either family of failure when reading a token against a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    Syntax(SyntaxError),
+    Resolve(ResolveError),
+}
+
+impl ReadError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ReadError::Syntax(e) => e.code(),
+            ReadError::Resolve(e) => e.code(),
+        }
+    }
+
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        match self {
+            ReadError::Syntax(e) => e.to_diagnostic(),
+            ReadError::Resolve(e) => e.to_diagnostic(),
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Syntax(e) => e.fmt(f),
+            ReadError::Resolve(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Parses `token` under `table` and resolves it on `pos`, which is left unchanged.
+pub fn read(token: &str, table: &PieceTable, pos: &Position) -> Result<Resolved, ReadError> {
+    let san = parse(token, table).map_err(ReadError::Syntax)?;
+    resolve(&san, pos, token).map_err(ReadError::Resolve)
+}
+
+/// Parses `token`, resolves it on `pos` and plays it there (the position is left
+/// unchanged on error).
+pub fn read_play(
+    token: &str,
+    table: &PieceTable,
+    pos: &mut Position,
+) -> Result<Resolved, ReadError> {
+    let san = parse(token, table).map_err(ReadError::Syntax)?;
+    resolve_play(&san, pos, token).map_err(ReadError::Resolve)
+}
+
+/// Resolves `san` on `pos`. `token` is the text as written, for messages.
+pub fn resolve(san: &SanSyntax, pos: &Position, token: &str) -> Result<Resolved, ResolveError> {
+    let mut after = pos.clone();
+    resolve_play(san, &mut after, token)
+}
+
+/// Resolves `san` on `pos` and plays the move (one position copy saved over
+/// [`resolve`]); `pos` is unchanged on error.
+pub fn resolve_play(
+    san: &SanSyntax,
+    pos: &mut Position,
+    token: &str,
+) -> Result<Resolved, ResolveError> {
+    let (mv, mut remarks) = find_move(san, pos, token)?;
+    match &mv {
+        Some(m) => pos.play_unchecked(m),
+        None => pos.play_null(),
+    }
+    let gives = if pos.is_check() {
+        if !pos.has_legal_moves() {
+            CheckMark::Mate
+        } else if pos.checkers().more_than_one() {
+            CheckMark::DoubleCheck
+        } else {
+            CheckMark::Check
+        }
+    } else {
+        CheckMark::None
+    };
+    let ok = match san.check {
+        CheckMark::None => gives == CheckMark::None,
+        CheckMark::Check => matches!(gives, CheckMark::Check | CheckMark::DoubleCheck),
+        CheckMark::Mate => gives == CheckMark::Mate,
+        CheckMark::DoubleCheck => matches!(gives, CheckMark::Mate | CheckMark::DoubleCheck),
+    };
+    if !ok {
+        remarks.insert(Remark::CheckMark);
+    }
+    Ok(Resolved {
+        mv,
+        remarks,
+        gives,
+        written: san.check,
+    })
+}
+
+fn illegal(token: &str, reason: Illegal) -> ResolveError {
+    ResolveError::Illegal {
+        token: token.to_owned(),
+        reason,
+    }
+}
+
+fn odd_form(san: &SanSyntax) -> bool {
+    san.form.contains(Form::ODD_CASTLE)
+        || san.form.contains(Form::ODD_PROMOTION)
+        || san.form.contains(Form::LOWER_PROMOTION)
+        || san.form.contains(Form::COLON_CAPTURE)
+        || san.form.contains(Form::ODD_NULL)
+}
+
+fn find_move(
+    san: &SanSyntax,
+    pos: &Position,
+    token: &str,
+) -> Result<(Option<Move>, Remarks), ResolveError> {
+    let mut remarks = Remarks::default();
+    if odd_form(san) {
+        remarks.insert(Remark::OddForm);
+    }
+    if san.null {
+        if pos.is_check() {
+            return Err(illegal(token, Illegal::NullInCheck));
+        }
+        return Ok((None, remarks));
+    }
+    if let Some(side) = san.castle {
+        return match pos.castling_move(side) {
+            Some(m) => Ok((Some(m), remarks)),
+            None => Err(illegal(token, castle_failure(pos, side))),
+        };
+    }
+    if san.form.contains(Form::LOWERCASE_PIECE) {
+        remarks.insert(Remark::LowercasePiece);
+    }
+    if san.form.contains(Form::PAWN_LETTER) {
+        remarks.insert(Remark::PawnLetter);
+    }
+    // chess960 king-takes-rook, written as a long move (`e1h1`, `Ke1h1`)
+    if let Some(m) = king_takes_rook(san, pos) {
+        remarks.insert(Remark::LongForm);
+        return Ok((Some(m), remarks));
+    }
+    let mut list = MoveList::new();
+    pos.legal_moves_to(san.to, &mut list);
+    let first = matching(san, san.role, &list);
+    let (role, found) = match (first.len(), san.alt_role) {
+        (0, Some(alt)) => {
+            let second = matching(san, alt, &list);
+            if second.len() == 1 {
+                remarks.insert(Remark::LowercasePiece);
+                (alt, second)
+            } else {
+                (san.role, first)
+            }
+        }
+        _ => (san.role, first),
+    };
+    let mv = match found.as_slice() {
+        [m] => *m,
+        [] => return Err(illegal(token, explain(san, role, pos, &list))),
+        many => {
+            if many.iter().all(|m| m.promotion().is_some()) && san.promotion.is_none() {
+                return Err(illegal(token, Illegal::PromotionMissing { to: san.to }));
+            }
+            return Err(ResolveError::Ambiguous {
+                token: token.to_owned(),
+                candidates: many.to_vec(),
+                sans: many.iter().map(|m| pgn_san(pos, m)).collect(),
+            });
+        }
+    };
+    // how it was written, against the canonical form
+    let written_from = san.from_file.is_some() || san.from_rank.is_some();
+    if written_from || matches!(mv, Move::Castle { .. }) {
+        let (need_file, need_rank) = disambiguation(pos, &mv);
+        let extra_file = san.from_file.is_some() && !need_file;
+        let extra_rank = san.from_rank.is_some() && !need_rank;
+        if san.from_file.is_some() && san.from_rank.is_some() && (extra_file || extra_rank) {
+            remarks.insert(Remark::LongForm);
+        } else if extra_file || extra_rank {
+            remarks.insert(Remark::OverDisambiguated);
+        }
+    }
+    if mv.is_capture() && !san.capture {
+        remarks.insert(Remark::CaptureUnmarked);
+    }
+    if !mv.is_capture() && san.capture {
+        remarks.insert(Remark::CaptureMarkWrong);
+    }
+    if san.ep && !matches!(mv, Move::EnPassant { .. }) {
+        remarks.insert(Remark::EpMarkWrong);
+    }
+    Ok((Some(mv), remarks))
+}
+
+/// The legal moves in `list` that `san` describes, with `role` as the moving piece.
+fn matching(san: &SanSyntax, role: Role, list: &MoveList) -> MoveList {
+    let alt = role != san.role;
+    // `g1f3`, `e1g1`: a long move without a letter may move any piece (UCI)
+    let uci_like = san.role == Role::Pawn
+        && !san.form.contains(Form::PAWN_LETTER)
+        && san.from_square().is_some();
+    let mut out = MoveList::new();
+    for m in list {
+        let role_ok = m.role() == role || uci_like;
+        if !role_ok {
+            continue;
+        }
+        if let Move::Castle { .. } = m {
+            // `Kg1` is no castling; `e1g1`/`Ke1g1` is
+            if san.from_square() != Some(m.from()) {
+                continue;
+            }
+        }
+        if !alt {
+            if san.from_file.is_some_and(|f| f != m.from().file()) {
+                continue;
+            }
+            if san.from_rank.is_some_and(|r| r != m.from().rank()) {
+                continue;
+            }
+        } else if san.from_rank.is_some() {
+            continue;
+        }
+        // a pawn move without origin file goes straight ahead (`d5` is no capture)
+        if m.role() == Role::Pawn && san.from_file.is_none() && m.from().file() != m.to().file() {
+            continue;
+        }
+        if san.promotion.is_some() && m.promotion() != san.promotion {
+            continue;
+        }
+        out.push(*m);
+    }
+    out
+}
+
+fn king_takes_rook(san: &SanSyntax, pos: &Position) -> Option<Move> {
+    let from = san.from_square()?;
+    if !matches!(san.role, Role::King | Role::Pawn) || san.promotion.is_some() {
+        return None;
+    }
+    let us = pos.turn();
+    let king = pos.piece_at(from)?;
+    let rook = pos.piece_at(san.to)?;
+    if king
+        != (Piece {
+            color: us,
+            role: Role::King,
+        })
+        || rook
+            != (Piece {
+                color: us,
+                role: Role::Rook,
+            })
+    {
+        return None;
+    }
+    let side = if san.to.file() > from.file() {
+        CastlingSide::KingSide
+    } else {
+        CastlingSide::QueenSide
+    };
+    match pos.castling_move(side)? {
+        m @ Move::Castle { king, rook } if king == from && rook == san.to => Some(m),
+        _ => None,
+    }
+}
+
+fn castle_failure(pos: &Position, side: CastlingSide) -> Illegal {
+    let us = pos.turn();
+    let Some(king) = pos.king_of(us) else {
+        return Illegal::CannotCastle {
+            king: Square::E1,
+            side,
+            why: CastleWhy::NoKing,
+        };
+    };
+    let fail = |why| Illegal::CannotCastle { king, side, why };
+    let Some(rook) = pos.castles().rook(us, side) else {
+        return fail(CastleWhy::NoRight);
+    };
+    if pos.is_check() {
+        return fail(CastleWhy::InCheck);
+    }
+    let rank = king.rank();
+    let king_to = Square::from_coords(side.king_to_file(), rank);
+    let rook_to = Square::from_coords(side.rook_to_file(), rank);
+    let must_be_empty = (attacks::between(king, king_to)
+        | attacks::between(rook, rook_to)
+        | Bitboard::from_square(king_to)
+        | Bitboard::from_square(rook_to))
+        & !Bitboard::from_square(king)
+        & !Bitboard::from_square(rook);
+    // report squares in the king's direction of travel, nearest first
+    let ordered = |bb: Bitboard| -> Option<Square> {
+        let mut v: Vec<Square> = bb.collect();
+        v.sort_by_key(|s| (s.file().index() as i8 - king.file().index() as i8).abs());
+        v.first().copied()
+    };
+    if let Some(s) = ordered(must_be_empty & pos.occupied()) {
+        return fail(CastleWhy::Occupied(s));
+    }
+    let occupied = pos.occupied() & !Bitboard::from_square(king) & !Bitboard::from_square(rook);
+    let path = attacks::between(king, king_to) | Bitboard::from_square(king_to);
+    let attacked = path
+        .filter(|&s| pos.attackers_to(s, us.other(), occupied).any())
+        .fold(Bitboard::EMPTY, |bb, s| bb | Bitboard::from_square(s));
+    if let Some(s) = ordered(attacked) {
+        return fail(CastleWhy::Attacked(s));
+    }
+    fail(CastleWhy::NoRight)
+}
+
+/// Why no legal move fits `san` (with `role` moving).
+fn explain(san: &SanSyntax, role: Role, pos: &Position, list: &MoveList) -> Illegal {
+    let us = pos.turn();
+    let to = san.to;
+    let last = Rank::EIGHTH.relative(us);
+    if let Some(p) = san.promotion {
+        if role != Role::Pawn || matches!(p, Role::King | Role::Pawn) {
+            return Illegal::BadPromotion { role: p };
+        }
+        if to.rank() != last {
+            return Illegal::NotPromotionSquare { to };
+        }
+    }
+    if role == Role::Pawn && san.promotion.is_none() && to.rank() == last {
+        let promos = matching_ignoring_promotion(san, list);
+        if promos {
+            return Illegal::PromotionMissing { to };
+        }
+    }
+    let from_file = if role == san.role {
+        san.from_file
+    } else {
+        None
+    };
+    let from_rank = san.from_rank;
+    if let Some(from) = san.from_square()
+        && role == san.role
+        && pos.piece_at(from) != Some(Piece { color: us, role })
+    {
+        return Illegal::NoPieceOn {
+            color: us,
+            role,
+            from,
+        };
+    }
+    let ours = pos.by_piece(Piece { color: us, role });
+    let occupied = pos.occupied();
+    let mut reaching = ours.filter(|&from| {
+        from_file.is_none_or(|f| from.file() == f)
+            && from_rank.is_none_or(|r| from.rank() == r)
+            && reaches(pos, us, role, from, to, occupied, san.from_file.is_some())
+    });
+    if let Some(from) = reaching.next() {
+        if let Some(occ) = pos.piece_at(to).filter(|p| p.color == us) {
+            return Illegal::OwnPiece {
+                color: us,
+                role,
+                to,
+                occupant: occ.role,
+            };
+        }
+        return Illegal::KingInCheck {
+            color: us,
+            role,
+            from,
+            to,
+        };
+    }
+    Illegal::NoPieceReaches {
+        color: us,
+        role,
+        from_file,
+        from_rank,
+        to,
+        capture: san.capture,
+    }
+}
+
+fn matching_ignoring_promotion(san: &SanSyntax, list: &MoveList) -> bool {
+    let mut s = *san;
+    s.promotion = None;
+    matching(&s, Role::Pawn, list)
+        .iter()
+        .any(|m| m.promotion().is_some())
+}
+
+/// Can the piece on `from` go to `to` by its movement alone (ignoring checks and,
+/// for non-pawns, what stands on `to`)?
+fn reaches(
+    pos: &Position,
+    us: Color,
+    role: Role,
+    from: Square,
+    to: Square,
+    occupied: Bitboard,
+    pawn_capture_written: bool,
+) -> bool {
+    match role {
+        Role::Knight => attacks::knight(from).contains(to),
+        Role::King => attacks::king(from).contains(to),
+        Role::Bishop => attacks::bishop(from, occupied).contains(to),
+        Role::Rook => attacks::rook(from, occupied).contains(to),
+        Role::Queen => attacks::queen(from, occupied).contains(to),
+        Role::Pawn => {
+            if from.file() != to.file() {
+                let target =
+                    pos.piece_at(to).is_some_and(|p| p.color != us) || pos.ep_square() == Some(to);
+                pawn_capture_written && attacks::pawn(us, from).contains(to) && target
+            } else {
+                let step: i8 = if us == Color::White { 8 } else { -8 };
+                let one = from.offset(step);
+                let two = one.and_then(|s| s.offset(step));
+                let start = Rank::SECOND.relative(us);
+                if one == Some(to) {
+                    !occupied.contains(to)
+                } else {
+                    two == Some(to)
+                        && from.rank() == start
+                        && one.is_some_and(|s| !occupied.contains(s))
+                        && !occupied.contains(to)
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
+mod tests {
+    use super::*;
+    use crate::notation::chess::lang::{english, table};
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    fn ok(fen: &str, token: &str) -> (String, Resolved) {
+        let p = pos(fen);
+        let r = read(token, english(), &p).unwrap_or_else(|e| panic!("{token}: {e}"));
+        (pgn_san(&p, &r.mv.unwrap()), r)
+    }
+
+    fn err(fen: &str, token: &str) -> ReadError {
+        read(token, english(), &pos(fen)).expect_err(token)
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn accepted_forms() {
+        // (fen, token, canonical, remarks)
+        let after_e4_d5 = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        let cases: &[(&str, &str, &str, &[Remark])] = &[
+            (START, "Nf3", "Nf3", &[]),
+            (START, "Ng1f3", "Nf3", &[Remark::LongForm]),
+            (START, "Ng1-f3", "Nf3", &[Remark::LongForm]),
+            (START, "g1f3", "Nf3", &[Remark::LongForm]),
+            (START, "Ngf3", "Nf3", &[Remark::OverDisambiguated]),
+            (START, "N1f3", "Nf3", &[Remark::OverDisambiguated]),
+            (START, "nf3", "Nf3", &[Remark::LowercasePiece]),
+            (START, "e4", "e4", &[]),
+            (START, "e2e4", "e4", &[Remark::LongForm]),
+            (START, "e2-e4", "e4", &[Remark::LongForm]),
+            (START, "Pe4", "e4", &[Remark::PawnLetter]),
+            (START, "Nxf3", "Nf3", &[Remark::CaptureMarkWrong]),
+            (START, "Nf3+", "Nf3", &[Remark::CheckMark]),
+            (after_e4_d5, "exd5", "exd5", &[]),
+            (after_e4_d5, "ed5", "exd5", &[Remark::CaptureUnmarked]),
+            (after_e4_d5, "e:d5", "exd5", &[Remark::OddForm]),
+            (after_e4_d5, "e4xd5", "exd5", &[Remark::LongForm]),
+            (after_e4_d5, "exd5 e.p.", "exd5", &[Remark::EpMarkWrong]),
+        ];
+        for &(fen, tok, canon, want) in cases {
+            let (san, r) = ok(fen, tok);
+            assert_eq!(san, canon, "{tok}");
+            let got: Vec<_> = r.remarks.iter().collect();
+            assert_eq!(got, want, "{tok}");
+        }
+    }
+
+    #[test]
+    fn lowercase_b() {
+        // bxc3 is the pawn capture when it exists
+        let both = "4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1";
+        let (san, r) = ok(both, "bxc3");
+        assert_eq!((san.as_str(), r.remarks.is_empty()), ("bxc3", true));
+        // only the bishop can: read as Bxc3 with a warning
+        let bishop = "4k3/8/8/8/8/2p5/3B4/4K3 w - - 0 1";
+        let (san, r) = ok(bishop, "bxc3");
+        assert_eq!(san, "Bxc3");
+        assert!(r.remarks.contains(Remark::LowercasePiece));
+    }
+
+    #[test]
+    fn castling_and_en_passant() {
+        let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+        for (tok, want) in [
+            ("O-O", "O-O"),
+            ("0-0", "O-O"),
+            ("0-0-0", "O-O-O"),
+            ("e1g1", "O-O"),
+            ("Ke1g1", "O-O"),
+        ] {
+            assert_eq!(ok(fen, tok).0, want, "{tok}");
+        }
+        assert!(ok(fen, "o-o").1.remarks.contains(Remark::OddForm));
+        // Kg1 is not castling
+        assert_eq!(err(fen, "Kg1").code(), "illegal-move");
+        let ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+        for tok in [
+            "exf6",
+            "exf6 e.p.",
+            "exf6e.p.",
+            "e5xf6 e. p.",
+            "ef6",
+            "exf6ep",
+        ] {
+            let (san, r) = ok(ep, tok);
+            assert_eq!(san, "exf6", "{tok}");
+            assert!(!r.remarks.contains(Remark::EpMarkWrong), "{tok}");
+        }
+        // chess960 king takes rook
+        let p = Position::from_fen_chess960("4k3/8/8/8/8/8/8/1R1K1R2 w FB - 0 1").unwrap();
+        let r = read("d1f1", english(), &p).unwrap();
+        assert_eq!(
+            r.mv.and_then(|m| m.castling_side()),
+            Some(CastlingSide::KingSide)
+        );
+    }
+
+    #[test]
+    fn check_marks() {
+        let mate = "6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1";
+        let cases: &[(&str, &str, CheckMark, bool)] = &[
+            (mate, "Ra8#", CheckMark::Mate, false),
+            (mate, "Ra8++", CheckMark::Mate, false),
+            (mate, "Ra8‡", CheckMark::Mate, false),
+            (mate, "Ra8", CheckMark::Mate, true),
+            (mate, "Ra8+", CheckMark::Mate, true),
+            (mate, "Ra7", CheckMark::None, false),
+            (mate, "Ra7+", CheckMark::None, true),
+            // double check by discovery: Nf6 with the rook on e1 behind
+            (
+                "4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1",
+                "Nf6++",
+                CheckMark::DoubleCheck,
+                false,
+            ),
+            (
+                "4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1",
+                "Nf6+",
+                CheckMark::DoubleCheck,
+                false,
+            ),
+            (
+                "4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1",
+                "Nc5++",
+                CheckMark::Check,
+                true,
+            ),
+        ];
+        for &(fen, tok, gives, warned) in cases {
+            let (_, r) = ok(fen, tok);
+            assert_eq!(r.gives, gives, "{tok}");
+            assert_eq!(r.remarks.contains(Remark::CheckMark), warned, "{tok}");
+        }
+    }
+
+    #[test]
+    fn diagnostics_exact() {
+        // every code with its exact message
+        let after_e4_d5 = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        let mate = "6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1";
+        let cases: &[(&str, &str, Severity, &str, &str)] = &[
+            (
+                START,
+                "nf3",
+                Severity::Warning,
+                "lowercase-piece",
+                "lower-case piece letter in nf3, read as Nf3",
+            ),
+            (
+                START,
+                "Ngf3",
+                Severity::Note,
+                "non-canonical",
+                "Ngf3 is over-disambiguated, canonical Nf3",
+            ),
+            (
+                START,
+                "Ng1f3",
+                Severity::Note,
+                "non-canonical",
+                "Ng1f3 is long algebraic, canonical Nf3",
+            ),
+            (
+                after_e4_d5,
+                "ed5",
+                Severity::Note,
+                "non-canonical",
+                "ed5 captures without x, canonical exd5",
+            ),
+            (
+                START,
+                "Pe4",
+                Severity::Note,
+                "non-canonical",
+                "Pe4 names the pawn, canonical e4",
+            ),
+            (
+                after_e4_d5,
+                "e:d5",
+                Severity::Note,
+                "non-canonical",
+                "e:d5 is non-canonical, canonical exd5",
+            ),
+            (
+                START,
+                "Nxf3",
+                Severity::Warning,
+                "capture-mark",
+                "Nxf3 marks a capture but captures nothing",
+            ),
+            (
+                after_e4_d5,
+                "exd5 e.p.",
+                Severity::Warning,
+                "ep-mark",
+                "exd5 e.p. marks en passant but is not an en passant capture",
+            ),
+            (
+                mate,
+                "Ra8",
+                Severity::Warning,
+                "check-mark",
+                "wrong check mark on Ra8: expected #, found no mark",
+            ),
+            (
+                mate,
+                "Ra8+",
+                Severity::Warning,
+                "check-mark",
+                "wrong check mark on Ra8+: expected #, found +",
+            ),
+            (
+                mate,
+                "Ra7+",
+                Severity::Warning,
+                "check-mark",
+                "wrong check mark on Ra7+: expected no mark, found +",
+            ),
+        ];
+        for &(fen, tok, sev, code, msg) in cases {
+            let p = pos(fen);
+            let r = read(tok, english(), &p).unwrap();
+            let mut d = Vec::new();
+            r.diagnostics(&p, tok, &mut d);
+            assert_eq!(d.len(), 1, "{tok}: {d:?}");
+            assert_eq!(
+                (d[0].severity, d[0].code, d[0].message.as_str()),
+                (sev, code, msg)
+            );
+        }
+    }
+
+    #[test]
+    fn errors_exact() {
+        let two_knights = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1";
+        let castle = "4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1";
+        let castle_blocked = "4k3/8/8/8/8/8/8/RN2K1NR w KQ - 0 1";
+        let pinned = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1";
+        let promo = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+        let cases: &[(&str, &str, &str, &str)] = &[
+            (
+                START,
+                "Nf6",
+                "illegal-move",
+                "illegal move Nf6: no white knight can reach f6",
+            ),
+            (
+                START,
+                "Ngd2",
+                "illegal-move",
+                "illegal move Ngd2: no white knight on the g-file can reach d2",
+            ),
+            (
+                START,
+                "Nd4",
+                "illegal-move",
+                "illegal move Nd4: no white knight can reach d4",
+            ),
+            (
+                START,
+                "Nh1f3",
+                "illegal-move",
+                "illegal move Nh1f3: there is no white knight on h1",
+            ),
+            (
+                START,
+                "e5",
+                "illegal-move",
+                "illegal move e5: no white pawn can reach e5",
+            ),
+            (
+                START,
+                "exd3",
+                "illegal-move",
+                "illegal move exd3: no white pawn on the e-file can capture on d3",
+            ),
+            (
+                START,
+                "Bd2",
+                "illegal-move",
+                "illegal move Bd2: the white bishop cannot move to d2: a white pawn stands there",
+            ),
+            (
+                pinned,
+                "Nc3",
+                "illegal-move",
+                "illegal move Nc3: the white knight on e2 cannot move to c3: the white king would be in check",
+            ),
+            (
+                START,
+                "O-O",
+                "illegal-move",
+                "illegal move O-O: the king on e1 cannot castle king side: f1 is occupied",
+            ),
+            (
+                castle,
+                "O-O",
+                "illegal-move",
+                "illegal move O-O: the king on e1 cannot castle king side: it is in check",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+                "O-O-O",
+                "illegal-move",
+                "illegal move O-O-O: the king on e1 cannot castle queen side: it has no castling right there",
+            ),
+            (
+                "5rk1/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+                "O-O",
+                "illegal-move",
+                "illegal move O-O: the king on e1 cannot castle king side: f1 is attacked",
+            ),
+            (
+                castle_blocked,
+                "O-O-O",
+                "illegal-move",
+                "illegal move O-O-O: the king on e1 cannot castle queen side: b1 is occupied",
+            ),
+            (
+                START,
+                "e3=Q",
+                "illegal-move",
+                "illegal move e3=Q: e3 is not a promotion square",
+            ),
+            (
+                promo,
+                "a8",
+                "illegal-move",
+                "illegal move a8: a pawn reaching a8 must promote: expected a piece letter after a8",
+            ),
+            (
+                promo,
+                "a8=K",
+                "illegal-move",
+                "illegal move a8=K: cannot promote to a king",
+            ),
+            (
+                two_knights,
+                "Nd2",
+                "ambiguous-move",
+                "ambiguous move Nd2: it fits Nbd2 and Nfd2",
+            ),
+            (
+                START,
+                "Sf3",
+                "unknown-piece",
+                "unknown piece letter S in Sf3: English pieces are K Q R B N",
+            ),
+            (
+                START,
+                "Nf9",
+                "invalid-move",
+                "invalid move Nf9: expected a square, a piece letter, castling or --, found Nf9",
+            ),
+        ];
+        for &(fen, tok, code, msg) in cases {
+            let e = err(fen, tok);
+            assert_eq!((e.code(), e.to_string().as_str()), (code, msg), "{tok}");
+        }
+        let d = err(two_knights, "Nd2").to_diagnostic();
+        assert_eq!(d.candidates, vec!["Nbd2".to_owned(), "Nfd2".to_owned()]);
+        assert_eq!(d.severity, Severity::Error);
+    }
+
+    #[test]
+    fn other_languages_resolve() {
+        let cases: &[(&str, &str, &str)] = &[
+            ("vi", "Mf3", "Nf3"),
+            ("de", "Sf3", "Nf3"),
+            ("fr", "Cf3", "Nf3"),
+            ("ru", "Кf3", "Nf3"),
+            ("zh", "马f3", "Nf3"),
+            ("fa", "اسبf3", "Nf3"),
+            ("fi", "Rf3", "Nf3"),
+            ("nl", "Pf3", "Nf3"),
+            ("cs", "Jf3", "Nf3"),
+            ("hu", "Hf3", "Nf3"),
+            ("pl", "Sf3", "Nf3"),
+        ];
+        let p = Position::default();
+        for &(code, tok, want) in cases {
+            let r =
+                read(tok, table(code).unwrap(), &p).unwrap_or_else(|e| panic!("{code} {tok}: {e}"));
+            assert_eq!(pgn_san(&p, &r.mv.unwrap()), want, "{code} {tok}");
+        }
+    }
+}

@@ -1,0 +1,945 @@
+//! Move text → [`SanSyntax`], never looking at a position.
+//!
+//! The grammar is `grammars/san.ebnf`; each nom function below is one production and
+//! names it. Clean ASCII SAN under a table of single ASCII letters goes through a
+//! hand-written byte fast path first ([`fast`]); everything else (long forms, other
+//! scripts, FIDE promotions, glyphs, `e.p.` …) through the nom grammar.
+
+use std::fmt;
+
+use nom::branch::alt;
+use nom::bytes::complete::tag;
+use nom::character::complete::{char as ch, one_of, space0};
+use nom::combinator::{opt, value};
+use nom::{IResult, Parser};
+
+use super::fold::fold;
+use super::lang::{LetterCase, PieceTable};
+use crate::chess::{CastlingSide, File, Rank, Role, Square};
+
+/// The check or mate mark written after a move.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CheckMark {
+    /// No mark.
+    #[default]
+    None,
+    /// `+` or `†`.
+    Check,
+    /// `#` or `‡`.
+    Mate,
+    /// `++`: mate in FIDE's text, double check in older books; read from the position.
+    DoubleCheck,
+}
+
+/// How a move was written, beyond what it says: one bit per non-canonical or
+/// language-specific feature, for notes and for choosing an output style.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Form(u16);
+
+impl Form {
+    /// The piece letter was written in lower case (`nf3`).
+    pub const LOWERCASE_PIECE: Form = Form(1);
+    /// A pawn letter was written (`Pe4`).
+    pub const PAWN_LETTER: Form = Form(1 << 1);
+    /// Castling with zeros (`0-0`, `00`).
+    pub const ZERO_CASTLE: Form = Form(1 << 2);
+    /// Castling with lower-case `o` (`o-o`) or without dashes (`OO`).
+    pub const ODD_CASTLE: Form = Form(1 << 3);
+    /// Promotion without `=` (`d8H`, `e8Q`).
+    pub const BARE_PROMOTION: Form = Form(1 << 4);
+    /// Promotion in brackets or after a slash (`e8(Q)`, `e8/Q`).
+    pub const ODD_PROMOTION: Form = Form(1 << 5);
+    /// Promotion letter in lower case (`e7e8q`).
+    pub const LOWER_PROMOTION: Form = Form(1 << 6);
+    /// Capture written with `:` (`e:d5`).
+    pub const COLON_CAPTURE: Form = Form(1 << 7);
+    /// Long form with a hyphen between the squares (`e2-e4`, `Ng1-f3`).
+    pub const HYPHEN: Form = Form(1 << 8);
+    /// The text needed folding (full-width, Persian digits, look-alike dashes …).
+    pub const FOLDED: Form = Form(1 << 9);
+    /// Check or mate written with a dagger (`†`, `‡`).
+    pub const DAGGER: Form = Form(1 << 10);
+    /// The null move was written `Z0` or `0000` rather than `--`.
+    pub const ODD_NULL: Form = Form(1 << 11);
+
+    pub const fn empty() -> Form {
+        Form(0)
+    }
+
+    pub const fn contains(self, other: Form) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    pub fn insert(&mut self, other: Form) {
+        self.0 |= other.0;
+    }
+
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+}
+
+/// One move as written, before it meets a position (grammar: `grammars/san.ebnf`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SanSyntax {
+    /// The moving piece; `Pawn` when no letter was written (or `P`, see [`Form`]).
+    pub role: Role,
+    /// Origin file, when written (`Ngf3`, `exd5`, `Ng1f3`).
+    pub from_file: Option<File>,
+    /// Origin rank, when written (`N5f3`, `Ng1f3`).
+    pub from_rank: Option<Rank>,
+    /// A capture mark (`x`, `:`, `×`) was written.
+    pub capture: bool,
+    /// Destination (`A1` for castling and null moves: see `castle` and `null`).
+    pub to: Square,
+    /// Promotion piece, when written (`e8=Q`, `d8H`).
+    pub promotion: Option<Role>,
+    /// Castling, when the move is `O-O`/`0-0` (king side) or `O-O-O`/`0-0-0`.
+    pub castle: Option<CastlingSide>,
+    /// The null move (`--`, `Z0`, `0000`).
+    pub null: bool,
+    /// Check or mate mark.
+    pub check: CheckMark,
+    /// `e.p.` (or `ep`, `e. p.`) was written.
+    pub ep: bool,
+    /// Move glyph as a NAG: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6.
+    pub nag: Option<u8>,
+    /// `(=)`, a draw offer, followed the move.
+    pub draw_offer: bool,
+    /// When a leading lower-case letter was read as a file (`bxc3`), the piece the
+    /// same letter names in the table (`Bishop`): the resolver tries it when no pawn
+    /// move fits.
+    pub alt_role: Option<Role>,
+    /// How it was written.
+    pub form: Form,
+}
+
+impl SanSyntax {
+    const fn blank() -> SanSyntax {
+        SanSyntax {
+            role: Role::Pawn,
+            from_file: None,
+            from_rank: None,
+            capture: false,
+            to: Square::A1,
+            promotion: None,
+            castle: None,
+            null: false,
+            check: CheckMark::None,
+            ep: false,
+            nag: None,
+            draw_offer: false,
+            alt_role: None,
+            form: Form::empty(),
+        }
+    }
+
+    /// The origin square when both file and rank were written (long algebraic).
+    pub fn from_square(&self) -> Option<Square> {
+        match (self.from_file, self.from_rank) {
+            (Some(f), Some(r)) => Some(Square::from_coords(f, r)),
+            _ => None,
+        }
+    }
+}
+
+/// Why a token is not a move (the "invalid" family).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SyntaxError {
+    /// Nothing to read.
+    Empty,
+    /// A letter that is not a piece letter of the table, followed by a valid move
+    /// (`Sf3` under English): never read as the pawn move `f3`.
+    UnknownPiece {
+        letter: String,
+        token: String,
+        language: &'static str,
+        known: String,
+    },
+    /// Not a move at all, or trailing text after a move.
+    Invalid {
+        token: String,
+        expected: &'static str,
+        found: String,
+    },
+}
+
+impl SyntaxError {
+    /// The stable diagnostic code: `unknown-piece` or `invalid-move`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SyntaxError::UnknownPiece { .. } => "unknown-piece",
+            SyntaxError::Empty | SyntaxError::Invalid { .. } => "invalid-move",
+        }
+    }
+
+    /// As an error diagnostic (no span: the caller knows where the token was).
+    pub fn to_diagnostic(&self) -> crate::diag::Diagnostic {
+        crate::diag::Diagnostic::error(self.code(), self.to_string())
+    }
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SyntaxError::Empty => f.write_str("expected a move, found nothing"),
+            SyntaxError::UnknownPiece {
+                letter,
+                token,
+                language,
+                known,
+            } => write!(
+                f,
+                "unknown piece letter {letter} in {token}: {language} pieces are {known}"
+            ),
+            SyntaxError::Invalid {
+                token,
+                expected,
+                found,
+            } => write!(
+                f,
+                "invalid move {token}: expected {expected}, found {found}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// Reads one move token under `table`'s piece letters. The token is folded first
+/// (full-width, Persian digits, look-alike dashes and spaces …, see [`fold`]); one
+/// token may hold a space before `e.p.` or `(=)`.
+pub fn parse(token: &str, table: &PieceTable) -> Result<SanSyntax, SyntaxError> {
+    if let Some(s) = fast(token.as_bytes(), table) {
+        return Ok(s);
+    }
+    let folded = fold(token);
+    let mut san = parse_lenient(&folded, table)?;
+    if folded.as_ref() != token {
+        san.form.insert(Form::FOLDED);
+    }
+    Ok(san)
+}
+
+/// The fast path: `[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?` and `O-O(-O)?[+#]?`
+/// in plain ASCII under a table of single ASCII letters. `None` sends the token to
+/// the full grammar, which gives the same result for every token this accepts.
+#[inline]
+pub fn fast(b: &[u8], table: &PieceTable) -> Option<SanSyntax> {
+    if !table.fast_path_ok() {
+        return None;
+    }
+    let mut san = SanSyntax::blank();
+    let mut end = b.len();
+    match b.last()? {
+        b'+' => {
+            san.check = CheckMark::Check;
+            end -= 1;
+        }
+        b'#' => {
+            san.check = CheckMark::Mate;
+            end -= 1;
+        }
+        _ => {}
+    }
+    let body = b.get(..end)?;
+    if body.first() == Some(&b'O') {
+        san.castle = Some(match body {
+            b"O-O" => CastlingSide::KingSide,
+            b"O-O-O" => CastlingSide::QueenSide,
+            _ => return None,
+        });
+        return Some(san);
+    }
+    let body = if let [rest @ .., b'=', p] = body {
+        match table.ascii_role(*p) {
+            Some(r @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => {
+                san.promotion = Some(r);
+                rest
+            }
+            _ => return None,
+        }
+    } else {
+        body
+    };
+    let [head @ .., f, r] = body else {
+        return None;
+    };
+    san.to = Square::from_coords(file_of(*f)?, rank_of(*r)?);
+    let head = match head {
+        [p, rest @ ..] if p.is_ascii_uppercase() => {
+            match table.ascii_role(*p) {
+                Some(Role::Pawn) | None => return None,
+                Some(role) => san.role = role,
+            }
+            rest
+        }
+        _ => head,
+    };
+    let head = match head {
+        [rest @ .., b'x'] => {
+            san.capture = true;
+            rest
+        }
+        _ => head,
+    };
+    match head {
+        [] => {}
+        [c] => match (file_of(*c), rank_of(*c)) {
+            (Some(f), _) => san.from_file = Some(f),
+            (_, Some(r)) => san.from_rank = Some(r),
+            _ => return None,
+        },
+        [c, d] => {
+            san.from_file = Some(file_of(*c)?);
+            san.from_rank = Some(rank_of(*d)?);
+        }
+        _ => return None,
+    }
+    if san.role == Role::Pawn {
+        // `bxc3` may be a bishop; plain pawn SAN is `e4` or `exd5`
+        if san.from_rank.is_some() || san.capture != san.from_file.is_some() {
+            return None;
+        }
+        if let Some(&c) = head.first()
+            && table.match_letter_lower_ascii(c).is_some()
+        {
+            return None;
+        }
+    } else if san.promotion.is_some() {
+        return None;
+    }
+    Some(san)
+}
+
+fn file_of(b: u8) -> Option<File> {
+    File::from_char(char::from(b))
+}
+
+fn rank_of(b: u8) -> Option<Rank> {
+    Rank::from_char(char::from(b))
+}
+
+impl PieceTable {
+    /// The role a lower-case ASCII letter names in this table, if any.
+    fn match_letter_lower_ascii(&self, b: u8) -> Option<Role> {
+        let s = [b];
+        let s = std::str::from_utf8(&s).ok()?;
+        match self.match_letter(s) {
+            Some((r, LetterCase::Lower, _)) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+/// The full grammar over a folded token.
+pub fn parse_lenient(token: &str, table: &PieceTable) -> Result<SanSyntax, SyntaxError> {
+    if token.is_empty() {
+        return Err(SyntaxError::Empty);
+    }
+    // `bxc3`: a file first, then the piece the same lower-case letter names
+    let first_is_file = token
+        .bytes()
+        .next()
+        .is_some_and(|b| (b'a'..=b'h').contains(&b));
+    let pawn_first = if first_is_file {
+        complete(token, move_token(token, table, false))
+    } else {
+        None
+    };
+    if let Some(mut san) = pawn_first {
+        if san.from_rank.is_none()
+            && san.role == Role::Pawn
+            && san.promotion.is_none()
+            && let Some((r, LetterCase::Lower, _)) = table.match_letter(token)
+            && r != Role::Pawn
+        {
+            san.alt_role = Some(r);
+        }
+        return Ok(san);
+    }
+    match move_token(token, table, true) {
+        Ok(("", san)) => Ok(san),
+        Ok((rest, _)) => Err(unknown_or_invalid(token, table, Some(rest))),
+        Err(_) => Err(unknown_or_invalid(token, table, None)),
+    }
+}
+
+fn complete(token: &str, r: Res<'_, SanSyntax>) -> Option<SanSyntax> {
+    match r {
+        Ok(("", san)) => Some(san),
+        _ => {
+            let _ = token;
+            None
+        }
+    }
+}
+
+/// Tells an unknown piece letter (`Sf3` under English) from other invalid text.
+fn unknown_or_invalid(token: &str, table: &PieceTable, rest: Option<&str>) -> SyntaxError {
+    let letter_end = token
+        .char_indices()
+        .find(|&(_, c)| ('a'..='h').contains(&c) || c.is_ascii_digit() || "x:-=+#!?".contains(c))
+        .map_or(token.len(), |(i, _)| i);
+    if letter_end > 0
+        && letter_end <= 8
+        && let (Some(letter), Some(tail)) = (token.get(..letter_end), token.get(letter_end..))
+    {
+        let starts_letter = letter
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || ('\u{2654}'..='\u{265F}').contains(&c));
+        if starts_letter && matches!(move_token(tail, table, false), Ok(("", _))) {
+            return SyntaxError::UnknownPiece {
+                letter: letter.to_owned(),
+                token: token.to_owned(),
+                language: table.name,
+                known: table.letters_display(),
+            };
+        }
+    }
+    match rest {
+        Some(rest) => SyntaxError::Invalid {
+            token: token.to_owned(),
+            expected: "end of move",
+            found: rest.to_owned(),
+        },
+        None => SyntaxError::Invalid {
+            token: token.to_owned(),
+            expected: "a square, a piece letter, castling or --",
+            found: token.to_owned(),
+        },
+    }
+}
+
+/// `token = null | castling suffix | normal suffix`
+fn move_token<'a>(i: &'a str, table: &PieceTable, letters: bool) -> Res<'a, SanSyntax> {
+    if let Ok((rest, san)) = null_move(i) {
+        return Ok((rest, san));
+    }
+    let (i, mut san) = match castling(i) {
+        Ok(ok) => ok,
+        Err(_) => normal(i, table, letters)?,
+    };
+    let (i, ()) = suffix(i, &mut san)?;
+    Ok((i, san))
+}
+
+/// `null = "--" | "Z0" | "0000"`
+fn null_move(i: &str) -> Res<'_, SanSyntax> {
+    let (rest, odd) = alt((
+        value(false, tag("--")),
+        value(true, alt((tag("Z0"), tag("0000")))),
+    ))
+    .parse(i)?;
+    let mut san = SanSyntax::blank();
+    san.null = true;
+    if odd {
+        san.form.insert(Form::ODD_NULL);
+    }
+    let (rest, ()) = suffix(rest, &mut san)?;
+    Ok((rest, san))
+}
+
+/// `castle_o = "O" | "o" | "0"`
+fn castle_o(i: &str) -> Res<'_, char> {
+    one_of("Oo0").parse(i)
+}
+
+/// `castling = castle_o "-"? castle_o ("-"? castle_o)?`
+fn castling(i: &str) -> Res<'_, SanSyntax> {
+    let (i, (a, d1, b)) = (castle_o, opt(ch('-')), castle_o).parse(i)?;
+    let (i, third) = opt((opt(ch('-')), castle_o)).parse(i)?;
+    let mut san = SanSyntax::blank();
+    san.castle = Some(if third.is_some() {
+        CastlingSide::QueenSide
+    } else {
+        CastlingSide::KingSide
+    });
+    let chars = [Some(a), Some(b), third.map(|t| t.1)];
+    if chars.iter().flatten().any(|&c| c == '0') {
+        san.form.insert(Form::ZERO_CASTLE);
+    }
+    let dashes_missing = d1.is_none() || third.is_some_and(|t| t.0.is_none());
+    if chars.iter().flatten().any(|&c| c == 'o')
+        || (dashes_missing && !san.form.contains(Form::ZERO_CASTLE))
+    {
+        san.form.insert(Form::ODD_CASTLE);
+    }
+    Ok((i, san))
+}
+
+/// `normal = piece? body promotion?`
+fn normal<'a>(i: &'a str, table: &PieceTable, letters: bool) -> Res<'a, SanSyntax> {
+    let mut san = SanSyntax::blank();
+    let i = if letters {
+        match table.match_letter(i) {
+            Some((role, case, len)) => {
+                san.role = role;
+                if role == Role::Pawn {
+                    san.form.insert(Form::PAWN_LETTER);
+                }
+                if case == LetterCase::Lower {
+                    san.form.insert(Form::LOWERCASE_PIECE);
+                }
+                i.get(len..).unwrap_or("")
+            }
+            None => i,
+        }
+    } else {
+        i
+    };
+    let (i, ()) = body(i, &mut san)?;
+    let (i, promo) = opt(|i| promotion(i, table)).parse(i)?;
+    if let Some((role, form)) = promo {
+        san.promotion = Some(role);
+        san.form.insert(form);
+    }
+    Ok((i, san))
+}
+
+/// `body = long | short`
+fn body<'a>(i: &'a str, san: &mut SanSyntax) -> Res<'a, ()> {
+    if let Ok((rest, (from, sep, to))) = long(i) {
+        san.from_file = Some(from.file());
+        san.from_rank = Some(from.rank());
+        san.to = to;
+        match sep {
+            Some(Sep::Hyphen) => san.form.insert(Form::HYPHEN),
+            Some(Sep::Capture(colon)) => {
+                san.capture = true;
+                if colon {
+                    san.form.insert(Form::COLON_CAPTURE);
+                }
+            }
+            None => {}
+        }
+        return Ok((rest, ()));
+    }
+    let (rest, (file, rank, cap, to)) = short(i)?;
+    san.from_file = file;
+    san.from_rank = rank;
+    san.to = to;
+    if let Some(colon) = cap {
+        san.capture = true;
+        if colon {
+            san.form.insert(Form::COLON_CAPTURE);
+        }
+    }
+    Ok((rest, ()))
+}
+
+#[derive(Copy, Clone)]
+enum Sep {
+    Hyphen,
+    /// `true` for `:`.
+    Capture(bool),
+}
+
+/// `long = square ("-" | capture)? square`
+fn long(i: &str) -> Res<'_, (Square, Option<Sep>, Square)> {
+    (
+        square,
+        opt(alt((
+            value(Sep::Hyphen, ch('-')),
+            capture.map(Sep::Capture),
+        ))),
+        square,
+    )
+        .parse(i)
+}
+
+/// `short = file capture? square | rank capture? square | capture? square`
+#[allow(clippy::type_complexity)]
+fn short(i: &str) -> Res<'_, (Option<File>, Option<Rank>, Option<bool>, Square)> {
+    alt((
+        (file, opt(capture), square).map(|(f, c, s)| (Some(f), None, c, s)),
+        (rank, opt(capture), square).map(|(r, c, s)| (None, Some(r), c, s)),
+        (opt(capture), square).map(|(c, s)| (None, None, c, s)),
+    ))
+    .parse(i)
+}
+
+/// `capture = "x" | ":"` (`×` is folded to `x`); `true` for `:`.
+fn capture(i: &str) -> Res<'_, bool> {
+    alt((value(false, ch('x')), value(true, ch(':')))).parse(i)
+}
+
+/// `file = "a" … "h"`
+fn file(i: &str) -> Res<'_, File> {
+    let (rest, c) = one_of("abcdefgh").parse(i)?;
+    match File::from_char(c) {
+        Some(f) => Ok((rest, f)),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::OneOf,
+        ))),
+    }
+}
+
+/// `rank = "1" … "8"`
+fn rank(i: &str) -> Res<'_, Rank> {
+    let (rest, c) = one_of("12345678").parse(i)?;
+    match Rank::from_char(c) {
+        Some(r) => Ok((rest, r)),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::OneOf,
+        ))),
+    }
+}
+
+/// `square = file rank`
+fn square(i: &str) -> Res<'_, Square> {
+    (file, rank)
+        .map(|(f, r)| Square::from_coords(f, r))
+        .parse(i)
+}
+
+/// `promotion = "=" letter | "(" letter ")" | "/" letter | letter`
+fn promotion<'a>(i: &'a str, table: &PieceTable) -> Res<'a, (Role, Form)> {
+    let letter = |i: &'a str| -> Res<'a, (Role, bool)> {
+        match table.match_letter(i) {
+            Some((role, case, len)) if role != Role::Pawn || case == LetterCase::Table => Ok((
+                i.get(len..).unwrap_or(""),
+                (role, case == LetterCase::Lower),
+            )),
+            _ => Err(nom::Err::Error(nom::error::Error::new(
+                i,
+                nom::error::ErrorKind::Tag,
+            ))),
+        }
+    };
+    let (rest, (form, (role, lower))) = alt((
+        (ch('='), letter).map(|(_, l)| (Form::empty(), l)),
+        (ch('('), letter, ch(')')).map(|(_, l, _)| (Form::ODD_PROMOTION, l)),
+        (ch('/'), letter).map(|(_, l)| (Form::ODD_PROMOTION, l)),
+        letter.map(|l| (Form::BARE_PROMOTION, l)),
+    ))
+    .parse(i)?;
+    let mut form = form;
+    if lower {
+        form.insert(Form::LOWER_PROMOTION);
+    }
+    Ok((rest, (role, form)))
+}
+
+/// `suffix = ep? check? ep? glyph? draw_offer?`
+fn suffix<'a>(i: &'a str, san: &mut SanSyntax) -> Res<'a, ()> {
+    let (i, ep1) = opt(ep_mark).parse(i)?;
+    let (i, check) = opt(check_mark).parse(i)?;
+    let (i, ep2) = opt(ep_mark).parse(i)?;
+    let (i, nag) = opt(glyph).parse(i)?;
+    let (i, draw) = opt((space0, tag("(=)"))).parse(i)?;
+    san.ep = ep1.is_some() || ep2.is_some();
+    if let Some((mark, dagger)) = check {
+        san.check = mark;
+        if dagger {
+            san.form.insert(Form::DAGGER);
+        }
+    }
+    san.nag = nag;
+    san.draw_offer = draw.is_some();
+    Ok((i, ()))
+}
+
+/// `ep_mark = " "? ("e.p." | "e. p." | "e.p" | "ep")`
+fn ep_mark(i: &str) -> Res<'_, ()> {
+    value(
+        (),
+        (
+            space0,
+            alt((tag("e.p."), tag("e. p."), tag("e.p"), tag("ep"))),
+        ),
+    )
+    .parse(i)
+}
+
+/// `check_mark = "++" | "+" | "#" | "†" | "‡"`; the flag is `true` for daggers.
+fn check_mark(i: &str) -> Res<'_, (CheckMark, bool)> {
+    alt((
+        value((CheckMark::DoubleCheck, false), tag("++")),
+        value((CheckMark::Check, false), ch('+')),
+        value((CheckMark::Mate, false), ch('#')),
+        value((CheckMark::Check, true), ch('†')),
+        value((CheckMark::Mate, true), ch('‡')),
+    ))
+    .parse(i)
+}
+
+/// `glyph = "!!" | "??" | "!?" | "?!" | "!" | "?"` → NAG 3, 4, 5, 6, 1, 2.
+fn glyph(i: &str) -> Res<'_, u8> {
+    alt((
+        value(3, tag("!!")),
+        value(4, tag("??")),
+        value(5, tag("!?")),
+        value(6, tag("?!")),
+        value(1, ch('!')),
+        value(2, ch('?')),
+    ))
+    .parse(i)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
+mod tests {
+    use super::*;
+    use crate::notation::chess::lang::{english, table};
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    /// (token, role, from, capture, to, promotion)
+    #[test]
+    fn forms_english() {
+        use Role::*;
+        let cases: &[(&str, Role, &str, bool, &str, Option<Role>)] = &[
+            ("e4", Pawn, "", false, "e4", None),
+            ("exd5", Pawn, "e", true, "d5", None),
+            ("ed5", Pawn, "e", false, "d5", None),
+            ("e:d5", Pawn, "e", true, "d5", None),
+            ("e×d5", Pawn, "e", true, "d5", None),
+            ("e2e4", Pawn, "e2", false, "e4", None),
+            ("e2-e4", Pawn, "e2", false, "e4", None),
+            ("e5xd4", Pawn, "e5", true, "d4", None),
+            ("Nf3", Knight, "", false, "f3", None),
+            ("Ngf3", Knight, "g", false, "f3", None),
+            ("N5f3", Knight, "5", false, "f3", None),
+            ("Ngxf3", Knight, "g", true, "f3", None),
+            ("Ng1f3", Knight, "g1", false, "f3", None),
+            ("Ng1-f3", Knight, "g1", false, "f3", None),
+            ("Ng1xf3", Knight, "g1", true, "f3", None),
+            ("Pe4", Pawn, "", false, "e4", None),
+            ("e8=Q", Pawn, "", false, "e8", Some(Queen)),
+            ("e8Q", Pawn, "", false, "e8", Some(Queen)),
+            ("e8(Q)", Pawn, "", false, "e8", Some(Queen)),
+            ("e8/Q", Pawn, "", false, "e8", Some(Queen)),
+            ("exf8=N", Pawn, "e", true, "f8", Some(Knight)),
+            ("e7e8q", Pawn, "e7", false, "e8", Some(Queen)),
+            ("ｅ４", Pawn, "", false, "e4", None),
+            ("Ｎｆ３", Knight, "", false, "f3", None),
+            ("♘f3", Knight, "", false, "f3", None),
+            ("♞xf3", Knight, "", true, "f3", None),
+            ("nf3", Knight, "", false, "f3", None),
+            ("bxc3", Pawn, "b", true, "c3", None),
+        ];
+        for &(tok, role, from, capture, to, promo) in cases {
+            let s = parse(tok, english()).unwrap_or_else(|e| panic!("{tok}: {e}"));
+            assert_eq!(s.role, role, "{tok}");
+            let want_file = from.chars().next().and_then(File::from_char);
+            let want_rank = from.chars().find_map(Rank::from_char);
+            assert_eq!(s.from_file, want_file, "{tok}");
+            assert_eq!(s.from_rank, want_rank, "{tok}");
+            assert_eq!(s.capture, capture, "{tok}");
+            assert_eq!(s.to, sq(to), "{tok}");
+            assert_eq!(s.promotion, promo, "{tok}");
+            assert!(s.castle.is_none() && !s.null, "{tok}");
+        }
+    }
+
+    #[test]
+    fn flags_and_suffixes() {
+        let en = english();
+        let s = parse("bxc3", en).unwrap();
+        assert_eq!(s.alt_role, Some(Role::Bishop));
+        let s = parse("nf3", en).unwrap();
+        assert!(s.form.contains(Form::LOWERCASE_PIECE));
+        let s = parse("Pe4", en).unwrap();
+        assert!(s.form.contains(Form::PAWN_LETTER));
+        let cases: &[(&str, CheckMark, Option<u8>, bool)] = &[
+            ("Nf3+", CheckMark::Check, None, false),
+            ("Nf3++", CheckMark::DoubleCheck, None, false),
+            ("Nf3#", CheckMark::Mate, None, false),
+            ("Nf3†", CheckMark::Check, None, false),
+            ("Nf3‡", CheckMark::Mate, None, false),
+            ("Nf3!", CheckMark::None, Some(1), false),
+            ("Nf3?", CheckMark::None, Some(2), false),
+            ("Nf3!!", CheckMark::None, Some(3), false),
+            ("Nf3??", CheckMark::None, Some(4), false),
+            ("Nf3!?", CheckMark::None, Some(5), false),
+            ("Nf3?!", CheckMark::None, Some(6), false),
+            ("Nf3+!?", CheckMark::Check, Some(5), false),
+            ("Nf3 (=)", CheckMark::None, None, true),
+            ("Nf3+(=)", CheckMark::Check, None, true),
+        ];
+        for &(tok, check, nag, draw) in cases {
+            let s = parse(tok, en).unwrap_or_else(|e| panic!("{tok}: {e}"));
+            assert_eq!((s.check, s.nag, s.draw_offer), (check, nag, draw), "{tok}");
+        }
+        for tok in [
+            "exd6 e.p.",
+            "exd6e.p.",
+            "exd6 ep",
+            "exd6 e. p.",
+            "exd6ep",
+            "e5xd6 e. p.",
+            "exd6 e.p.+",
+            "exd6+ e.p.",
+        ] {
+            let s = parse(tok, en).unwrap_or_else(|e| panic!("{tok}: {e}"));
+            assert!(s.ep, "{tok}");
+            assert_eq!(s.to, sq("d6"), "{tok}");
+        }
+    }
+
+    #[test]
+    fn castling_and_null() {
+        let en = english();
+        let cases: &[(&str, CastlingSide, bool)] = &[
+            ("O-O", CastlingSide::KingSide, false),
+            ("O-O-O", CastlingSide::QueenSide, false),
+            ("0-0", CastlingSide::KingSide, true),
+            ("0-0-0", CastlingSide::QueenSide, true),
+            ("o-o", CastlingSide::KingSide, false),
+            ("00", CastlingSide::KingSide, true),
+            ("000", CastlingSide::QueenSide, true),
+            ("0\u{2013}0", CastlingSide::KingSide, true),
+            ("O\u{2014}O\u{2014}O", CastlingSide::QueenSide, false),
+            ("０－０", CastlingSide::KingSide, true),
+            ("O-O+", CastlingSide::KingSide, false),
+        ];
+        for &(tok, side, zero) in cases {
+            let s = parse(tok, en).unwrap_or_else(|e| panic!("{tok}: {e}"));
+            assert_eq!(s.castle, Some(side), "{tok}");
+            assert_eq!(s.form.contains(Form::ZERO_CASTLE), zero, "{tok}");
+        }
+        for tok in ["--", "Z0", "0000"] {
+            assert!(parse(tok, en).unwrap().null, "{tok}");
+        }
+    }
+
+    #[test]
+    fn languages() {
+        use Role::*;
+        let cases: &[(&str, &str, Role, &str, Option<Role>)] = &[
+            ("vi", "Te5", Bishop, "e5", None),
+            ("vi", "Mgf3", Knight, "f3", None),
+            ("vi", "M5f3", Knight, "f3", None),
+            ("vi", "Mgxf3", Knight, "f3", None),
+            ("vi", "d8H", Pawn, "d8", Some(Queen)),
+            ("vi", "exf8M", Pawn, "f8", Some(Knight)),
+            ("vi", "b1T", Pawn, "b1", Some(Bishop)),
+            ("vi", "g1X", Pawn, "g1", Some(Rook)),
+            ("vi", "Vb1", King, "b1", None),
+            ("de", "Sf3", Knight, "f3", None),
+            ("de", "Lb5", Bishop, "b5", None),
+            ("de", "e8D", Pawn, "e8", Some(Queen)),
+            ("fr", "Re2", King, "e2", None),
+            ("fr", "Fc4", Bishop, "c4", None),
+            ("fr", "Cf3", Knight, "f3", None),
+            ("es", "Ab5", Bishop, "b5", None),
+            ("it", "Ab5", Bishop, "b5", None),
+            ("pt", "Bb5", Bishop, "b5", None),
+            ("nl", "Pf3", Knight, "f3", None),
+            ("ru", "Кf3", Knight, "f3", None),
+            ("ru", "Крe2", King, "e2", None),
+            ("ru", "Фd1", Queen, "d1", None),
+            ("ru", "Лd1", Rook, "d1", None),
+            ("ru", "Сb5", Bishop, "b5", None),
+            ("pl", "Wd1", Rook, "d1", None),
+            ("pl", "Gb5", Bishop, "b5", None),
+            ("cs", "Jf3", Knight, "f3", None),
+            ("cs", "Vd1", Rook, "d1", None),
+            ("hu", "Hf3", Knight, "f3", None),
+            ("hu", "Vd1", Queen, "d1", None),
+            ("hu", "Bd1", Rook, "d1", None),
+            ("sv", "Sf3", Knight, "f3", None),
+            ("fi", "Rf3", Knight, "f3", None),
+            ("zh", "马f3", Knight, "f3", None),
+            ("zh", "馬f3", Knight, "f3", None),
+            ("zh", "车d1", Rook, "d1", None),
+            ("zh", "車d1", Rook, "d1", None),
+            ("zh", "王e2", King, "e2", None),
+            ("zh", "后d1", Queen, "d1", None),
+            ("zh", "象b5", Bishop, "b5", None),
+            ("zh", "兵e4", Pawn, "e4", None),
+            ("zh", "ｅ８后", Pawn, "e8", Some(Queen)),
+            ("fa", "اf3", Knight, "f3", None),
+            ("fa", "اسبf3", Knight, "f3", None),
+            ("fa", "اسب\u{200F}f۳", Knight, "f3", None),
+            ("fa", "شe2", King, "e2", None),
+            ("fa", "وd1", Queen, "d1", None),
+            ("fa", "رd1", Rook, "d1", None),
+            ("fa", "فb5", Bishop, "b5", None),
+            ("fa", "فb٥", Bishop, "b5", None),
+            ("fa", "♘f3", Knight, "f3", None),
+            ("figurine", "♘f3", Knight, "f3", None),
+            ("figurine", "♚e7", King, "e7", None),
+            ("figurine", "e8♕", Pawn, "e8", Some(Queen)),
+        ];
+        for &(code, tok, role, to, promo) in cases {
+            let t = table(code).unwrap();
+            let s = parse(tok, t).unwrap_or_else(|e| panic!("{code} {tok}: {e}"));
+            assert_eq!(
+                (s.role, s.to, s.promotion),
+                (role, sq(to), promo),
+                "{code} {tok}"
+            );
+        }
+    }
+
+    #[test]
+    fn errors() {
+        let en = english();
+        let cases: &[(&str, &str, &str)] = &[
+            (
+                "Sf3",
+                "unknown-piece",
+                "unknown piece letter S in Sf3: English pieces are K Q R B N",
+            ),
+            (
+                "马f3",
+                "unknown-piece",
+                "unknown piece letter 马 in 马f3: English pieces are K Q R B N",
+            ),
+            (
+                "Mf3",
+                "unknown-piece",
+                "unknown piece letter M in Mf3: English pieces are K Q R B N",
+            ),
+            (
+                "e9",
+                "invalid-move",
+                "invalid move e9: expected a square, a piece letter, castling or --, found e9",
+            ),
+            (
+                "Nf3zz",
+                "invalid-move",
+                "invalid move Nf3zz: expected end of move, found zz",
+            ),
+            ("", "invalid-move", "expected a move, found nothing"),
+        ];
+        for &(tok, code, msg) in cases {
+            let e = parse(tok, en).unwrap_err();
+            assert_eq!(e.code(), code, "{tok}");
+            assert_eq!(e.to_string(), msg, "{tok}");
+        }
+    }
+
+    #[test]
+    fn fast_path_agrees_with_grammar() {
+        let toks = [
+            "e4", "exd5", "Nf3", "Nbd7", "N5f3", "Ng1f3", "Nxe5", "Qh4+", "Qxf7#", "O-O", "O-O-O+",
+            "e8=Q", "exf8=N+", "bxc3", "axb8=R#", "Rd8#", "Kxe2", "Bb5+", "Rae1", "R1e2",
+        ];
+        for t in tables_for_fast() {
+            for tok in toks {
+                let f = fast(tok.as_bytes(), t);
+                let slow = parse_lenient(tok, t).ok();
+                if let Some(f) = f {
+                    assert_eq!(Some(f), slow, "{} {tok}", t.code);
+                }
+            }
+        }
+        assert!(fast(b"Nf3", english()).is_some());
+        assert!(fast(b"exd5", english()).is_some());
+        assert!(fast(b"bxc3", english()).is_none());
+    }
+
+    fn tables_for_fast() -> Vec<&'static PieceTable> {
+        crate::notation::chess::lang::tables().iter().collect()
+    }
+}

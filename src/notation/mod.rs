@@ -1,0 +1,3 @@
+//! Move notations: reading move text people write, and writing it back.
+
+pub mod chess;
