@@ -22,7 +22,10 @@ impl Default for Position {
         let back = "rnbakabnr";
         for (file, c) in back.chars().enumerate() {
             let file = file as u8;
-            if let (Some(p), Some(sq)) = (super::Piece::from_fen_char(c.to_ascii_uppercase()), Square::new(file, 0)) {
+            if let (Some(p), Some(sq)) = (
+                super::Piece::from_fen_char(c.to_ascii_uppercase()),
+                Square::new(file, 0),
+            ) {
                 board[sq.index() as usize] = Some(p);
             }
             if let (Some(p), Some(sq)) = (super::Piece::from_fen_char(c), Square::new(file, 9)) {
