@@ -102,6 +102,27 @@ fn classify(line: &[u8]) -> LineKind {
     }
 }
 
+/// Replaces each lone `\r` (a line end of old Mac files) with `\n`, so that every
+/// line end of a game's text contains `\n`; lengths and offsets do not change.
+fn lone_cr_to_lf(text: &mut String) {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return;
+    }
+    let fixed: String = text
+        .char_indices()
+        .map(|(i, c)| {
+            if c == '\r' && text.as_bytes().get(i + 1) != Some(&b'\n') {
+                '\n'
+            } else {
+                c
+            }
+        })
+        .collect();
+    *text = fixed;
+}
+
 /// Counts line breaks (`\n`, `\r\n`, lone `\r`) in `s`.
 fn count_lines(s: &[u8]) -> u64 {
     let mut n = 0;
@@ -191,9 +212,9 @@ impl<R: BufRead> ArchiveReader<R> {
         Ok(())
     }
 
-    /// Appends the next line to the chunk; returns its start in the chunk, or `None`
-    /// at the end of the input.
-    fn read_line(&mut self) -> io::Result<Option<usize>> {
+    /// Appends the next line to the chunk; returns its start in the chunk and whether
+    /// it was dropped for being over budget, or `None` at the end of the input.
+    fn read_line(&mut self) -> io::Result<Option<(usize, bool)>> {
         if self.after_cr {
             self.after_cr = false;
             let buf = self.input.fill_buf()?;
@@ -247,9 +268,9 @@ impl<R: BufRead> ArchiveReader<R> {
         self.line += 1;
         if truncated {
             self.chunk.clear();
-            return Ok(Some(0));
+            return Ok(Some((0, true)));
         }
-        Ok(Some(if self.overflow { 0 } else { start }))
+        Ok(Some((if self.overflow { 0 } else { start }, false)))
     }
 
     /// Reads one line and handles it; `false` at the end of the input.
@@ -260,11 +281,15 @@ impl<R: BufRead> ArchiveReader<R> {
         let line_no = self.line;
         let line_offset = self.offset + u64::from(self.after_cr_pending()?);
         let was_overflow = self.overflow;
-        let Some(start) = self.read_line()? else {
+        let Some((start, truncated)) = self.read_line()? else {
             self.finish_chunk(self.chunk.len(), self.offset);
             return Ok(false);
         };
-        let kind = classify(&self.chunk[start..]);
+        let kind = if truncated {
+            LineKind::Other
+        } else {
+            classify(&self.chunk[start..])
+        };
         let boundary = match kind {
             LineKind::Tag(a, b) => {
                 self.has_movetext
@@ -339,7 +364,10 @@ impl<R: BufRead> ArchiveReader<R> {
             self.chunk = chunk;
             return;
         }
-        let (text, report) = self.decode(raw);
+        let (mut text, report) = self.decode(raw);
+        if text.contains('\r') {
+            lone_cr_to_lf(&mut text);
+        }
         let raw_len = raw.len();
         self.chunk = chunk;
         let exact = report.encoding == UTF_8 && text.len() == raw_len;
@@ -470,4 +498,241 @@ pub fn read_bytes(bytes: &[u8], options: ReadOptions) -> Vec<RawGame> {
 /// Reads all games of a text.
 pub fn read_str(text: &str) -> Vec<RawGame> {
     read_bytes(text.as_bytes(), ReadOptions::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use encoding_rs::{UTF_16BE, UTF_16LE, WINDOWS_1251};
+
+    use super::*;
+    use crate::game::GameResult;
+
+    /// (tag Event or first move, junk, first_line) of each item.
+    fn summary(games: &[RawGame]) -> Vec<(String, bool, u64)> {
+        games
+            .iter()
+            .map(|g| {
+                let label = g
+                    .tag("Event")
+                    .map(|e| e.into_owned())
+                    .or_else(|| g.move_tokens().next().map(str::to_owned))
+                    .unwrap_or_default();
+                (label, g.junk, g.first_line)
+            })
+            .collect()
+    }
+
+    fn s(label: &str, junk: bool, line: u64) -> (String, bool, u64) {
+        (label.to_owned(), junk, line)
+    }
+
+    #[test]
+    fn splitting() {
+        let cases: &[(&str, &str, Vec<(String, bool, u64)>)] = &[
+            (
+                "lf",
+                "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+                vec![s("a", false, 1), s("b", false, 6)],
+            ),
+            (
+                "crlf",
+                "[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n[Event \"b\"]\r\n\r\n1. d4 *\r\n",
+                vec![s("a", false, 1), s("b", false, 5)],
+            ),
+            (
+                "cr only",
+                "[Event \"a\"]\r[Result \"*\"]\r\r1. e4 e5\r2. Nf3 *\r\r[Event \"b\"]\r\r1. d4 *\r",
+                vec![s("a", false, 1), s("b", false, 7)],
+            ),
+            (
+                "no blank lines",
+                "[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *",
+                vec![s("a", false, 1), s("b", false, 3)],
+            ),
+            (
+                "indented tags",
+                "  [Event \"a\"]\n  1. e4 *\n\t[Event \"b\"]\n1. d4 *",
+                vec![s("a", false, 1), s("b", false, 3)],
+            ),
+            (
+                "blank line inside tag section",
+                "[Event \"a\"]\n\n[Site \"x\"]\n\n1. e4 *\n",
+                vec![s("a", false, 1)],
+            ),
+            (
+                "tags only, then a game",
+                "[Event \"a\"]\n[Result \"*\"]\n\n[Event \"b\"]\n\n1. d4 *\n",
+                vec![s("a", false, 1), s("b", false, 4)],
+            ),
+            (
+                "plain movetext separated by results",
+                "1. e4 e5 2. Nf3 1-0\n\n1. d4 d5 0-1\n1. c4 *",
+                vec![s("e4", false, 1), s("d4", false, 3), s("c4", false, 4)],
+            ),
+            (
+                "plain movetext separated by blank lines",
+                "1. e4 e5 2. Nf3\n\n1. d4 d5\n\n\n1. c4",
+                vec![s("e4", false, 1), s("d4", false, 3), s("c4", false, 6)],
+            ),
+            (
+                "junk before, between and after",
+                "Generated by X\n\n[Event \"a\"]\n\n1. e4 1-0\nDownloaded from Y\n\n[Event \"b\"]\n\n1. d4 *\n{trailer}\n",
+                vec![
+                    s("", true, 1),
+                    s("a", false, 3),
+                    s("", true, 6),
+                    s("b", false, 8),
+                    s("", true, 11),
+                ],
+            ),
+            (
+                "unterminated comment stops at the next tag section",
+                "[Event \"a\"]\n\n1. e4 {never closed e5 2. Nf3 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+                vec![s("a", false, 1), s("b", false, 5)],
+            ),
+            (
+                "bom and concatenated bom",
+                "\u{feff}[Event \"a\"]\n1. e4 *\n\u{feff}[Event \"b\"]\n1. d4 *\n",
+                vec![s("a", false, 1), s("b", false, 3)],
+            ),
+            ("empty", "", vec![]),
+            ("whitespace", "\n\n  \r\n", vec![]),
+        ];
+        for (name, input, want) in cases {
+            let games = read_str(input);
+            assert_eq!(summary(&games), *want, "{name}");
+            let indices: Vec<u64> = games.iter().filter(|g| !g.junk).map(|g| g.index).collect();
+            assert_eq!(
+                indices,
+                (0..indices.len() as u64).collect::<Vec<_>>(),
+                "{name}"
+            );
+            for g in &games {
+                if g.junk {
+                    assert!(g.movetext.is_empty());
+                    assert!(g.diagnostics.iter().any(|d| d.code == "junk-between-games"));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn byte_ranges_cover_the_input() {
+        let input = "[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n[Event \"b\"]\r\n1. d4 1-0 1. c4 *\r\n";
+        let games = read_str(input);
+        assert_eq!(games.len(), 3);
+        let mut at = 0;
+        for g in &games {
+            assert_eq!(g.byte_start, at);
+            let range = g.byte_start as usize..g.byte_end as usize;
+            assert_eq!(&input[range], g.text);
+            at = g.byte_end;
+        }
+        assert_eq!(at, input.len() as u64);
+        assert_eq!(games[2].text, "1. c4 *\r\n");
+        assert_eq!(games[2].first_line, 6);
+        assert_eq!(games[1].result.map(|r| r.0), Some(GameResult::WhiteWins));
+    }
+
+    #[test]
+    fn line_numbers_locate_spans() {
+        let input = "[Event \"a\"]\r\r1. e4 e5\r2. Nf3 *\r\r[Event \"b\"]\r\r1. d4\r\n2. Zz9 *";
+        let games = read_str(input);
+        let g = &games[1];
+        let idx = crate::diag::LineIndex::new(&g.text, g.first_line);
+        let zz = g.move_tokens().position(|t| t == "Zz9").unwrap();
+        let span = g
+            .movetext
+            .iter()
+            .filter(|e| matches!(e, crate::archive::Element::Move { .. }))
+            .nth(zz)
+            .unwrap()
+            .span();
+        let at = idx.locate(&g.text, span.start as usize);
+        assert_eq!((at.line, at.column), (9, 4));
+    }
+
+    #[test]
+    fn game_too_large_resynchronizes() {
+        let options = ReadOptions {
+            limits: Limits {
+                max_game_bytes: 64,
+                ..Limits::default()
+            },
+            ..ReadOptions::default()
+        };
+        let big = format!(
+            "[Event \"a\"]\n\n1. e4 *\n\n[Event \"big\"]\n\n{}*\n\n[Event \"c\"]\n\n1. d4 *\n",
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n".repeat(1000)
+        );
+        let games = read_bytes(big.as_bytes(), options);
+        let codes: Vec<Vec<&str>> = games
+            .iter()
+            .map(|g| g.diagnostics.iter().map(|d| d.code).collect())
+            .collect();
+        assert_eq!(codes, [vec![], vec!["game-too-large"], vec![]]);
+        assert_eq!(games[2].tag("Event").as_deref(), Some("c"));
+        assert_eq!(games[1].first_line, 5);
+        assert_eq!(games[2].index, 2);
+        // a single enormous line without any line end
+        let line = "e4 ".repeat(100);
+        let games = read_bytes(line.as_bytes(), options);
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].diagnostics[0].code, "game-too-large");
+    }
+
+    #[test]
+    fn encodings() {
+        let text = "[White \"Смыслов\"]\n\n1. e4 *\n\n[White \"Смыслов\"]\n\n1. d4 *\n";
+        // UTF-16 with BOM, both byte orders
+        for enc in [UTF_16LE, UTF_16BE] {
+            let mut bytes = if enc == UTF_16LE {
+                vec![0xff, 0xfe]
+            } else {
+                vec![0xfe, 0xff]
+            };
+            for u in text.encode_utf16() {
+                bytes.extend(if enc == UTF_16LE {
+                    u.to_le_bytes()
+                } else {
+                    u.to_be_bytes()
+                });
+            }
+            let games = read_bytes(&bytes, ReadOptions::default());
+            assert_eq!(games.len(), 2);
+            for g in &games {
+                assert_eq!(g.tag("White").as_deref(), Some("Смыслов"));
+                assert_eq!(g.decoding.encoding, enc);
+                assert_eq!(g.decoding.source, EncodingSource::Bom);
+            }
+        }
+        // legacy bytes: guessed, with a diagnostic
+        let (bytes, _, _) = WINDOWS_1251.encode(text);
+        let games = read_bytes(&bytes, ReadOptions::default());
+        assert_eq!(games[1].tag("White").as_deref(), Some("Смыслов"));
+        assert_eq!(games[0].decoding.encoding, WINDOWS_1251);
+        assert_eq!(games[0].diagnostics[0].code, "encoding-guessed");
+        // forced
+        let options = ReadOptions {
+            encoding: Some(WINDOWS_1251),
+            ..ReadOptions::default()
+        };
+        let games = read_bytes(&bytes, options);
+        assert_eq!(games[0].decoding.source, EncodingSource::Forced);
+        assert!(games[0].diagnostics.is_empty());
+    }
+
+    #[test]
+    fn reader_with_tiny_buffers() {
+        // line ends split across buffer refills
+        let input = "[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n[Event \"b\"]\r\r1. d4 *\r";
+        let reader = BufReader::with_capacity(1, input.as_bytes());
+        let games: Vec<RawGame> = ArchiveReader::new(reader, ReadOptions::default())
+            .collect::<io::Result<_>>()
+            .unwrap();
+        assert_eq!(summary(&games), [s("a", false, 1), s("b", false, 5)]);
+        assert_eq!(games[0].text, "[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n");
+        // lone CRs become LFs in the text
+        assert_eq!(games[1].text, "[Event \"b\"]\n\n1. d4 *\n");
+    }
 }
