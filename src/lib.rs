@@ -9,6 +9,7 @@ pub mod color;
 pub mod diag;
 pub mod game;
 pub mod notation;
+pub mod replay;
 pub mod text;
 pub mod xiangqi;
 
