@@ -41,8 +41,7 @@ impl Span {
     /// The slice of `text` this span covers, or `""` when it is out of range or not
     /// on character boundaries.
     pub fn slice(self, text: &str) -> &str {
-        text.get(self.start as usize..self.end as usize)
-            .unwrap_or("")
+        text.get(self.start as usize..self.end as usize).unwrap_or("")
     }
 }
 
@@ -196,30 +195,12 @@ mod tests {
     fn locate_lines_and_columns() {
         let text = "[Event \"x\"]\r\n\r\n1. e4 ệ5 Nf3\n";
         let idx = LineIndex::new(text, 10);
-        assert_eq!(
-            idx.locate(text, 0),
-            LineCol {
-                line: 10,
-                column: 1
-            }
-        );
+        assert_eq!(idx.locate(text, 0), LineCol { line: 10, column: 1 });
         let e4 = text.find("e4").unwrap();
-        assert_eq!(
-            idx.locate(text, e4),
-            LineCol {
-                line: 12,
-                column: 4
-            }
-        );
+        assert_eq!(idx.locate(text, e4), LineCol { line: 12, column: 4 });
         // column counts characters: "ệ" is three bytes
         let nf3 = text.find("Nf3").unwrap();
-        assert_eq!(
-            idx.locate(text, nf3),
-            LineCol {
-                line: 12,
-                column: 10
-            }
-        );
+        assert_eq!(idx.locate(text, nf3), LineCol { line: 12, column: 10 });
         assert_eq!(idx.line_text(text, nf3), "1. e4 ệ5 Nf3");
         assert_eq!(idx.locate(text, text.len()).line, 13);
     }

@@ -342,10 +342,7 @@ impl Game {
 
     /// The accounting category of this game.
     pub fn status(&self) -> Status {
-        let has_error = self
-            .diagnostics
-            .iter()
-            .any(|d| d.severity == Severity::Error);
+        let has_error = self.diagnostics.iter().any(|d| d.severity == Severity::Error);
         if self.unparsed.is_some() || has_error {
             if self.moves.moves.is_empty() && self.unparsed.is_some() {
                 Status::Failed
@@ -404,10 +401,7 @@ mod tests {
         t.set("White", "A");
         t.set("Black", "B");
         t.set("White", "C");
-        assert_eq!(
-            t.iter().collect::<Vec<_>>(),
-            [("White", "C"), ("Black", "B")]
-        );
+        assert_eq!(t.iter().collect::<Vec<_>>(), [("White", "C"), ("Black", "B")]);
         assert_eq!(t.get("Black"), Some("B"));
         assert_eq!(t.get("Event"), None);
     }
@@ -420,9 +414,7 @@ mod tests {
         assert_eq!(g.status(), Status::Repaired);
         g.unparsed = Some("Nf9".into());
         assert_eq!(g.status(), Status::Failed);
-        g.moves
-            .moves
-            .push(MoveNode::new(AnyMove::Null, Span::default()));
+        g.moves.moves.push(MoveNode::new(AnyMove::Null, Span::default()));
         assert_eq!(g.status(), Status::Partial);
     }
 }

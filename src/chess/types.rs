@@ -104,11 +104,7 @@ impl Square {
     pub const H8: Square = Square(63);
 
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 64 {
-            Some(Square(index))
-        } else {
-            None
-        }
+        if index < 64 { Some(Square(index)) } else { None }
     }
 
     /// # Safety-free contract
@@ -140,11 +136,7 @@ impl Square {
     /// The square `delta` steps away in index order, if on the board.
     pub const fn offset(self, delta: i8) -> Option<Square> {
         let i = self.0 as i16 + delta as i16;
-        if i >= 0 && i < 64 {
-            Some(Square(i as u8))
-        } else {
-            None
-        }
+        if i >= 0 && i < 64 { Some(Square(i as u8)) } else { None }
     }
 
     /// Mirror top to bottom (a1 ↔ a8).
@@ -367,10 +359,9 @@ impl Move {
     pub fn to(&self) -> Square {
         match *self {
             Move::Normal { to, .. } | Move::EnPassant { to, .. } => to,
-            Move::Castle { king, rook } => Square::from_coords(
-                self.castling_side_of(king, rook).king_to_file(),
-                king.rank(),
-            ),
+            Move::Castle { king, rook } => {
+                Square::from_coords(self.castling_side_of(king, rook).king_to_file(), king.rank())
+            }
         }
     }
 
@@ -461,28 +452,15 @@ mod tests {
         }
         assert_eq!(
             Piece::from_char('n'),
-            Some(Piece {
-                color: Color::Black,
-                role: Role::Knight
-            })
+            Some(Piece { color: Color::Black, role: Role::Knight })
         );
         assert_eq!(Piece::from_char('x'), None);
-        assert_eq!(
-            Piece {
-                color: Color::White,
-                role: Role::Queen
-            }
-            .char(),
-            'Q'
-        );
+        assert_eq!(Piece { color: Color::White, role: Role::Queen }.char(), 'Q');
     }
 
     #[test]
     fn move_uci() {
-        let castle = Move::Castle {
-            king: Square::E1,
-            rook: Square::H1,
-        };
+        let castle = Move::Castle { king: Square::E1, rook: Square::H1 };
         assert_eq!(castle.uci(false), "e1g1");
         assert_eq!(castle.uci(true), "e1h1");
         assert_eq!(castle.to(), Square::G1);
