@@ -18,10 +18,13 @@ struct Entry {
 }
 
 fn suite() -> Option<Vec<Entry>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/perft/perft-xiangqi.epd");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/perft/perft-xiangqi.epd");
     let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("skipping: ../shared/corpus absent ({} not found)", path.display());
+        eprintln!(
+            "skipping: ../shared/corpus absent ({} not found)",
+            path.display()
+        );
         return None;
     };
     let mut entries = Vec::new();
@@ -32,14 +35,21 @@ fn suite() -> Option<Vec<Entry>> {
         }
         let mut parts = line.split(';');
         let fen = parts.next().unwrap_or_default().trim().to_owned();
-        let mut e = Entry { id: format!("line {}", n + 1), fen, depths: Vec::new() };
+        let mut e = Entry {
+            id: format!("line {}", n + 1),
+            fen,
+            depths: Vec::new(),
+        };
         for part in parts {
             let part = part.trim();
             if let Some(id) = part.strip_prefix("id ") {
                 e.id = id.trim().to_owned();
             } else if let Some(rest) = part.strip_prefix('D') {
                 let (d, count) = rest.split_once(' ').expect("`Dn count`");
-                e.depths.push((d.parse().expect("depth"), count.trim().parse().expect("count")));
+                e.depths.push((
+                    d.parse().expect("depth"),
+                    count.trim().parse().expect("count"),
+                ));
             }
         }
         entries.push(e);
@@ -60,7 +70,10 @@ fn run(select: impl Fn(u64) -> bool) {
             let got = perft(&pos, depth);
             nodes += got;
             if got != want {
-                failures.push(format!("{} depth {depth}: expected {want}, found {got}", e.id));
+                failures.push(format!(
+                    "{} depth {depth}: expected {want}, found {got}",
+                    e.id
+                ));
             }
         }
     }

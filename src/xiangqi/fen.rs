@@ -206,8 +206,13 @@ pub(super) fn point_allowed(piece: Piece, sq: Square) -> bool {
     match piece.role {
         Role::General => sq.in_palace(c),
         Role::Advisor => sq.in_palace(c) && (f + own_r) % 2 == 1,
-        Role::Elephant => sq.on_own_side(c) && own_r % 2 == 0 && f % 2 == 0 && (f + own_r) % 4 == 2,
-        Role::Soldier => own_r >= 5 || (own_r >= 3 && f % 2 == 0),
+        Role::Elephant => {
+            sq.on_own_side(c)
+                && own_r.is_multiple_of(2)
+                && f.is_multiple_of(2)
+                && (f + own_r) % 4 == 2
+        }
+        Role::Soldier => own_r >= 5 || (own_r >= 3 && f.is_multiple_of(2)),
         Role::Horse | Role::Chariot | Role::Cannon => true,
     }
 }
@@ -388,6 +393,7 @@ impl std::str::FromStr for Position {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap
 mod tests {
     use super::*;
     use crate::xiangqi::START_FEN;

@@ -211,6 +211,7 @@ fn ordinal(n: usize) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap
 mod tests {
     use super::*;
     use crate::{

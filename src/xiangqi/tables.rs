@@ -242,6 +242,7 @@ impl Tables {
 pub(crate) static TABLES: Tables = Tables::new();
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap
 mod tests {
     use super::*;
 

@@ -8,8 +8,8 @@ use std::fmt;
 
 use crate::color::Color;
 
-/// A point of the 9 × 10 board.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A point of the 9 × 10 board. The default is `a0`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
@@ -222,12 +222,6 @@ pub struct Move {
     pub to: Square,
 }
 
-impl Default for Square {
-    fn default() -> Square {
-        Square(0)
-    }
-}
-
 impl Move {
     /// ICCS form, `h2e2`.
     pub fn iccs(self) -> String {
@@ -236,6 +230,7 @@ impl Move {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap
 mod tests {
     use super::*;
 
