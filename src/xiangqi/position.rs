@@ -483,11 +483,30 @@ impl Position {
         self.pseudo_legal_into(out);
         let us = self.turn;
         let k = self.generals[us.index()].index() as usize;
+        // Out of check, a move can only expose the general through the lines it stands
+        // on (chariot, cannon, facing general: origin or target on its file or rank) or
+        // by unblocking a horse's leg (origin diagonally next to it); soldiers cannot be
+        // unblocked. Other moves need no test.
+        let in_check = attack_on(&self.board, k, us) != Attack::None;
+        let (kf, kr) = (k % 9, k / 9);
+        let risky = |f: usize, t: usize| {
+            in_check
+                || f == k
+                || f % 9 == kf
+                || f / 9 == kr
+                || t % 9 == kf
+                || t / 9 == kr
+                || ((f % 9).abs_diff(kf) == 1 && (f / 9).abs_diff(kr) == 1)
+        };
         let mut board = self.board;
         let mut i = start;
         while i < out.len() {
             let m = out[i];
             let (f, t) = (m.from.index() as usize, m.to.index() as usize);
+            if !risky(f, t) {
+                i += 1;
+                continue;
+            }
             let moving = board[f];
             let captured = board[t];
             board[t] = moving;
