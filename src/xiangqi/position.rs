@@ -955,5 +955,8 @@ mod tests {
         let before = p.clone();
         assert!(p.play(mv("a0a5")).is_err());
         assert_eq!(p, before);
+        // play_unchecked from an empty point changes nothing.
+        p.play_unchecked(mv("e5e4"));
+        assert_eq!(p, before);
     }
 }

@@ -227,6 +227,19 @@ impl Move {
     pub fn iccs(self) -> String {
         format!("{}{}", self.from, self.to)
     }
+
+    /// Parses the ICCS form, `h2e2` (either case, optional `-` between: `h2-e2`).
+    pub fn parse_iccs(s: &str) -> Option<Move> {
+        let (from, to) = match s.len() {
+            4 => (s.get(..2)?, s.get(2..)?),
+            5 if s.get(2..3) == Some("-") => (s.get(..2)?, s.get(3..)?),
+            _ => return None,
+        };
+        Some(Move {
+            from: Square::parse_iccs(from)?,
+            to: Square::parse_iccs(to)?,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -261,5 +274,20 @@ mod tests {
         let p = Piece::from_fen_char('C').unwrap();
         assert_eq!((p.color, p.role), (Color::White, Role::Cannon));
         assert_eq!(p.fen_char(), 'C');
+    }
+
+    #[test]
+    fn iccs_moves() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("h2e2", Some("h2e2")),
+            ("H2-E2", Some("h2e2")),
+            ("h2e", None),
+            ("h2xe2", None),
+            ("j2e2", None),
+            ("h2é2", None),
+        ];
+        for (s, want) in cases {
+            assert_eq!(Move::parse_iccs(s).map(Move::iccs).as_deref(), *want, "{s}");
+        }
     }
 }
