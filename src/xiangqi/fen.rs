@@ -300,7 +300,9 @@ fn validate(board: &[Option<Piece>; Square::COUNT], turn: Color) -> Result<(), F
 }
 
 impl Position {
-    /// Reads a FEN (see the [module docs](self)), validating the position.
+    /// Reads a FEN in the common form (Red upper case, ranks from Black's side;
+    /// `e`/`h` letters, `r` for Red and missing trailing fields accepted), validating
+    /// the position.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_ascii_whitespace().peekable();
         let board = parse_board(fields.next().ok_or(FenError::Empty)?)?;
