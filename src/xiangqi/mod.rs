@@ -32,7 +32,8 @@ mod types;
 pub use fen::{FenError, FenField};
 pub use perft::{perft, perft_divide};
 pub use position::{
-    IllegalMove, IllegalReason, MAX_MOVES, MoveList, Outcome, OutcomeReason, Position, START_FEN,
+    IllegalMove, IllegalReason, MAX_MOVES, MoveList, NullMoveInCheck, Outcome, OutcomeReason,
+    Position, START_FEN,
 };
 pub use rules::RuleTracker;
 pub use types::{Move, Piece, Role, Square};

@@ -134,6 +134,18 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// [`Position::play_null`] refused: the side to move is in check.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NullMoveInCheck;
+
+impl fmt::Display for NullMoveInCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("null move: expected the side to move not in check, found it in check")
+    }
+}
+
+impl std::error::Error for NullMoveInCheck {}
+
 #[inline]
 fn zkey(p: Piece, sq: usize) -> u64 {
     TABLES.zobrist[p.color.index() * 7 + p.role.index()][sq]
@@ -598,6 +610,22 @@ impl Position {
         self.turn = self.turn.other();
     }
 
+    /// Passes the turn (a null move, `--` in analysis records): the side to move
+    /// changes, the counters advance as for a quiet move. Refused when in check, since
+    /// the opponent could then take the general.
+    pub fn play_null(&mut self) -> Result<(), NullMoveInCheck> {
+        if self.is_check() {
+            return Err(NullMoveInCheck);
+        }
+        self.hash ^= TABLES.zobrist_black;
+        self.halfmoves = self.halfmoves.saturating_add(1);
+        if self.turn == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = self.turn.other();
+        Ok(())
+    }
+
     /// Is the side to move checkmated (in check with no legal move)?
     pub fn is_checkmate(&self) -> bool {
         self.is_check() && !self.has_legal_moves()
@@ -955,6 +983,20 @@ mod tests {
         let before = p.clone();
         assert!(p.play(mv("a0a5")).is_err());
         assert_eq!(p, before);
+        // A null move passes the turn; refused in check.
+        let mut n = before.clone();
+        n.play_null().unwrap();
+        assert_eq!(
+            n.fen(),
+            "rnbakab1r/9/1c4nc1/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR w - - 1 3"
+        );
+        assert_eq!(n.zobrist(), pos(&n.fen()).zobrist());
+        let mut c = pos("4k4/9/9/9/9/4P4/9/9/9/3KC4 b");
+        assert_eq!(c.play_null(), Err(NullMoveInCheck));
+        assert_eq!(
+            NullMoveInCheck.to_string(),
+            "null move: expected the side to move not in check, found it in check"
+        );
         // play_unchecked from an empty point changes nothing.
         p.play_unchecked(mv("e5e4"));
         assert_eq!(p, before);
