@@ -18,6 +18,8 @@ use crate::{
         AnyMove, Clock, Game, GameResult, Line, MoveNode, Source, StartPosition, Tags, Variant,
     },
     notation::chess::{self as san, PieceTable},
+    notation::xiangqi as xq_notation,
+    xiangqi,
 };
 
 /// How to replay.
@@ -29,13 +31,36 @@ pub struct ReplayOptions {
     pub file: Option<Arc<str>>,
 }
 
+/// The position of either game.
+#[derive(Clone, Debug)]
+enum Board {
+    Chess(Position),
+    Xiangqi(xiangqi::Position),
+}
+
+impl Board {
+    fn fullmoves(&self) -> u32 {
+        match self {
+            Board::Chess(p) => p.fullmoves(),
+            Board::Xiangqi(p) => p.fullmoves(),
+        }
+    }
+}
+
+/// How move tokens are read: a chess piece-letter table or a xiangqi dialect.
+#[derive(Copy, Clone, Debug)]
+enum Reader {
+    Chess(&'static PieceTable),
+    Xiangqi(xq_notation::Dialect),
+}
+
 /// One open line of the move tree: the main line or a variation being read.
 struct Frame {
     line: Line,
     /// The position after the line's last move.
-    pos: Position,
+    pos: Board,
     /// The position before the line's last move (where a variation on it starts).
-    before_last: Position,
+    before_last: Board,
     /// Ply of the line's next move (1 = the game's first move).
     next_ply: u32,
     /// Elements are being skipped (the line was cut by an unresolvable move).
@@ -45,7 +70,7 @@ struct Frame {
 }
 
 impl Frame {
-    fn new(pos: Position, next_ply: u32) -> Frame {
+    fn new(pos: Board, next_ply: u32) -> Frame {
         Frame {
             line: Line::default(),
             before_last: pos.clone(),
@@ -87,16 +112,11 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
     let movetext_end = raw.result.map_or(raw.text.len(), |(_, s)| s.start as usize);
 
     let (variant, start) = match variant {
-        Ok(v @ (Variant::Chess | Variant::Chess960)) => {
-            (v, chess_start(&tags, v == Variant::Chess960))
-        }
-        Ok(Variant::Xiangqi) => (
-            Variant::Xiangqi,
-            Err(Diagnostic::error(
-                "unsupported-notation",
-                "xiangqi move text cannot be read yet",
-            )),
+        Ok(v @ (Variant::Chess | Variant::Chess960)) => (
+            v,
+            chess_start(&tags, v == Variant::Chess960).map(Board::Chess),
         ),
+        Ok(Variant::Xiangqi) => (Variant::Xiangqi, xiangqi_start(&tags).map(Board::Xiangqi)),
         Err(d) => (Variant::Chess, Err(d)),
     };
     let mut game = Game::new(variant, StartPosition::Chess(Box::default()));
@@ -112,10 +132,20 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
             return game;
         }
     };
-    game.start = StartPosition::Chess(Box::new(start.clone()));
-
-    let table = choose_table(&raw, &start, options, &mut diagnostics);
-    let (line, unparsed) = walk(&raw, start, table, movetext_end, &mut diagnostics);
+    let tokens = main_line_tokens(&raw);
+    let reader = match &start {
+        Board::Chess(p) => {
+            game.start = StartPosition::Chess(Box::new(p.clone()));
+            Reader::Chess(choose_table(&tokens, p, options, &mut diagnostics))
+        }
+        Board::Xiangqi(p) => {
+            game.start = StartPosition::Xiangqi(Box::new(p.clone()));
+            let (dialect, d) = xq_notation::infer_dialect(p, &tokens);
+            diagnostics.extend(d);
+            Reader::Xiangqi(dialect)
+        }
+    };
+    let (line, unparsed) = walk(&raw, start, reader, movetext_end, &mut diagnostics);
     game.moves = line;
     game.unparsed = unparsed;
     diagnostics.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
@@ -178,6 +208,14 @@ fn detect_variant(tags: &Tags) -> Result<Variant, Diagnostic> {
     }
 }
 
+fn xiangqi_start(tags: &Tags) -> Result<xiangqi::Position, Diagnostic> {
+    let Some(fen) = tags.get("FEN") else {
+        return Ok(xiangqi::Position::default());
+    };
+    xiangqi::Position::from_fen(fen)
+        .map_err(|e| Diagnostic::error("bad-fen", format!("in the FEN tag: {e}")))
+}
+
 fn chess_start(tags: &Tags, chess960: bool) -> Result<Position, Diagnostic> {
     let Some(fen) = tags.get("FEN") else {
         return Ok(Position::default());
@@ -206,8 +244,23 @@ fn plain_english(token: &str) -> bool {
         })
 }
 
+/// The move tokens of the main line, in order.
+fn main_line_tokens(raw: &RawGame) -> Vec<&str> {
+    let mut depth = 0usize;
+    let mut tokens = Vec::new();
+    for e in &raw.movetext {
+        match e {
+            Element::StartVariation { .. } => depth += 1,
+            Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+            Element::Move { span, .. } if depth == 0 => tokens.push(raw.slice(*span)),
+            _ => {}
+        }
+    }
+    tokens
+}
+
 fn choose_table(
-    raw: &RawGame,
+    tokens: &[&str],
     start: &Position,
     options: &ReplayOptions,
     diagnostics: &mut Vec<Diagnostic>,
@@ -215,27 +268,12 @@ fn choose_table(
     if let Some(t) = options.lang {
         return t;
     }
-    let mut depth = 0usize;
-    let mut tokens: Vec<&str> = Vec::new();
-    let mut all_plain = true;
-    for e in &raw.movetext {
-        match e {
-            Element::StartVariation { .. } => depth += 1,
-            Element::EndVariation { .. } => depth = depth.saturating_sub(1),
-            Element::Move { span, .. } if depth == 0 => {
-                let t = raw.slice(*span);
-                all_plain &= plain_english(t);
-                tokens.push(t);
-            }
-            _ => {}
-        }
-    }
-    if all_plain {
+    if tokens.iter().all(|t| plain_english(t)) {
         // English letters only: read as English (the preferred table); the other
         // tables that share these letters are not tried (docs/notation/chess.md).
         return san::english();
     }
-    let inference = san::infer_language(start, &tokens);
+    let inference = san::infer_language(start, tokens);
     if let Some(d) = inference.diagnostic() {
         diagnostics.push(d);
     }
@@ -312,8 +350,8 @@ fn annotation_nag(token: &str) -> Option<u8> {
 
 fn walk(
     raw: &RawGame,
-    start: Position,
-    table: &'static PieceTable,
+    start: Board,
+    reader: Reader,
     movetext_end: usize,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Line, Option<String>) {
@@ -338,7 +376,7 @@ fn walk(
         match *e {
             Element::Move { span, .. } => {
                 let token = raw.slice(span);
-                match read_move(token, table, frame, span, diagnostics) {
+                match read_move(token, reader, frame, span, diagnostics) {
                     Ok(()) => {}
                     Err(d) => {
                         if depth == 1 {
@@ -486,34 +524,49 @@ fn close_variation(stack: &mut Vec<Frame>) {
 /// Reads one move token on the frame's position and appends it to the frame's line.
 fn read_move(
     token: &str,
-    table: &'static PieceTable,
+    reader: Reader,
     frame: &mut Frame,
     span: Span,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(), Diagnostic> {
     let ply = frame.next_ply;
     let at = |d: Diagnostic| d.with_span(span).with_ply(ply);
-    let syntax = san::parse(token, table).map_err(|e| at(e.to_diagnostic()))?;
     let before = frame.pos.clone();
-    let resolved =
-        san::resolve_play(&syntax, &mut frame.pos, token).map_err(|e| at(e.to_diagnostic()))?;
-    if !resolved.remarks.is_empty() {
-        let start = diagnostics.len();
-        resolved.diagnostics(&before, token, diagnostics);
-        for d in &mut diagnostics[start..] {
-            d.span = Some(span);
-            d.ply = Some(ply);
+    let first_remark = diagnostics.len();
+    let mut node = match (reader, &mut frame.pos) {
+        (Reader::Chess(table), Board::Chess(pos)) => {
+            let syntax = san::parse(token, table).map_err(|e| at(e.to_diagnostic()))?;
+            let resolved =
+                san::resolve_play(&syntax, pos, token).map_err(|e| at(e.to_diagnostic()))?;
+            if let Board::Chess(before) = &before {
+                resolved.diagnostics(before, token, diagnostics);
+            }
+            let mv = match resolved.mv {
+                Some(m) => AnyMove::Chess(m),
+                None => AnyMove::Null,
+            };
+            let mut node = MoveNode::new(mv, span);
+            node.nags.extend(syntax.nag);
+            node.draw_offer = syntax.draw_offer;
+            node
         }
-    }
-    let mv = match resolved.mv {
-        Some(m) => AnyMove::Chess(m),
-        None => AnyMove::Null,
+        (Reader::Xiangqi(dialect), Board::Xiangqi(pos)) => {
+            let resolved = xq_notation::read_play(token, dialect, pos).map_err(at)?;
+            diagnostics.extend(resolved.remarks);
+            MoveNode::new(AnyMove::Xiangqi(resolved.mv), span)
+        }
+        _ => {
+            return Err(at(Diagnostic::error(
+                "internal",
+                "the move reader does not match the game kind",
+            )));
+        }
     };
-    let mut node = MoveNode::new(mv, span);
-    if let Some(nag) = syntax.nag {
-        node.nags.push(nag);
+    for d in &mut diagnostics[first_remark..] {
+        d.span = Some(span);
+        d.ply = Some(ply);
     }
-    node.draw_offer = syntax.draw_offer;
+    node.span = span;
     frame.before_last = before;
     frame.line.moves.push(node);
     frame.next_ply += 1;
@@ -660,6 +713,17 @@ mod tests {
         assert_eq!(codes(&bad), ["bad-fen"]);
         let zh = one("[Variant \"crazyhouse\"]\n\n1. e4 *");
         assert_eq!(codes(&zh), ["unsupported-variant"]);
+    }
+
+    #[test]
+    fn xiangqi_coordinates() {
+        let g = one("[Game \"Chinese Chess\"]\n[Red \"A\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *");
+        assert_eq!(g.variant, Variant::Xiangqi);
+        assert_eq!(main_uci(&g), ["h2e2", "h9g7", "h0g2", "i9h9"]);
+        let bad = one("[Game \"Chinese Chess\"]\n\n1. h2e2 h9h5 *");
+        assert_eq!(main_uci(&bad), ["h2e2"]);
+        assert_eq!(bad.unparsed.as_deref(), Some("h9h5"));
+        assert_eq!(codes(&bad), ["illegal-move"]);
     }
 
     #[test]
