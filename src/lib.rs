@@ -2,11 +2,15 @@
 //! them, checks them by replaying every move, and writes them out as PGN, JSON or a
 //! scoresheet CSV.
 
+pub mod archive;
 pub mod chess;
+pub mod cli;
 pub mod color;
 pub mod diag;
 pub mod game;
 pub mod notation;
+pub mod replay;
+pub mod text;
 pub mod xiangqi;
 
 pub use color::{ByColor, Color};

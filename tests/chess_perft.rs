@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)]
 //! Perft against the standard suites in `../shared/corpus` (skipped, with a note, when
 //! that folder is absent). Depths are capped by node count so that the suite stays fast
 //! on two cores; `cargo test --release -- --ignored` runs every listed depth.

@@ -5,6 +5,7 @@ mod bitboard;
 mod fen;
 mod perft;
 mod position;
+pub mod rules;
 mod types;
 mod zobrist;
 

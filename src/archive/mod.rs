@@ -1,0 +1,206 @@
+//! Reading archives: a byte stream → one game chunk at a time → a syntactic game.
+//!
+//! [`ArchiveReader`] splits any [`std::io::BufRead`] into game chunks in bounded memory
+//! ([`split`]), decodes each chunk ([`crate::text::decode`]) and parses it with
+//! [`pgn::parse_game`] into a [`RawGame`]: tags and a flat list of movetext
+//! [`Element`]s whose spans index the game's decoded text. Moves are not resolved here;
+//! a move token is only a span. See `docs/archive-reading.md`.
+
+use std::borrow::Cow;
+
+use crate::{diag::Diagnostic, diag::Span, game::GameResult, text::DecodeReport};
+
+pub mod pgn;
+pub mod split;
+
+pub use pgn::{GameSyntax, parse_game};
+pub use split::{ArchiveReader, ReadOptions, read_bytes, read_str};
+
+/// Per-game budgets. A game over a budget gets an error diagnostic, and reading goes on
+/// with the next game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Bytes in one game chunk (`game-too-large`: the chunk is skipped up to the next
+    /// tag section).
+    pub max_game_bytes: usize,
+    /// Movetext elements in one game (`game-too-long`: parsing stops there).
+    pub max_elements: usize,
+    /// Nesting depth of variations (`variation-too-deep`: parsing stops there).
+    pub max_depth: usize,
+    /// Bytes in one comment (`comment-too-long`: a warning, the comment is kept).
+    pub max_comment_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_game_bytes: 16 << 20,
+            max_elements: 1 << 20,
+            max_depth: 256,
+            max_comment_bytes: 1 << 20,
+        }
+    }
+}
+
+/// One tag pair `[Name "value"]`; all spans index [`RawGame::text`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RawTag {
+    /// The whole tag, brackets included.
+    pub span: Span,
+    pub name: Span,
+    /// The value between the quotes, as written (escapes not yet removed).
+    pub value: Span,
+    /// The value holds backslash escapes (`\"`, `\\`): use [`RawGame::tag_value`].
+    pub escaped: bool,
+}
+
+/// The kind of a comment.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CommentKind {
+    /// `{ … }`
+    Brace,
+    /// `; …` to the end of the line.
+    Line,
+}
+
+/// One event of the movetext, in text order. Variations are bracketed by
+/// [`Element::StartVariation`] and [`Element::EndVariation`], always balanced (missing
+/// closers are added with an empty span at the end of the text).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Element {
+    /// `12.`, `12...`, `12…`, `12)` or a bare `12`; `black` for `...`/`…`.
+    MoveNumber {
+        number: u32,
+        black: bool,
+        span: Span,
+    },
+    /// A move token. `span` covers the token and an en-passant suffix written after it
+    /// (`exd6 e.p.`); `ep` is the suffix's span. Annotation glyphs glued to the token
+    /// (`Nf3!?`, `e4+`) stay inside it.
+    Move {
+        span: Span,
+        ep: Option<Span>,
+    },
+    /// A standalone token made only of `! ? + # = - / ± ∓ ∞ □ ⩲ ⩱` (e.g. `!?` in
+    /// `Nf3 !?`, `+-`, `±`): an annotation of the preceding move. `--` is a move.
+    Annotation {
+        span: Span,
+    },
+    /// A comment; `body` is its text without the delimiters.
+    Comment {
+        kind: CommentKind,
+        body: Span,
+        span: Span,
+    },
+    /// `$n`.
+    Nag {
+        value: u8,
+        span: Span,
+    },
+    /// The FIDE draw-offer mark `(=)` after a move.
+    DrawOffer {
+        span: Span,
+    },
+    StartVariation {
+        span: Span,
+    },
+    EndVariation {
+        span: Span,
+    },
+    /// A `%` escape line (column 1 to the end of the line).
+    Escape {
+        span: Span,
+    },
+}
+
+impl Element {
+    /// The span of the whole element.
+    pub fn span(&self) -> Span {
+        match *self {
+            Element::MoveNumber { span, .. }
+            | Element::Move { span, .. }
+            | Element::Annotation { span }
+            | Element::Comment { span, .. }
+            | Element::Nag { span, .. }
+            | Element::DrawOffer { span }
+            | Element::StartVariation { span }
+            | Element::EndVariation { span }
+            | Element::Escape { span } => span,
+        }
+    }
+}
+
+/// A game as written: tags and movetext elements, with spans into `text`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawGame {
+    /// 0-based index of the game in its file. Junk items do not count: a junk item has
+    /// the index the next game will get.
+    pub index: u64,
+    /// Text between games that is not a game (no tags, no move number, no result):
+    /// `movetext` is empty, `text` holds it and a `junk-between-games` warning says so.
+    pub junk: bool,
+    pub tags: Vec<RawTag>,
+    pub movetext: Vec<Element>,
+    /// The termination marker and its span, if written.
+    pub result: Option<(GameResult, Span)>,
+    /// The decoded (NFC) text of the game; all spans index it.
+    pub text: String,
+    /// Offset of the game's first byte in the input (after UTF-16 transcoding: in the
+    /// UTF-8 stream). See `docs/archive-reading.md` for games split after a result.
+    pub byte_start: u64,
+    /// Offset just past the game's last byte in the input.
+    pub byte_end: u64,
+    /// The 1-based line number of the first line of `text` in the file.
+    pub first_line: u64,
+    /// How the text was decoded.
+    pub decoding: DecodeReport,
+    /// Findings of decoding and syntax, with spans into `text`.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl RawGame {
+    /// The text a span covers (`""` if out of range).
+    pub fn slice(&self, span: Span) -> &str {
+        span.slice(&self.text)
+    }
+
+    pub fn tag_name(&self, tag: &RawTag) -> &str {
+        self.slice(tag.name)
+    }
+
+    /// The tag value with `\"` and `\\` unescaped; borrowed when there are no escapes.
+    pub fn tag_value(&self, tag: &RawTag) -> Cow<'_, str> {
+        let raw = self.slice(tag.value);
+        if !tag.escaped {
+            return Cow::Borrowed(raw);
+        }
+        let mut out = String::with_capacity(raw.len());
+        let mut chars = raw.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\\' && matches!(chars.peek(), Some('"' | '\\')) {
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    /// The value of the first tag named `name`.
+    pub fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
+        self.tags
+            .iter()
+            .find(|t| self.tag_name(t) == name)
+            .map(|t| self.tag_value(t))
+    }
+
+    /// The move tokens of the main line and variations, in text order.
+    pub fn move_tokens(&self) -> impl Iterator<Item = &str> {
+        self.movetext.iter().filter_map(|e| match e {
+            Element::Move { span, .. } => Some(self.slice(*span)),
+            _ => None,
+        })
+    }
+}

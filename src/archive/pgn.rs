@@ -1,0 +1,999 @@
+//! PGN syntax of one game's decoded text: tags and a flat list of movetext elements.
+//!
+//! `complete` nom parsers over one game; the movetext loop is iterative (variations are
+//! a depth counter and a bounded stack of open `(` positions), so no input can drive
+//! recursion. See [`parse_game`] for the accepted forms.
+
+use nom::{
+    IResult, Parser,
+    bytes::complete::{tag, take_while, take_while1},
+    character::complete::{char, digit1, space0},
+    combinator::opt,
+    sequence::preceded,
+};
+
+use super::{CommentKind, Element, Limits, RawTag};
+use crate::{
+    diag::{Diagnostic, Span},
+    game::GameResult,
+    text::normalize,
+};
+
+/// What [`parse_game`] found in one game's text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameSyntax {
+    pub tags: Vec<RawTag>,
+    pub movetext: Vec<Element>,
+    pub result: Option<(GameResult, Span)>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Another game starts at this byte offset (more movetext after the result, or a tag
+    /// section after movetext); the text from here was not parsed.
+    pub rest: Option<usize>,
+}
+
+impl GameSyntax {
+    /// No tags, no move number and no result: text between games, not a game.
+    pub fn is_junk(&self) -> bool {
+        self.tags.is_empty()
+            && self.result.is_none()
+            && !self
+                .movetext
+                .iter()
+                .any(|e| matches!(e, Element::MoveNumber { .. }))
+    }
+}
+
+/// Parses the tags and movetext of one game.
+///
+/// Tags: `[Name "value"]`, tolerant of indentation, several tags on one line, a missing
+/// blank line before the movetext, backslash escapes, and unescaped quotes inside the
+/// value (`[Event "The "big" one"]`: a quote ends the value only when `]` follows).
+///
+/// Movetext: move numbers (`1.`, `1...`, `1…`, `1)`, bare `1`, glued `1.e4`) at token
+/// starts only; comments `{…}` (nested braces are counted; unterminated → the rest of
+/// the text) and `;…`; `%` escape lines in column 1; variations `( … )`; NAGs `$n`;
+/// results (`1-0 0-1 1/2-1/2 * ½-½ 1/2 0:1 …`, read with [`GameResult::parse`]); the
+/// draw-offer mark `(=)`; en-passant suffixes `e.p.`, `e. p.`, `ep`, `(e.p.)` after a move
+/// (they extend its span); glued one-letter promotions `a8(Q)`; and move tokens: any
+/// other run of non-space text up to whitespace or one of `{ } ( ) ; $`.
+pub fn parse_game(text: &str, limits: &Limits) -> GameSyntax {
+    let mut p = Parser_ {
+        text,
+        s: text.as_bytes(),
+        pos: 0,
+        out: GameSyntax::default(),
+        open: Vec::new(),
+        limits,
+        stop: false,
+        moves_seen: false,
+    };
+    p.tag_section();
+    p.movetext();
+    p.close_variations();
+    p.out
+}
+
+fn span(a: usize, b: usize) -> Span {
+    Span::from_range(a, b)
+}
+
+fn is_delim(b: u8) -> bool {
+    matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'$')
+}
+
+/// Characters a standalone annotation token is made of.
+fn is_glyph_char(c: char) -> bool {
+    matches!(
+        c,
+        '!' | '?' | '+' | '#' | '=' | '-' | '/' | '±' | '∓' | '∞' | '□' | '⩲' | '⩱'
+    )
+}
+
+/// `pgn.ebnf`: tag-name = 1*( any character but space, `"`, `[`, `]` ) ;
+fn tag_name(i: &str) -> IResult<&str, &str> {
+    take_while1(|c: char| !c.is_whitespace() && !matches!(c, '"' | '[' | ']')).parse(i)
+}
+
+/// `pgn.ebnf`: tag-open = "[" , { space } , tag-name , { space } ;
+fn tag_open(i: &str) -> IResult<&str, &str> {
+    let (i, name) = preceded((char('['), space0), tag_name).parse(i)?;
+    let (i, _) = space0(i)?;
+    Ok((i, name))
+}
+
+/// `pgn.ebnf`: move-number = digits , ( 1*"." | "…" | ")" ) | digits (before a boundary) ;
+/// Returns the number and whether it marks Black's move (`...`, `…`).
+fn move_number(i: &str) -> IResult<&str, (u32, bool)> {
+    let (rest, digits) = digit1(i)?;
+    let number = digits
+        .parse::<u32>()
+        .map_err(|_| nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Digit)))?;
+    let (rest, dots) = take_while(|c| c == '.')(rest)?;
+    let (rest, ellipsis) = opt(tag("…")).parse(rest)?;
+    if !dots.is_empty() || ellipsis.is_some() {
+        return Ok((rest, (number, dots.len() >= 2 || ellipsis.is_some())));
+    }
+    let (rest, paren) = opt(char(')')).parse(rest)?;
+    if paren.is_some() {
+        return Ok((rest, (number, false)));
+    }
+    // a bare number must end at a boundary: `0-0`, `1/2` and `2x` are not numbers
+    match rest.chars().next() {
+        None => Ok((rest, (number, false))),
+        Some(c) if c.is_whitespace() || (c.is_ascii() && is_delim(c as u8)) => {
+            Ok((rest, (number, false)))
+        }
+        Some(_) => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Verify,
+        ))),
+    }
+}
+
+/// `pgn.ebnf`: nag = "$" , digits ;
+fn nag(i: &str) -> IResult<&str, &str> {
+    preceded(char('$'), digit1).parse(i)
+}
+
+/// A result token, in any of the spellings [`GameResult::parse`] reads, plus `:` for `-`
+/// (`0:1`) and look-alike dashes and digits.
+pub fn result_token(tok: &str) -> Option<GameResult> {
+    if let Some(r) = GameResult::parse(tok) {
+        return Some(r);
+    }
+    if tok.is_ascii() && !tok.contains(':') {
+        return None;
+    }
+    let folded = normalize::move_token(tok).replace(':', "-");
+    GameResult::parse(&folded)
+}
+
+struct Parser_<'a, 'l> {
+    text: &'a str,
+    s: &'a [u8],
+    pos: usize,
+    out: GameSyntax,
+    /// Start offsets of the open variations.
+    open: Vec<usize>,
+    limits: &'l Limits,
+    stop: bool,
+    /// A move or move number has been read.
+    moves_seen: bool,
+}
+
+impl Parser_<'_, '_> {
+    fn push(&mut self, e: Element) {
+        if let Element::Move { .. } | Element::MoveNumber { .. } = e {
+            self.moves_seen = true;
+        }
+        self.out.movetext.push(e);
+    }
+
+    fn diag(&mut self, d: Diagnostic, a: usize, b: usize) {
+        self.out.diagnostics.push(d.with_span(span(a, b)));
+    }
+
+    fn at_line_start(&self, i: usize) -> bool {
+        i == 0 || matches!(self.s.get(i - 1), Some(b'\n' | b'\r'))
+    }
+
+    fn line_end(&self, from: usize) -> usize {
+        self.s
+            .get(from..)
+            .and_then(|r| r.iter().position(|&b| b == b'\n' || b == b'\r'))
+            .map_or(self.s.len(), |k| from + k)
+    }
+
+    /// The character at `i` (`None` at the end or off a boundary).
+    fn char_at(&self, i: usize) -> Option<char> {
+        self.text.get(i..).and_then(|r| r.chars().next())
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.s.get(self.pos) {
+            if b < 0x80 {
+                if b.is_ascii_whitespace() || b == 0x0b {
+                    self.pos += 1;
+                    continue;
+                }
+                return;
+            }
+            match self.char_at(self.pos) {
+                Some(c) if c.is_whitespace() || c == '\u{FEFF}' => self.pos += c.len_utf8(),
+                _ => return,
+            }
+        }
+    }
+
+    fn rest(&self) -> &str {
+        self.text.get(self.pos..).unwrap_or("")
+    }
+
+    fn looks_like_tag(&self, i: usize) -> bool {
+        let r = self.text.get(i..).unwrap_or("");
+        match tag_open(r) {
+            Ok((after, name)) => {
+                name.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                    && after.starts_with('"')
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn tag_section(&mut self) {
+        loop {
+            self.skip_ws();
+            match self.s.get(self.pos) {
+                Some(b'[') => self.tag(),
+                Some(b'%') if self.at_line_start(self.pos) => self.escape(),
+                Some(b'{') => self.brace_comment(),
+                Some(b';') => self.line_comment(),
+                _ => return,
+            }
+        }
+    }
+
+    /// One tag at `self.pos` (a `[`).
+    fn tag(&mut self) {
+        let start = self.pos;
+        let line_end = self.line_end(start);
+        let after_bracket = self.rest().get(1..).unwrap_or("");
+        let name_start =
+            start + 1 + after_bracket.len() - after_bracket.trim_start_matches([' ', '\t']).len();
+        let Ok((after, name)) = tag_open(self.rest()) else {
+            self.diag(
+                Diagnostic::warning(
+                    "malformed-tag",
+                    "expected a tag name after `[`, found something else",
+                ),
+                start,
+                line_end,
+            );
+            self.pos = line_end;
+            return;
+        };
+        let name_span = span(name_start, name_start + name.len());
+        let v0 = self.text.len() - after.len();
+        if !after.starts_with('"') {
+            // `[Event Paris]`: the value runs to the `]`
+            let close = self.s[v0..line_end].iter().position(|&b| b == b']');
+            let v1 = close.map_or(line_end, |k| v0 + k);
+            let end = close.map_or(line_end, |k| v0 + k + 1);
+            let value_end = self.text[v0..v1].trim_end().len() + v0;
+            self.out.tags.push(RawTag {
+                span: span(start, end),
+                name: name_span,
+                value: span(v0, value_end),
+                escaped: false,
+            });
+            self.diag(
+                Diagnostic::warning(
+                    "tag-missing-quotes",
+                    "expected `\"` around the tag value, found none",
+                ),
+                start,
+                end,
+            );
+            self.pos = end;
+            return;
+        }
+        let v = v0 + 1;
+        let mut i = v;
+        let mut escaped = false;
+        let mut inner_quote = false;
+        let mut close = None;
+        while i < line_end {
+            match self.s[i] {
+                b'\\' if i + 1 < line_end && matches!(self.s[i + 1], b'"' | b'\\') => {
+                    escaped = true;
+                    i += 2;
+                }
+                b'"' => {
+                    let mut j = i + 1;
+                    while j < line_end && matches!(self.s[j], b' ' | b'\t') {
+                        j += 1;
+                    }
+                    if j < line_end && self.s[j] == b']' {
+                        close = Some((i, j + 1));
+                        break;
+                    }
+                    inner_quote = true;
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+        let (value_end, end) = match close {
+            Some(c) => c,
+            None => {
+                // no `"]` on the line: the value runs to the last `]` or the line end
+                let k = self.s[v..line_end].iter().rposition(|&b| b == b']');
+                let value_end = k.map_or(line_end, |k| v + k);
+                let end = k.map_or(line_end, |k| v + k + 1);
+                let value_end = v + self.text[v..value_end].trim_end_matches('"').len();
+                self.diag(
+                    Diagnostic::warning(
+                        "malformed-tag",
+                        "expected `\"]` closing the tag value, found the end of the line",
+                    ),
+                    start,
+                    end,
+                );
+                (value_end, end)
+            }
+        };
+        if inner_quote && close.is_some() {
+            self.diag(
+                Diagnostic::note(
+                    "tag-unescaped-quote",
+                    "a `\"` inside the tag value is not escaped as `\\\"`",
+                ),
+                start,
+                end,
+            );
+        }
+        self.out.tags.push(RawTag {
+            span: span(start, end),
+            name: name_span,
+            value: span(v, value_end),
+            escaped,
+        });
+        self.pos = end;
+    }
+
+    fn escape(&mut self) {
+        let start = self.pos;
+        let end = self.line_end(start);
+        self.push(Element::Escape {
+            span: span(start, end),
+        });
+        self.pos = end;
+    }
+
+    fn line_comment(&mut self) {
+        let start = self.pos;
+        let end = self.line_end(start);
+        self.push(Element::Comment {
+            kind: CommentKind::Line,
+            body: span(start + 1, end),
+            span: span(start, end),
+        });
+        self.pos = end;
+    }
+
+    fn brace_comment(&mut self) {
+        let start = self.pos;
+        let mut depth = 0usize;
+        let mut nested = false;
+        let mut close = None;
+        for (k, &b) in self.s[start..].iter().enumerate() {
+            match b {
+                b'{' => {
+                    depth += 1;
+                    nested |= depth > 1;
+                }
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(start + k);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (body_end, end) = match close {
+            Some(c) => (c, c + 1),
+            None => {
+                let len = self.s.len();
+                self.diag(
+                    Diagnostic::warning(
+                        "unterminated-comment",
+                        "expected `}` closing the comment, found the end of the game",
+                    ),
+                    start,
+                    start + 1,
+                );
+                (len, len)
+            }
+        };
+        if nested {
+            self.diag(
+                Diagnostic::note("nested-comment", "braces inside a comment are nested"),
+                start,
+                end,
+            );
+        }
+        if body_end - start > self.limits.max_comment_bytes {
+            self.diag(
+                Diagnostic::warning(
+                    "comment-too-long",
+                    format!(
+                        "comment of {} bytes is longer than the {}-byte limit",
+                        body_end - start - 1,
+                        self.limits.max_comment_bytes
+                    ),
+                ),
+                start,
+                start + 1,
+            );
+        }
+        self.push(Element::Comment {
+            kind: CommentKind::Brace,
+            body: span(start + 1, body_end),
+            span: span(start, end),
+        });
+        self.pos = end;
+    }
+
+    fn movetext(&mut self) {
+        loop {
+            self.skip_ws();
+            let Some(&b) = self.s.get(self.pos) else {
+                return;
+            };
+            if self.out.movetext.len() >= self.limits.max_elements {
+                let (a, e) = (self.pos, self.s.len());
+                self.diag(
+                    Diagnostic::error(
+                        "game-too-long",
+                        format!(
+                            "more than {} movetext elements; the rest of the game is not read",
+                            self.limits.max_elements
+                        ),
+                    ),
+                    a,
+                    e,
+                );
+                return;
+            }
+            match b {
+                b'{' => self.brace_comment(),
+                b';' => self.line_comment(),
+                b'%' if self.at_line_start(self.pos) => self.escape(),
+                b'(' => self.open_paren(),
+                b')' => self.close_paren(),
+                b'}' => {
+                    let p = self.pos;
+                    self.diag(
+                        Diagnostic::warning("unmatched-brace", "found `}` without an opening `{`"),
+                        p,
+                        p + 1,
+                    );
+                    self.pos += 1;
+                }
+                b'$' => self.nag(),
+                b'[' if self.looks_like_tag(self.pos) => {
+                    if self.moves_seen && self.open.is_empty() {
+                        self.out.rest = Some(self.pos);
+                        return;
+                    }
+                    self.tag();
+                }
+                _ => self.token(),
+            }
+            if self.stop {
+                return;
+            }
+        }
+    }
+
+    fn close_variations(&mut self) {
+        if let Some(&first) = self.open.first() {
+            let n = self.open.len();
+            self.diag(
+                Diagnostic::warning(
+                    "unclosed-variation",
+                    format!("expected `)` closing {n} variation(s), found the end of the game"),
+                ),
+                first,
+                first + 1,
+            );
+        }
+        let end = if self.out.rest.is_some() || self.stop {
+            self.pos
+        } else {
+            self.s.len()
+        };
+        while self.open.pop().is_some() {
+            self.out.movetext.push(Element::EndVariation {
+                span: span(end, end),
+            });
+        }
+    }
+
+    fn last_is_move(&self) -> bool {
+        matches!(self.out.movetext.last(), Some(Element::Move { .. }))
+    }
+
+    fn open_paren(&mut self) {
+        let start = self.pos;
+        let r = self.rest();
+        if r.starts_with("(=)") {
+            self.push(Element::DrawOffer {
+                span: span(start, start + 3),
+            });
+            self.pos = start + 3;
+            return;
+        }
+        if r.starts_with("(e.p.)") && self.last_is_move() {
+            self.extend_ep(start, start + 6);
+            return;
+        }
+        if self.open.len() >= self.limits.max_depth {
+            self.diag(
+                Diagnostic::error(
+                    "variation-too-deep",
+                    format!(
+                        "variations nested deeper than {}; the rest of the game is not read",
+                        self.limits.max_depth
+                    ),
+                ),
+                start,
+                start + 1,
+            );
+            self.stop = true;
+            return;
+        }
+        self.open.push(start);
+        self.push(Element::StartVariation {
+            span: span(start, start + 1),
+        });
+        self.pos = start + 1;
+    }
+
+    fn close_paren(&mut self) {
+        let p = self.pos;
+        self.pos += 1;
+        if self.open.pop().is_some() {
+            self.push(Element::EndVariation {
+                span: span(p, p + 1),
+            });
+        } else {
+            self.diag(
+                Diagnostic::warning("unmatched-parenthesis", "found `)` without an opening `(`"),
+                p,
+                p + 1,
+            );
+        }
+    }
+
+    fn nag(&mut self) {
+        let start = self.pos;
+        match nag(self.rest()) {
+            Ok((after, digits)) => {
+                let end = self.text.len() - after.len();
+                match digits.parse::<u8>() {
+                    Ok(value) => self.push(Element::Nag {
+                        value,
+                        span: span(start, end),
+                    }),
+                    Err(_) => self.diag(
+                        Diagnostic::warning(
+                            "invalid-nag",
+                            format!("expected a NAG from $0 to $255, found ${digits}"),
+                        ),
+                        start,
+                        end,
+                    ),
+                }
+                self.pos = end;
+            }
+            Err(_) => {
+                self.diag(
+                    Diagnostic::warning("invalid-nag", "expected digits after `$`"),
+                    start,
+                    start + 1,
+                );
+                self.pos = start + 1;
+            }
+        }
+    }
+
+    /// The end of the token starting at `start`.
+    fn token_end(&self, start: usize) -> usize {
+        let s = self.s;
+        let mut i = start;
+        while let Some(&b) = s.get(i) {
+            if b < 0x80 {
+                if b.is_ascii_whitespace() || b == 0x0b {
+                    break;
+                }
+                if b == b'(' {
+                    // glued one-letter promotion `a8(Q)`, `a8(Ф)`
+                    if i > start
+                        && let Some(c) = self.char_at(i + 1)
+                        && c.is_alphabetic()
+                        && s.get(i + 1 + c.len_utf8()) == Some(&b')')
+                    {
+                        i += c.len_utf8() + 2;
+                        continue;
+                    }
+                    break;
+                }
+                if is_delim(b) {
+                    break;
+                }
+                i += 1;
+            } else {
+                match self.char_at(i) {
+                    Some(c) if c.is_whitespace() || c == '\u{FEFF}' => break,
+                    Some(c) => i += c.len_utf8(),
+                    None => i += 1,
+                }
+            }
+        }
+        i.max(start + 1).min(s.len())
+    }
+
+    fn token(&mut self) {
+        let start = self.pos;
+        let end = self.token_end(start);
+        let tok = self.text.get(start..end).unwrap_or("");
+        if let Some(r) = result_token(tok) {
+            self.pos = end;
+            if self.open.is_empty() {
+                if let Some((_, old)) = self.out.result {
+                    self.diag(
+                        Diagnostic::warning(
+                            "duplicate-result",
+                            format!("found a second result after {}", old.slice(self.text)),
+                        ),
+                        start,
+                        end,
+                    );
+                }
+                self.out.result = Some((r, span(start, end)));
+                self.skip_ws();
+                if self.pos < self.s.len() {
+                    self.out.rest = Some(self.pos);
+                    self.stop = true;
+                }
+            } else {
+                self.diag(
+                    Diagnostic::note(
+                        "result-in-variation",
+                        "a result inside a variation is ignored",
+                    ),
+                    start,
+                    end,
+                );
+            }
+            return;
+        }
+        if tok.as_bytes().first().is_some_and(u8::is_ascii_digit)
+            && let Ok((after, (number, black))) = move_number(self.rest())
+        {
+            let e = self.text.len() - after.len();
+            self.push(Element::MoveNumber {
+                number,
+                black,
+                span: span(start, e),
+            });
+            self.pos = e;
+            return;
+        }
+        if tok.chars().all(|c| c == '.' || c == '…') {
+            // `1. ... Nf6`: the dots mark Black's move of the number before them
+            if let Some(Element::MoveNumber { black, span: s, .. }) = self.out.movetext.last_mut() {
+                *black = true;
+                *s = s.join(span(start, end));
+            }
+            self.pos = end;
+            return;
+        }
+        if tok != "--" && tok.chars().all(is_glyph_char) {
+            self.push(Element::Annotation {
+                span: span(start, end),
+            });
+            self.pos = end;
+            return;
+        }
+        self.push(Element::Move {
+            span: span(start, end),
+            ep: None,
+        });
+        self.pos = end;
+        self.ep_suffix(end);
+    }
+
+    /// An en-passant suffix after whitespace following the move that ends at `end`.
+    fn ep_suffix(&mut self, end: usize) {
+        let mut j = end;
+        while matches!(self.s.get(j), Some(b' ' | b'\t')) {
+            j += 1;
+        }
+        if j == end {
+            return;
+        }
+        let r = self.text.get(j..).unwrap_or("");
+        for pat in ["(e.p.)", "e. p.", "e.p.", "e.p", "ep"] {
+            if r.starts_with(pat) {
+                let k = j + pat.len();
+                let boundary = match self.s.get(k) {
+                    None => true,
+                    Some(&b) => b.is_ascii_whitespace() || is_delim(b),
+                };
+                if boundary || pat == "(e.p.)" {
+                    self.extend_ep(j, k);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn extend_ep(&mut self, a: usize, b: usize) {
+        if let Some(Element::Move { span: s, ep }) = self.out.movetext.last_mut() {
+            *s = s.join(span(a, b));
+            *ep = Some(span(a, b));
+        }
+        self.pos = b;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A compact rendering of the elements: `N1` number, `N1b` black number, `M:text`,
+    /// `A:text`, `C:body`, `L:body`, `$n`, `=`, `(`, `)`, `%`.
+    fn render(text: &str) -> (Vec<String>, GameSyntax) {
+        let g = parse_game(text, &Limits::default());
+        let r = g
+            .movetext
+            .iter()
+            .map(|e| match *e {
+                Element::MoveNumber { number, black, .. } => {
+                    format!("N{number}{}", if black { "b" } else { "" })
+                }
+                Element::Move { span, .. } => format!("M:{}", span.slice(text)),
+                Element::Annotation { span } => format!("A:{}", span.slice(text)),
+                Element::Comment {
+                    kind: CommentKind::Brace,
+                    body,
+                    ..
+                } => format!("C:{}", body.slice(text)),
+                Element::Comment { body, .. } => format!("L:{}", body.slice(text)),
+                Element::Nag { value, .. } => format!("${value}"),
+                Element::DrawOffer { .. } => "=".into(),
+                Element::StartVariation { .. } => "(".into(),
+                Element::EndVariation { .. } => ")".into(),
+                Element::Escape { span } => format!("%{}", span.slice(text)),
+            })
+            .collect();
+        (r, g)
+    }
+
+    fn codes(g: &GameSyntax) -> Vec<&'static str> {
+        g.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn movetext_forms() {
+        let cases: &[(&str, &str)] = &[
+            ("1. e4 e5 2. Nf3", "N1 M:e4 M:e5 N2 M:Nf3"),
+            ("1.e4 e5 2.Nf3", "N1 M:e4 M:e5 N2 M:Nf3"),
+            ("1... e5", "N1b M:e5"),
+            ("1…e5", "N1b M:e5"),
+            ("1. ... e5", "N1b M:e5"),
+            ("1 e4 e5 2 Nf3", "N1 M:e4 M:e5 N2 M:Nf3"),
+            ("1) e4 e5", "N1 M:e4 M:e5"),
+            ("12. O-O 0-0-0", "N12 M:O-O M:0-0-0"),
+            ("e4 e5 Nf3", "M:e4 M:e5 M:Nf3"),
+            ("1. P2-5 M2.3", "N1 M:P2-5 M:M2.3"),
+            ("1) X2.1  -Tg6.1", "N1 M:X2.1 M:-Tg6.1"),
+            ("1. 炮二平五 马８进７", "N1 M:炮二平五 M:马８进７"),
+            ("1.炮二平五马８进７", "N1 M:炮二平五马８进７"),
+            ("1. C2.5 H8+7 2. h2e2", "N1 M:C2.5 M:H8+7 N2 M:h2e2"),
+            ("1. e4!? e5?! 2. Nf3+", "N1 M:e4!? M:e5?! N2 M:Nf3+"),
+            (
+                "1. e4 !? e5 +- 2. Nf3 ±",
+                "N1 M:e4 A:!? M:e5 A:+- N2 M:Nf3 A:±",
+            ),
+            ("1. e4 -- 2. d4", "N1 M:e4 M:-- N2 M:d4"),
+            ("1. e4 $1 $14 e5", "N1 M:e4 $1 $14 M:e5"),
+            ("1. e4$1 e5", "N1 M:e4 $1 M:e5"),
+            ("1. e4 {Best} e5", "N1 M:e4 C:Best M:e5"),
+            (
+                "1. e4 {a {nested} brace} e5",
+                "N1 M:e4 C:a {nested} brace M:e5",
+            ),
+            ("1. e4 ; rest\n2. Nf3", "N1 M:e4 L: rest N2 M:Nf3"),
+            (
+                "1. e4 e5\n% escape\n2. Nf3",
+                "N1 M:e4 M:e5 %% escape N2 M:Nf3",
+            ),
+            ("1. e4 (1. d4 d5) e5", "N1 M:e4 ( N1 M:d4 M:d5 ) M:e5"),
+            (
+                "1. e4 (1. d4 (1. c4)) e5",
+                "N1 M:e4 ( N1 M:d4 ( N1 M:c4 ) ) M:e5",
+            ),
+            ("1. e4 e5 2. Nf3 (=) Nc6", "N1 M:e4 M:e5 N2 M:Nf3 = M:Nc6"),
+            ("1. e4 e5 2. Nf3(=) Nc6", "N1 M:e4 M:e5 N2 M:Nf3 = M:Nc6"),
+            ("3. exd6 e.p. Qxd6", "N3 M:exd6 e.p. M:Qxd6"),
+            ("3. exd6 e. p. Qxd6", "N3 M:exd6 e. p. M:Qxd6"),
+            ("3. exd6 ep Qxd6", "N3 M:exd6 ep M:Qxd6"),
+            ("3. exd6 (e.p.) Qxd6", "N3 M:exd6 (e.p.) M:Qxd6"),
+            ("3. exd6ep Qxd6", "N3 M:exd6ep M:Qxd6"),
+            ("1. a8(Q) Kg6 2. a8=Q", "N1 M:a8(Q) M:Kg6 N2 M:a8=Q"),
+            ("1. a8(Q)(=) Kg6", "N1 M:a8(Q) = M:Kg6"),
+            ("1.\u{a0}e4\u{3000}e5", "N1 M:e4 M:e5"),
+            (
+                "1. e4 e5 2. Nf3 2... Nc6",
+                "N1 M:e4 M:e5 N2 M:Nf3 N2b M:Nc6",
+            ),
+        ];
+        for (input, want) in cases {
+            let (r, g) = render(input);
+            assert_eq!(r.join(" "), *want, "{input:?}");
+            assert!(
+                g.diagnostics.is_empty() || input.contains('{'),
+                "{input:?}: {:?}",
+                g.diagnostics
+            );
+        }
+    }
+
+    #[test]
+    fn results() {
+        let cases: &[(&str, GameResult)] = &[
+            ("1. e4 1-0", GameResult::WhiteWins),
+            ("1. e4 0-1", GameResult::BlackWins),
+            ("1. e4 1/2-1/2", GameResult::Draw),
+            ("1. e4 *", GameResult::Unknown),
+            ("1. e4 ½-½", GameResult::Draw),
+            ("1. e4 1/2", GameResult::Draw),
+            ("1. e4 0:1", GameResult::BlackWins),
+            ("1. e4 1–0", GameResult::WhiteWins),
+        ];
+        for (input, want) in cases {
+            let (r, g) = render(input);
+            assert_eq!(r.join(" "), "N1 M:e4", "{input}");
+            let (res, sp) = g.result.unwrap();
+            assert_eq!(res, *want, "{input}");
+            assert_eq!(sp.slice(input), input.rsplit(' ').next().unwrap());
+            assert_eq!(g.rest, None);
+        }
+    }
+
+    #[test]
+    fn result_then_more_text_splits() {
+        let text = "1. e4 e5 1-0\n\n1. d4 d5 *";
+        let g = parse_game(text, &Limits::default());
+        assert_eq!(g.rest, Some(14));
+        assert_eq!(g.result.unwrap().0, GameResult::WhiteWins);
+        // a tag section after movetext also starts a new game
+        let text = "1. e4 e5 [Event \"x\"] 1. d4";
+        assert_eq!(parse_game(text, &Limits::default()).rest, Some(9));
+    }
+
+    #[test]
+    fn tags() {
+        let text =
+            "  [Event \"The \"big\" one\"] [Site \"A \\\"q\\\" \\\\ b\"]\n[Round \"1\"]\n1. e4";
+        let g = parse_game(text, &Limits::default());
+        let tags: Vec<(&str, &str, bool)> = g
+            .tags
+            .iter()
+            .map(|t| (t.name.slice(text), t.value.slice(text), t.escaped))
+            .collect();
+        assert_eq!(
+            tags,
+            [
+                ("Event", "The \"big\" one", false),
+                ("Site", "A \\\"q\\\" \\\\ b", true),
+                ("Round", "1", false)
+            ]
+        );
+        assert_eq!(codes(&g), ["tag-unescaped-quote"]);
+        assert_eq!(g.movetext.len(), 2);
+
+        let cases: &[(&str, &str, &str, &[&str])] = &[
+            ("[Event \"x\"]", "Event", "x", &[]),
+            ("[ Event  \"x\" ]", "Event", "x", &[]),
+            ("[Event \"a]b\"]", "Event", "a]b", &[]),
+            ("[Event Paris]", "Event", "Paris", &["tag-missing-quotes"]),
+            ("[Event \"Paris]", "Event", "Paris", &["malformed-tag"]),
+            ("[Event \"Paris\"", "Event", "Paris", &["malformed-tag"]),
+            ("[Event \"\"]", "Event", "", &[]),
+            ("[Event \"Nguyễn\"]", "Event", "Nguyễn", &[]),
+        ];
+        for (input, name, value, diags) in cases {
+            let g = parse_game(input, &Limits::default());
+            assert_eq!(g.tags.len(), 1, "{input}");
+            assert_eq!(g.tags[0].name.slice(input), *name, "{input}");
+            assert_eq!(g.tags[0].value.slice(input), *value, "{input}");
+            assert_eq!(codes(&g), *diags, "{input}");
+        }
+    }
+
+    #[test]
+    fn diagnostics_for_broken_movetext() {
+        let cases: &[(&str, &str, &[&str])] = &[
+            (
+                "1. e4 {never closed e5",
+                "N1 M:e4 C:never closed e5",
+                &["unterminated-comment"],
+            ),
+            ("1. e4 ) e5", "N1 M:e4 M:e5", &["unmatched-parenthesis"]),
+            ("1. e4 } e5", "N1 M:e4 M:e5", &["unmatched-brace"]),
+            (
+                "1. e4 (1. d4 e5",
+                "N1 M:e4 ( N1 M:d4 M:e5 )",
+                &["unclosed-variation"],
+            ),
+            ("1. e4 $999 e5", "N1 M:e4 M:e5", &["invalid-nag"]),
+            ("1. e4 $ e5", "N1 M:e4 M:e5", &["invalid-nag"]),
+            (
+                "1. e4 (1. d4 *) e5",
+                "N1 M:e4 ( N1 M:d4 ) M:e5",
+                &["result-in-variation"],
+            ),
+        ];
+        for (input, want, diags) in cases {
+            let (r, g) = render(input);
+            assert_eq!(r.join(" "), *want, "{input}");
+            assert_eq!(codes(&g), *diags, "{input}");
+        }
+    }
+
+    #[test]
+    fn budgets() {
+        let limits = Limits {
+            max_depth: 3,
+            max_elements: 10,
+            ..Limits::default()
+        };
+        let deep = format!("1. e4 {}", "(".repeat(100_000));
+        let g = parse_game(&deep, &limits);
+        assert_eq!(codes(&g), ["variation-too-deep", "unclosed-variation"]);
+        let opens = g
+            .movetext
+            .iter()
+            .filter(|e| matches!(e, Element::StartVariation { .. }))
+            .count();
+        let closes = g
+            .movetext
+            .iter()
+            .filter(|e| matches!(e, Element::EndVariation { .. }))
+            .count();
+        assert_eq!((opens, closes), (3, 3));
+        let long = "e4 ".repeat(100);
+        let g = parse_game(&long, &limits);
+        assert_eq!(codes(&g), ["game-too-long"]);
+        assert_eq!(g.movetext.len(), 10);
+        // the default depth limit holds against a hostile nesting without recursion
+        let deep = "(".repeat(1_000_000);
+        let g = parse_game(&deep, &Limits::default());
+        assert_eq!(g.movetext.len(), 512);
+        let limits = Limits {
+            max_comment_bytes: 4,
+            ..Limits::default()
+        };
+        assert_eq!(
+            codes(&parse_game("{123456}", &limits)),
+            ["comment-too-long"]
+        );
+    }
+
+    #[test]
+    fn spans_index_the_text() {
+        let text = "[Event \"x\"]\n1. exd6 e.p. {c} $2 (=) *";
+        let g = parse_game(text, &Limits::default());
+        let slices: Vec<&str> = g.movetext.iter().map(|e| e.span().slice(text)).collect();
+        assert_eq!(slices, ["1.", "exd6 e.p.", "{c}", "$2", "(=)"]);
+        assert_eq!(g.result.unwrap().1.slice(text), "*");
+        let Element::Move { ep, .. } = g.movetext[1] else {
+            panic!("not a move")
+        };
+        assert_eq!(ep.unwrap().slice(text), "e.p.");
+    }
+
+    #[test]
+    fn junk_classification() {
+        assert!(parse_game("Downloaded from somewhere", &Limits::default()).is_junk());
+        assert!(!parse_game("e4 e5 *", &Limits::default()).is_junk());
+        assert!(!parse_game("1. e4", &Limits::default()).is_junk());
+        assert!(!parse_game("[Event \"x\"]", &Limits::default()).is_junk());
+    }
+}

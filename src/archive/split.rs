@@ -1,0 +1,738 @@
+//! The streaming game splitter: raw bytes → game chunks → decoded, parsed [`RawGame`]s.
+//!
+//! Lines are read one at a time (line ends `\n`, `\r\n` or a lone `\r`) into the current
+//! chunk. A new chunk starts at a line that
+//!
+//! - starts a tag (`[` + letter, digit or `_`, after optional indentation or a BOM)
+//!   when the chunk already has movetext, or repeats a tag name of the chunk's tag
+//!   section (a game with no movetext followed by the next game), or
+//! - starts with move number 1 (`1.`, `1)`, `1 `) after a blank line, when the chunk
+//!   already has movetext (plain movetext copied from a book).
+//!
+//! Splitting bytes before decoding is safe: in GBK and Big5 the byte after a line end
+//! always starts a character. Each chunk is then decoded and parsed; the parser may
+//! split it further (more movetext after a result). Text that is not a game becomes a
+//! junk [`RawGame`] with a `junk-between-games` warning. A chunk longer than
+//! [`Limits::max_game_bytes`] is not kept: it becomes a [`RawGame`] with a
+//! `game-too-large` error and reading resumes at the next tag section.
+
+use std::{
+    collections::VecDeque,
+    io::{self, BufRead, BufReader},
+};
+
+use encoding_rs::{Encoding, UTF_8};
+
+use super::{Limits, RawGame, pgn::parse_game};
+use crate::{
+    diag::{Diagnostic, Span},
+    text::{
+        DecodeReport, EncodingSource,
+        decode::{Utf16Reader, decode_chunk},
+    },
+};
+
+/// Options of an [`ArchiveReader`].
+#[derive(Copy, Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// The user's `--encoding`: decode everything with it (a BOM still wins).
+    pub encoding: Option<&'static Encoding>,
+    pub limits: Limits,
+}
+
+enum Input<R> {
+    Plain(R),
+    Utf16(BufReader<Utf16Reader<R>>),
+    Taken,
+}
+
+impl<R: BufRead> Input<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            Input::Plain(r) => r.fill_buf(),
+            Input::Utf16(r) => r.fill_buf(),
+            Input::Taken => Ok(&[]),
+        }
+    }
+
+    fn consume(&mut self, n: usize) {
+        match self {
+            Input::Plain(r) => r.consume(n),
+            Input::Utf16(r) => r.consume(n),
+            Input::Taken => {}
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum LineKind {
+    Blank,
+    /// A tag line; the name's range relative to the line start.
+    Tag(usize, usize),
+    /// Starts with move number 1.
+    FirstMove,
+    /// A `%` escape line.
+    Escape,
+    Other,
+}
+
+fn classify(line: &[u8]) -> LineKind {
+    let (line, off0) = match line.strip_prefix(b"\xef\xbb\xbf") {
+        Some(l) => (l, 3),
+        None => (line, 0),
+    };
+    let indent = line
+        .iter()
+        .position(|&b| !matches!(b, b' ' | b'\t'))
+        .unwrap_or(line.len());
+    let rest = &line[indent..];
+    match rest {
+        [] | [b'\r' | b'\n', ..] => LineKind::Blank,
+        [b'[', c, ..] if c.is_ascii_alphanumeric() || *c == b'_' => {
+            let name_len = rest[1..]
+                .iter()
+                .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'))
+                .unwrap_or(rest.len() - 1);
+            let start = off0 + indent + 1;
+            LineKind::Tag(start, start + name_len)
+        }
+        [b'1', b'.' | b')' | b' ' | b'\t', ..] => LineKind::FirstMove,
+        [b'%', ..] => LineKind::Escape,
+        _ => LineKind::Other,
+    }
+}
+
+/// Replaces each lone `\r` (a line end of old Mac files) with `\n`, so that every
+/// line end of a game's text contains `\n`; lengths and offsets do not change.
+fn lone_cr_to_lf(text: &mut String) {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return;
+    }
+    let fixed: String = text
+        .char_indices()
+        .map(|(i, c)| {
+            if c == '\r' && text.as_bytes().get(i + 1) != Some(&b'\n') {
+                '\n'
+            } else {
+                c
+            }
+        })
+        .collect();
+    *text = fixed;
+}
+
+/// Counts line breaks (`\n`, `\r\n`, lone `\r`) in `s`.
+fn count_lines(s: &[u8]) -> u64 {
+    let mut n = 0;
+    for (i, &b) in s.iter().enumerate() {
+        if b == b'\n' || (b == b'\r' && s.get(i + 1) != Some(&b'\n')) {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Reads games one at a time from a byte stream, in memory bounded by
+/// [`Limits::max_game_bytes`] (plus buffers), never the whole file.
+///
+/// Yields `io::Result<RawGame>`; an I/O error ends the iteration.
+pub struct ArchiveReader<R> {
+    input: Input<R>,
+    options: ReadOptions,
+    sniffed: bool,
+    bom: Option<&'static Encoding>,
+    utf16_replacements: bool,
+    chunk: Vec<u8>,
+    chunk_start: u64,
+    chunk_line: u64,
+    offset: u64,
+    line: u64,
+    after_cr: bool,
+    has_movetext: bool,
+    prev_blank: bool,
+    tag_names: Vec<(usize, usize)>,
+    overflow: bool,
+    hint: Option<&'static Encoding>,
+    pending: VecDeque<RawGame>,
+    next_index: u64,
+    done: bool,
+}
+
+impl<R: BufRead> ArchiveReader<R> {
+    pub fn new(input: R, options: ReadOptions) -> ArchiveReader<R> {
+        ArchiveReader {
+            input: Input::Plain(input),
+            options,
+            sniffed: false,
+            bom: None,
+            utf16_replacements: false,
+            chunk: Vec::new(),
+            chunk_start: 0,
+            chunk_line: 1,
+            offset: 0,
+            line: 1,
+            after_cr: false,
+            has_movetext: false,
+            prev_blank: false,
+            tag_names: Vec::new(),
+            overflow: false,
+            hint: None,
+            pending: VecDeque::new(),
+            next_index: 0,
+            done: false,
+        }
+    }
+
+    /// The encoding named by the file's BOM, once the first game has been read.
+    pub fn bom(&self) -> Option<&'static Encoding> {
+        self.bom
+    }
+
+    fn sniff(&mut self) -> io::Result<()> {
+        self.sniffed = true;
+        let found = crate::text::sniff_bom(self.input.fill_buf()?);
+        let Some((enc, len)) = found else {
+            return Ok(());
+        };
+        self.input.consume(len);
+        self.bom = Some(enc);
+        if enc != UTF_8
+            && let Input::Plain(r) = std::mem::replace(&mut self.input, Input::Taken)
+        {
+            self.input = Input::Utf16(BufReader::with_capacity(
+                64 * 1024,
+                Utf16Reader::new(r, enc),
+            ));
+        } else {
+            self.offset = len as u64;
+            self.chunk_start = len as u64;
+        }
+        Ok(())
+    }
+
+    /// Appends the next line to the chunk; returns its start in the chunk and whether
+    /// it was dropped for being over budget, or `None` at the end of the input.
+    fn read_line(&mut self) -> io::Result<Option<(usize, bool)>> {
+        if self.after_cr {
+            self.after_cr = false;
+            let buf = self.input.fill_buf()?;
+            if buf.first() == Some(&b'\n') {
+                self.input.consume(1);
+                self.offset += 1;
+                if !self.overflow {
+                    self.chunk.push(b'\n');
+                }
+            }
+        }
+        if self.overflow {
+            self.chunk.clear();
+        }
+        let start = self.chunk.len();
+        let max = self.options.limits.max_game_bytes;
+        let mut truncated = false;
+        let mut any = false;
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            any = true;
+            let (n, ended) = match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(k) => {
+                    self.after_cr = buf[k] == b'\r';
+                    (k + 1, true)
+                }
+                None => (buf.len(), false),
+            };
+            if !truncated {
+                if self.chunk.len() + n > max {
+                    // over budget: drop the chunk and skip to the next tag section
+                    self.overflow = true;
+                    self.chunk.clear();
+                    truncated = true;
+                } else {
+                    self.chunk.extend_from_slice(&buf[..n]);
+                }
+            }
+            self.input.consume(n);
+            self.offset += n as u64;
+            if ended {
+                break;
+            }
+        }
+        if !any {
+            return Ok(None);
+        }
+        self.line += 1;
+        if truncated {
+            self.chunk.clear();
+            return Ok(Some((0, true)));
+        }
+        Ok(Some((if self.overflow { 0 } else { start }, false)))
+    }
+
+    /// Reads one line and handles it; `false` at the end of the input.
+    fn step(&mut self) -> io::Result<bool> {
+        if !self.sniffed {
+            self.sniff()?;
+        }
+        let line_no = self.line;
+        let line_offset = self.offset + u64::from(self.after_cr_pending()?);
+        let was_overflow = self.overflow;
+        let Some((start, truncated)) = self.read_line()? else {
+            self.finish_chunk(self.chunk.len(), self.offset);
+            return Ok(false);
+        };
+        let kind = if truncated {
+            LineKind::Other
+        } else {
+            classify(&self.chunk[start..])
+        };
+        let boundary = match kind {
+            LineKind::Tag(a, b) => {
+                self.has_movetext
+                    || (self.prev_blank
+                        && self.tag_names.iter().any(|&(x, y)| {
+                            self.chunk.get(x..y) == self.chunk.get(start + a..start + b)
+                        }))
+            }
+            LineKind::FirstMove => self.has_movetext && self.prev_blank,
+            _ => false,
+        };
+        let boundary = boundary || (was_overflow && matches!(kind, LineKind::Tag(..)));
+        let mut start = start;
+        if boundary {
+            self.finish_chunk(start, line_offset);
+            self.chunk.drain(..start);
+            start = 0;
+            self.chunk_start = line_offset;
+            self.chunk_line = line_no;
+            self.has_movetext = false;
+            self.tag_names.clear();
+            self.overflow = false;
+        }
+        match kind {
+            LineKind::Tag(a, b) => self.tag_names.push((start + a, start + b)),
+            LineKind::Blank | LineKind::Escape => {}
+            LineKind::FirstMove | LineKind::Other => self.has_movetext = true,
+        }
+        self.prev_blank = kind == LineKind::Blank;
+        Ok(true)
+    }
+
+    /// Whether a `\n` completing a `\r\n` is waiting (it belongs to the previous line).
+    fn after_cr_pending(&mut self) -> io::Result<bool> {
+        Ok(self.after_cr && self.input.fill_buf()?.first() == Some(&b'\n'))
+    }
+
+    /// Decodes and parses `chunk[..end]`, which ends at input offset `end_offset`.
+    fn finish_chunk(&mut self, end: usize, end_offset: u64) {
+        if self.overflow {
+            let mut d = Diagnostic::error(
+                "game-too-large",
+                format!(
+                    "game is larger than the {}-byte limit; skipped to the next tag section",
+                    self.options.limits.max_game_bytes
+                ),
+            );
+            d.span = None;
+            self.pending.push_back(RawGame {
+                index: self.next_index,
+                junk: false,
+                tags: Vec::new(),
+                movetext: Vec::new(),
+                result: None,
+                text: String::new(),
+                byte_start: self.chunk_start,
+                byte_end: end_offset,
+                first_line: self.chunk_line,
+                decoding: DecodeReport {
+                    encoding: self.bom.unwrap_or(UTF_8),
+                    source: EncodingSource::Utf8,
+                    had_replacements: false,
+                },
+                diagnostics: vec![d],
+            });
+            self.next_index += 1;
+            return;
+        }
+        let chunk = std::mem::take(&mut self.chunk);
+        let raw = &chunk[..end.min(chunk.len())];
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            self.chunk = chunk;
+            return;
+        }
+        let (mut text, report) = self.decode(raw);
+        if text.contains('\r') {
+            lone_cr_to_lf(&mut text);
+        }
+        let raw_len = raw.len();
+        self.chunk = chunk;
+        let exact = report.encoding == UTF_8 && text.len() == raw_len;
+        let mut text = text;
+        let mut base = 0usize;
+        let mut line = self.chunk_line;
+        loop {
+            let syntax = parse_game(&text, &self.options.limits);
+            let rest = syntax.rest.filter(|&k| k > 0 && k < text.len());
+            let tail = rest.map(|k| text.split_off(k));
+            let junk = syntax.is_junk();
+            let part_len = text.len();
+            let (byte_start, byte_end) = if exact {
+                (
+                    self.chunk_start + base as u64,
+                    self.chunk_start + (base + part_len) as u64,
+                )
+            } else {
+                (self.chunk_start, end_offset)
+            };
+            let mut diagnostics = report.diagnostics();
+            let mut movetext = syntax.movetext;
+            if junk {
+                movetext.clear();
+                let trimmed = text.trim_end().len();
+                diagnostics.push(
+                    Diagnostic::warning(
+                        "junk-between-games",
+                        "text between games that is not a game (no tags, move numbers or result)",
+                    )
+                    .with_span(Span::from_range(0, trimmed)),
+                );
+            }
+            diagnostics.extend(syntax.diagnostics);
+            let next_line = line + count_lines(text.as_bytes());
+            let whitespace_only = text.trim().is_empty();
+            if !whitespace_only {
+                self.pending.push_back(RawGame {
+                    index: self.next_index,
+                    junk,
+                    tags: syntax.tags,
+                    movetext,
+                    result: syntax.result,
+                    text,
+                    byte_start,
+                    byte_end,
+                    first_line: line,
+                    decoding: report,
+                    diagnostics,
+                });
+                if !junk {
+                    self.next_index += 1;
+                }
+            }
+            match tail {
+                Some(t) => {
+                    base += part_len;
+                    line = next_line;
+                    text = t;
+                }
+                None => break,
+            }
+        }
+    }
+
+    fn decode(&mut self, raw: &[u8]) -> (String, DecodeReport) {
+        match self.bom {
+            Some(enc) if enc == UTF_8 => {
+                let (text, mut report) = decode_chunk(raw, Some(UTF_8), None);
+                report.source = EncodingSource::Bom;
+                (text, report)
+            }
+            Some(enc) => {
+                // transcoded from UTF-16: the chunk is UTF-8
+                let (text, _) = decode_chunk(raw, Some(UTF_8), None);
+                let now = match &self.input {
+                    Input::Utf16(r) => r.get_ref().had_replacements(),
+                    _ => false,
+                };
+                let report = DecodeReport {
+                    encoding: enc,
+                    source: EncodingSource::Bom,
+                    had_replacements: now && !self.utf16_replacements,
+                };
+                self.utf16_replacements = now;
+                (text, report)
+            }
+            None => {
+                let (text, report) = decode_chunk(raw, self.options.encoding, self.hint);
+                if report.source == EncodingSource::Guessed {
+                    self.hint = Some(report.encoding);
+                }
+                (text, report)
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for ArchiveReader<R> {
+    type Item = io::Result<RawGame>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(g) = self.pending.pop_front() {
+                return Some(Ok(g));
+            }
+            if self.done {
+                return None;
+            }
+            match self.step() {
+                Ok(true) => {}
+                Ok(false) => self.done = true,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+}
+
+/// Reads all games of an in-memory archive.
+pub fn read_bytes(bytes: &[u8], options: ReadOptions) -> Vec<RawGame> {
+    // reading from a slice cannot fail
+    ArchiveReader::new(bytes, options).flatten().collect()
+}
+
+/// Reads all games of a text.
+pub fn read_str(text: &str) -> Vec<RawGame> {
+    read_bytes(text.as_bytes(), ReadOptions::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use encoding_rs::{UTF_16BE, UTF_16LE, WINDOWS_1251};
+
+    use super::*;
+    use crate::game::GameResult;
+
+    /// (tag Event or first move, junk, first_line) of each item.
+    fn summary(games: &[RawGame]) -> Vec<(String, bool, u64)> {
+        games
+            .iter()
+            .map(|g| {
+                let label = g
+                    .tag("Event")
+                    .map(|e| e.into_owned())
+                    .or_else(|| g.move_tokens().next().map(str::to_owned))
+                    .unwrap_or_default();
+                (label, g.junk, g.first_line)
+            })
+            .collect()
+    }
+
+    fn s(label: &str, junk: bool, line: u64) -> (String, bool, u64) {
+        (label.to_owned(), junk, line)
+    }
+
+    #[test]
+    fn splitting() {
+        let cases: &[(&str, &str, Vec<(String, bool, u64)>)] = &[
+            (
+                "lf",
+                "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+                vec![s("a", false, 1), s("b", false, 6)],
+            ),
+            (
+                "crlf",
+                "[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n[Event \"b\"]\r\n\r\n1. d4 *\r\n",
+                vec![s("a", false, 1), s("b", false, 5)],
+            ),
+            (
+                "cr only",
+                "[Event \"a\"]\r[Result \"*\"]\r\r1. e4 e5\r2. Nf3 *\r\r[Event \"b\"]\r\r1. d4 *\r",
+                vec![s("a", false, 1), s("b", false, 7)],
+            ),
+            (
+                "no blank lines",
+                "[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *",
+                vec![s("a", false, 1), s("b", false, 3)],
+            ),
+            (
+                "indented tags",
+                "  [Event \"a\"]\n  1. e4 *\n\t[Event \"b\"]\n1. d4 *",
+                vec![s("a", false, 1), s("b", false, 3)],
+            ),
+            (
+                "blank line inside tag section",
+                "[Event \"a\"]\n\n[Site \"x\"]\n\n1. e4 *\n",
+                vec![s("a", false, 1)],
+            ),
+            (
+                "tags only, then a game",
+                "[Event \"a\"]\n[Result \"*\"]\n\n[Event \"b\"]\n\n1. d4 *\n",
+                vec![s("a", false, 1), s("b", false, 4)],
+            ),
+            (
+                "plain movetext separated by results",
+                "1. e4 e5 2. Nf3 1-0\n\n1. d4 d5 0-1\n1. c4 *",
+                vec![s("e4", false, 1), s("d4", false, 3), s("c4", false, 4)],
+            ),
+            (
+                "plain movetext separated by blank lines",
+                "1. e4 e5 2. Nf3\n\n1. d4 d5\n\n\n1. c4",
+                vec![s("e4", false, 1), s("d4", false, 3), s("c4", false, 6)],
+            ),
+            (
+                "junk before, between and after",
+                "Generated by X\n\n[Event \"a\"]\n\n1. e4 1-0\nDownloaded from Y\n\n[Event \"b\"]\n\n1. d4 *\n{trailer}\n",
+                vec![
+                    s("", true, 1),
+                    s("a", false, 3),
+                    s("", true, 6),
+                    s("b", false, 8),
+                    s("", true, 11),
+                ],
+            ),
+            (
+                "unterminated comment stops at the next tag section",
+                "[Event \"a\"]\n\n1. e4 {never closed e5 2. Nf3 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+                vec![s("a", false, 1), s("b", false, 5)],
+            ),
+            (
+                "bom and concatenated bom",
+                "\u{feff}[Event \"a\"]\n1. e4 *\n\u{feff}[Event \"b\"]\n1. d4 *\n",
+                vec![s("a", false, 1), s("b", false, 3)],
+            ),
+            ("empty", "", vec![]),
+            ("whitespace", "\n\n  \r\n", vec![]),
+        ];
+        for (name, input, want) in cases {
+            let games = read_str(input);
+            assert_eq!(summary(&games), *want, "{name}");
+            let indices: Vec<u64> = games.iter().filter(|g| !g.junk).map(|g| g.index).collect();
+            assert_eq!(
+                indices,
+                (0..indices.len() as u64).collect::<Vec<_>>(),
+                "{name}"
+            );
+            for g in &games {
+                if g.junk {
+                    assert!(g.movetext.is_empty());
+                    assert!(g.diagnostics.iter().any(|d| d.code == "junk-between-games"));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn byte_ranges_cover_the_input() {
+        let input = "[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n[Event \"b\"]\r\n1. d4 1-0 1. c4 *\r\n";
+        let games = read_str(input);
+        assert_eq!(games.len(), 3);
+        let mut at = 0;
+        for g in &games {
+            assert_eq!(g.byte_start, at);
+            let range = g.byte_start as usize..g.byte_end as usize;
+            assert_eq!(&input[range], g.text);
+            at = g.byte_end;
+        }
+        assert_eq!(at, input.len() as u64);
+        assert_eq!(games[2].text, "1. c4 *\r\n");
+        assert_eq!(games[2].first_line, 6);
+        assert_eq!(games[1].result.map(|r| r.0), Some(GameResult::WhiteWins));
+    }
+
+    #[test]
+    fn line_numbers_locate_spans() {
+        let input = "[Event \"a\"]\r\r1. e4 e5\r2. Nf3 *\r\r[Event \"b\"]\r\r1. d4\r\n2. Zz9 *";
+        let games = read_str(input);
+        let g = &games[1];
+        let idx = crate::diag::LineIndex::new(&g.text, g.first_line);
+        let zz = g.move_tokens().position(|t| t == "Zz9").unwrap();
+        let span = g
+            .movetext
+            .iter()
+            .filter(|e| matches!(e, crate::archive::Element::Move { .. }))
+            .nth(zz)
+            .unwrap()
+            .span();
+        let at = idx.locate(&g.text, span.start as usize);
+        assert_eq!((at.line, at.column), (9, 4));
+    }
+
+    #[test]
+    fn game_too_large_resynchronizes() {
+        let options = ReadOptions {
+            limits: Limits {
+                max_game_bytes: 64,
+                ..Limits::default()
+            },
+            ..ReadOptions::default()
+        };
+        let big = format!(
+            "[Event \"a\"]\n\n1. e4 *\n\n[Event \"big\"]\n\n{}*\n\n[Event \"c\"]\n\n1. d4 *\n",
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n".repeat(1000)
+        );
+        let games = read_bytes(big.as_bytes(), options);
+        let codes: Vec<Vec<&str>> = games
+            .iter()
+            .map(|g| g.diagnostics.iter().map(|d| d.code).collect())
+            .collect();
+        assert_eq!(codes, [vec![], vec!["game-too-large"], vec![]]);
+        assert_eq!(games[2].tag("Event").as_deref(), Some("c"));
+        assert_eq!(games[1].first_line, 5);
+        assert_eq!(games[2].index, 2);
+        // a single enormous line without any line end
+        let line = "e4 ".repeat(100);
+        let games = read_bytes(line.as_bytes(), options);
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].diagnostics[0].code, "game-too-large");
+    }
+
+    #[test]
+    fn encodings() {
+        let text = "[White \"Смыслов\"]\n\n1. e4 *\n\n[White \"Смыслов\"]\n\n1. d4 *\n";
+        // UTF-16 with BOM, both byte orders
+        for enc in [UTF_16LE, UTF_16BE] {
+            let mut bytes = if enc == UTF_16LE {
+                vec![0xff, 0xfe]
+            } else {
+                vec![0xfe, 0xff]
+            };
+            for u in text.encode_utf16() {
+                bytes.extend(if enc == UTF_16LE {
+                    u.to_le_bytes()
+                } else {
+                    u.to_be_bytes()
+                });
+            }
+            let games = read_bytes(&bytes, ReadOptions::default());
+            assert_eq!(games.len(), 2);
+            for g in &games {
+                assert_eq!(g.tag("White").as_deref(), Some("Смыслов"));
+                assert_eq!(g.decoding.encoding, enc);
+                assert_eq!(g.decoding.source, EncodingSource::Bom);
+            }
+        }
+        // legacy bytes: guessed, with a diagnostic
+        let (bytes, _, _) = WINDOWS_1251.encode(text);
+        let games = read_bytes(&bytes, ReadOptions::default());
+        assert_eq!(games[1].tag("White").as_deref(), Some("Смыслов"));
+        assert_eq!(games[0].decoding.encoding, WINDOWS_1251);
+        assert_eq!(games[0].diagnostics[0].code, "encoding-guessed");
+        // forced
+        let options = ReadOptions {
+            encoding: Some(WINDOWS_1251),
+            ..ReadOptions::default()
+        };
+        let games = read_bytes(&bytes, options);
+        assert_eq!(games[0].decoding.source, EncodingSource::Forced);
+        assert!(games[0].diagnostics.is_empty());
+    }
+
+    #[test]
+    fn reader_with_tiny_buffers() {
+        // line ends split across buffer refills
+        let input = "[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n[Event \"b\"]\r\r1. d4 *\r";
+        let reader = BufReader::with_capacity(1, input.as_bytes());
+        let games: Vec<RawGame> = ArchiveReader::new(reader, ReadOptions::default())
+            .collect::<io::Result<_>>()
+            .unwrap();
+        assert_eq!(summary(&games), [s("a", false, 1), s("b", false, 5)]);
+        assert_eq!(games[0].text, "[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n");
+        // lone CRs become LFs in the text
+        assert_eq!(games[1].text, "[Event \"b\"]\n\n1. d4 *\n");
+    }
+}
