@@ -1,0 +1,235 @@
+//! "Did you mean": ranking the legal moves as corrections of a move that could not be
+//! read or played.
+//!
+//! Two kinds of evidence, combined into one score (lower is better):
+//!
+//! 1. **How close the text is**: a weighted Damerau–Levenshtein distance between what
+//!    was written and each legal move rendered in every piece-letter table (SAN and
+//!    long form), with cheap substitutions for the confusions of handwriting and
+//!    typing (`1`/`l`, `0`/`O`, `6`/`b`, `3`/`8`, `5`/`S`, case), a small cost for
+//!    another language's letters, and a rank mirrored for the other side (`Nf6` written
+//!    for `Nf3`).
+//! 2. **Look-ahead**: each close candidate is played and the moves written after it are
+//!    replayed; a candidate under which the game goes on is much more likely.
+
+use crate::{
+    chess::{Move, Position},
+    notation::chess::{PieceTable, SanStyle, read_play, tables, write_san},
+};
+
+/// At most this many following moves are replayed per candidate.
+const LOOK_AHEAD: usize = 6;
+/// Candidates further than this (and not confirmed by look-ahead) are not offered.
+const MAX_DISTANCE: f32 = 2.5;
+
+fn confusable(a: char, b: char) -> bool {
+    const PAIRS: &[(char, char)] = &[
+        ('1', 'l'),
+        ('1', 'I'),
+        ('0', 'O'),
+        ('0', 'o'),
+        ('6', 'b'),
+        ('3', '8'),
+        ('5', 'S'),
+        ('2', 'Z'),
+        ('g', '9'),
+        ('c', 'e'),
+        ('h', 'b'),
+        ('x', '*'),
+    ];
+    PAIRS
+        .iter()
+        .any(|&(x, y)| (a == x && b == y) || (a == y && b == x))
+}
+
+fn substitution_cost(a: char, b: char) -> f32 {
+    if a == b {
+        0.0
+    } else if a.to_lowercase().eq(b.to_lowercase()) {
+        0.3
+    } else if confusable(a, b) {
+        0.5
+    } else {
+        1.0
+    }
+}
+
+/// Weighted Damerau–Levenshtein distance (optimal string alignment).
+pub fn distance(a: &str, b: &str) -> f32 {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0f32; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i as f32;
+    }
+    for (j, cell) in d.iter_mut().enumerate().take(w) {
+        *cell = j as f32;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let mut best = (d[(i - 1) * w + j] + 1.0)
+                .min(d[i * w + j - 1] + 1.0)
+                .min(d[(i - 1) * w + j - 1] + substitution_cost(a[i - 1], b[j - 1]));
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[(i - 2) * w + j - 2] + 0.5);
+            }
+            d[i * w + j] = best;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+/// The written text without check marks, glyphs and a leading scoresheet dash.
+fn core(text: &str) -> String {
+    text.trim()
+        .trim_end_matches(['+', '#', '!', '?', '†', '‡'])
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+/// `Nf6` → `Nf3`: every rank digit mirrored (1↔8, 2↔7, 3↔6, 4↔5).
+fn mirror_ranks(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '1'..='8' => char::from(b'1' + (b'8' - c as u8)),
+            _ => c,
+        })
+        .collect()
+}
+
+/// A ranked correction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggestion {
+    pub mv: Move,
+    /// Canonical SAN in the game's table.
+    pub san: String,
+    pub distance: f32,
+    /// Following moves that replay after this candidate.
+    pub replayed: usize,
+}
+
+/// Ranks the legal moves of `pos` as corrections of `written`; `following` are the
+/// move tokens written after it (main line), `table` the game's piece letters.
+pub fn suggest(
+    pos: &Position,
+    written: &str,
+    following: &[&str],
+    table: &'static PieceTable,
+    max: usize,
+) -> Vec<Suggestion> {
+    let target = core(written);
+    if target.is_empty() {
+        return Vec::new();
+    }
+    let mirrored = mirror_ranks(&target);
+    let mut scored: Vec<Suggestion> = Vec::new();
+    let mut buf = String::new();
+    for mv in pos.legal_moves() {
+        let mut best = f32::MAX;
+        for t in tables() {
+            let foreign = if std::ptr::eq(t, table) { 0.0 } else { 0.3 };
+            for long in [false, true] {
+                buf.clear();
+                let mut style = SanStyle::fide(t);
+                style.check_marks = false;
+                if long {
+                    crate::notation::chess::write_long(&mut buf, pos, &mv, &style);
+                } else {
+                    write_san(&mut buf, pos, &mv, &style);
+                }
+                let rendered = core(&buf);
+                let d = distance(&target, &rendered).min(distance(&mirrored, &rendered) + 0.5);
+                best = best.min(d + foreign);
+            }
+        }
+        buf.clear();
+        write_san(&mut buf, pos, &mv, &SanStyle::fide(table));
+        scored.push(Suggestion {
+            mv,
+            san: buf.clone(),
+            distance: best,
+            replayed: 0,
+        });
+    }
+    scored.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+    // Look ahead for the closest few.
+    for s in scored.iter_mut().take(12) {
+        let mut p = pos.clone();
+        p.play_unchecked(&s.mv);
+        s.replayed = following
+            .iter()
+            .take(LOOK_AHEAD)
+            .take_while(|tok| read_play(tok, table, &mut p).is_ok())
+            .count();
+    }
+    let score = |s: &Suggestion| s.distance - 0.6 * s.replayed as f32;
+    scored.retain(|s| s.distance <= MAX_DISTANCE || s.replayed >= 3);
+    scored.sort_by(|a, b| score(a).total_cmp(&score(b)));
+    scored.truncate(max);
+    scored
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::chess::{english, table};
+
+    fn sans(pos: &Position, written: &str, following: &[&str]) -> Vec<String> {
+        suggest(pos, written, following, english(), 3)
+            .into_iter()
+            .map(|s| s.san)
+            .collect()
+    }
+
+    #[test]
+    fn distances() {
+        assert_eq!(distance("Nf3", "Nf3"), 0.0);
+        assert_eq!(distance("Nf3", "nf3"), 0.3);
+        assert_eq!(distance("N13", "Nf3"), 1.0);
+        assert_eq!(distance("Nl3", "N13"), 0.5);
+        assert_eq!(distance("Nf3", "N3f"), 0.5);
+        assert_eq!(distance("", "e4"), 2.0);
+    }
+
+    #[test]
+    fn typo_with_look_ahead() {
+        // 1. e4 e5 2. Nf3 Nc6 3. Bb5: `Bb6` is illegal; Bb5 is the typo fix and the
+        // game goes on with a6.
+        let mut pos = Position::default();
+        for m in ["e4", "e5", "Nf3", "Nc6"] {
+            read_play(m, english(), &mut pos).unwrap();
+        }
+        let s = sans(&pos, "Bb6", &["a6", "Ba4", "Nf6", "O-O"]);
+        assert_eq!(s[0], "Bb5");
+    }
+
+    #[test]
+    fn mirrored_rank_for_black() {
+        // Black writes Nf3 meaning Nf6.
+        let mut pos = Position::default();
+        read_play("d4", english(), &mut pos).unwrap();
+        let s = sans(&pos, "Nf3", &["c4", "e6"]);
+        assert_eq!(s[0], "Nf6");
+    }
+
+    #[test]
+    fn another_languages_letter() {
+        // A German knight letter in an English game.
+        let pos = Position::default();
+        let s = sans(&pos, "Sf3", &["d5"]);
+        assert_eq!(s[0], "Nf3");
+        // Vietnamese table: suggestions are written in it.
+        let vi = table("vi").unwrap();
+        let s = suggest(&pos, "Nf3", &[], vi, 1);
+        assert_eq!(s[0].san, "Mf3");
+    }
+
+    #[test]
+    fn nothing_close() {
+        let pos = Position::default();
+        assert!(sans(&pos, "Qxh7", &[]).len() <= 3);
+        assert!(sans(&pos, "", &[]).is_empty());
+    }
+}
