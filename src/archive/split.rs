@@ -102,36 +102,56 @@ fn classify(line: &[u8]) -> LineKind {
     }
 }
 
+/// The position of the first `\n` or `\r` in `buf`, eight bytes at a time.
+fn find_line_end(buf: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(LO) & !x & HI != 0;
+    let mut i = 0;
+    for chunk in buf.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        if has_zero(x ^ (LO * u64::from(b'\n'))) || has_zero(x ^ (LO * u64::from(b'\r'))) {
+            break;
+        }
+        i += 8;
+    }
+    buf.get(i..)?
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map(|k| i + k)
+}
+
 /// Replaces each lone `\r` (a line end of old Mac files) with `\n`, so that every
 /// line end of a game's text contains `\n`; lengths and offsets do not change.
 fn lone_cr_to_lf(text: &mut String) {
-    let bytes = text.as_bytes();
-    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
-    if !(0..bytes.len()).any(lone) {
+    let mut from = 0;
+    let mut lone = Vec::new();
+    while let Some(k) = text.get(from..).and_then(|r| r.find('\r')) {
+        let i = from + k;
+        if text.as_bytes().get(i + 1) != Some(&b'\n') {
+            lone.push(i);
+        }
+        from = i + 1;
+    }
+    if lone.is_empty() {
         return;
     }
-    let fixed: String = text
-        .char_indices()
-        .map(|(i, c)| {
-            if c == '\r' && text.as_bytes().get(i + 1) != Some(&b'\n') {
-                '\n'
-            } else {
-                c
-            }
-        })
-        .collect();
-    *text = fixed;
-}
-
-/// Counts line breaks (`\n`, `\r\n`, lone `\r`) in `s`.
-fn count_lines(s: &[u8]) -> u64 {
-    let mut n = 0;
-    for (i, &b) in s.iter().enumerate() {
-        if b == b'\n' || (b == b'\r' && s.get(i + 1) != Some(&b'\n')) {
-            n += 1;
+    let mut bytes = std::mem::take(text).into_bytes();
+    for i in lone {
+        if let Some(b) = bytes.get_mut(i) {
+            *b = b'\n';
         }
     }
-    n
+    // replacing one ASCII byte by another keeps the text valid UTF-8
+    *text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+}
+
+/// Counts line breaks in text whose line ends all contain `\n` (see [`lone_cr_to_lf`]).
+fn count_lines(s: &[u8]) -> u64 {
+    s.iter().filter(|&&b| b == b'\n').count() as u64
 }
 
 /// Reads games one at a time from a byte stream, in memory bounded by
@@ -150,6 +170,8 @@ pub struct ArchiveReader<R> {
     offset: u64,
     line: u64,
     after_cr: bool,
+    /// The chunk has a line ended by a lone `\r`.
+    lone_cr: bool,
     has_movetext: bool,
     prev_blank: bool,
     tag_names: Vec<(usize, usize)>,
@@ -174,6 +196,7 @@ impl<R: BufRead> ArchiveReader<R> {
             offset: 0,
             line: 1,
             after_cr: false,
+            lone_cr: false,
             has_movetext: false,
             prev_blank: false,
             tag_names: Vec::new(),
@@ -218,7 +241,9 @@ impl<R: BufRead> ArchiveReader<R> {
         if self.after_cr {
             self.after_cr = false;
             let buf = self.input.fill_buf()?;
-            if buf.first() == Some(&b'\n') {
+            if buf.first() != Some(&b'\n') {
+                self.lone_cr = true;
+            } else {
                 self.input.consume(1);
                 self.offset += 1;
                 if !self.overflow {
@@ -239,7 +264,7 @@ impl<R: BufRead> ArchiveReader<R> {
                 break;
             }
             any = true;
-            let (n, ended) = match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let (n, ended) = match find_line_end(buf) {
                 Some(k) => {
                     self.after_cr = buf[k] == b'\r';
                     (k + 1, true)
@@ -282,6 +307,7 @@ impl<R: BufRead> ArchiveReader<R> {
         let line_offset = self.offset + u64::from(self.after_cr_pending()?);
         let was_overflow = self.overflow;
         let Some((start, truncated)) = self.read_line()? else {
+            self.lone_cr |= self.after_cr;
             self.finish_chunk(self.chunk.len(), self.offset);
             return Ok(false);
         };
@@ -310,6 +336,7 @@ impl<R: BufRead> ArchiveReader<R> {
             self.chunk_start = line_offset;
             self.chunk_line = line_no;
             self.has_movetext = false;
+            self.lone_cr = false;
             self.tag_names.clear();
             self.overflow = false;
         }
@@ -365,7 +392,7 @@ impl<R: BufRead> ArchiveReader<R> {
             return;
         }
         let (mut text, report) = self.decode(raw);
-        if text.contains('\r') {
+        if self.lone_cr {
             lone_cr_to_lf(&mut text);
         }
         let raw_len = raw.len();
@@ -402,7 +429,10 @@ impl<R: BufRead> ArchiveReader<R> {
                 );
             }
             diagnostics.extend(syntax.diagnostics);
-            let next_line = line + count_lines(text.as_bytes());
+            let next_line = match tail {
+                Some(_) => line + count_lines(text.as_bytes()),
+                None => line,
+            };
             let whitespace_only = text.trim().is_empty();
             if !whitespace_only {
                 self.pending.push_back(RawGame {
@@ -613,6 +643,22 @@ mod tests {
                     assert!(g.diagnostics.iter().any(|d| d.code == "junk-between-games"));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn line_end_search() {
+        let cases: &[(&[u8], Option<usize>)] = &[
+            (b"", None),
+            (b"abc", None),
+            (b"abcdefghijklmnop", None),
+            (b"\n", Some(0)),
+            (b"abcdefgh\r\n", Some(8)),
+            (b"abcdefghijk\nx", Some(11)),
+            (b"ab\x8a\x8d\xff\rdefgh", Some(5)),
+        ];
+        for (buf, want) in cases {
+            assert_eq!(find_line_end(buf), *want, "{buf:?}");
         }
     }
 
