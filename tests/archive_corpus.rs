@@ -2,6 +2,8 @@
 //! the shared corpus (`../shared/corpus` from the crate root): no panic, game counts
 //! that match the files' `[Event ` lines, and the expected text of the encoding probes.
 
+#![allow(clippy::unwrap_used)]
+
 use std::{
     fs,
     path::{Path, PathBuf},

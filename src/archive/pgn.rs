@@ -724,8 +724,8 @@ impl Parser_<'_, '_> {
             });
             self.pos = end;
             // most moves are followed by one space and a token that is not a suffix
-            if !(self.s.get(end) == Some(&b' ')
-                && !matches!(self.s.get(end + 1), Some(b'e' | b'(' | b' ' | b'\t')))
+            if self.s.get(end) != Some(&b' ')
+                || matches!(self.s.get(end + 1), Some(b'e' | b'(' | b' ' | b'\t'))
             {
                 self.ep_suffix(end);
             }
@@ -835,6 +835,7 @@ impl Parser_<'_, '_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -398,7 +398,6 @@ impl<R: BufRead> ArchiveReader<R> {
         let raw_len = raw.len();
         self.chunk = chunk;
         let exact = report.encoding == UTF_8 && text.len() == raw_len;
-        let mut text = text;
         let mut base = 0usize;
         let mut line = self.chunk_line;
         loop {
@@ -531,6 +530,7 @@ pub fn read_str(text: &str) -> Vec<RawGame> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use encoding_rs::{UTF_16BE, UTF_16LE, WINDOWS_1251};
 
@@ -558,7 +558,8 @@ mod tests {
 
     #[test]
     fn splitting() {
-        let cases: &[(&str, &str, Vec<(String, bool, u64)>)] = &[
+        type Case = (&'static str, &'static str, Vec<(String, bool, u64)>);
+        let cases: &[Case] = &[
             (
                 "lf",
                 "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n",

@@ -433,6 +433,7 @@ impl<R: Read> Read for Utf16Reader<R> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

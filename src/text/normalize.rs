@@ -68,6 +68,7 @@ pub fn move_token(token: &str) -> Cow<'_, str> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
