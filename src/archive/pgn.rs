@@ -194,6 +194,49 @@ fn move_number(i: &str) -> IResult<&str, (u32, bool)> {
     }
 }
 
+/// A move number written with full-width, Persian or Arabic-Indic digits (`１．`, `۱.`,
+/// `١)`), with ASCII or full-width `.` `)` or `、` after it; the same shape as
+/// [`move_number`].
+fn wide_move_number(i: &str) -> IResult<&str, (u32, bool)> {
+    let fail = || nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Digit));
+    let mut number: u32 = 0;
+    let mut len = 0;
+    for c in i.chars() {
+        let Some(d) = normalize::digit_value(c) else {
+            break;
+        };
+        number = number
+            .checked_mul(10)
+            .and_then(|n| n.checked_add(d))
+            .ok_or_else(fail)?;
+        len += c.len_utf8();
+    }
+    if len == 0 {
+        return Err(fail());
+    }
+    let mut rest = i.get(len..).unwrap_or("");
+    let mut dots = 0;
+    let mut black = false;
+    let mut any = false;
+    while let Some(c) = rest.chars().next() {
+        match c {
+            '.' | '．' => dots += 1,
+            '…' => black = true,
+            ')' | '）' | '、' if !any => {}
+            _ => break,
+        }
+        any = true;
+        rest = rest.get(c.len_utf8()..).unwrap_or("");
+        if matches!(c, ')' | '）' | '、') {
+            break;
+        }
+    }
+    if !any && !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
+        return Err(fail());
+    }
+    Ok((rest, (number, black || dots >= 2)))
+}
+
 /// `pgn.ebnf`: nag = "$" , digits ;
 fn nag(i: &str) -> IResult<&str, &str> {
     preceded(char('$'), digits).parse(i)
@@ -775,6 +818,18 @@ impl Parser_<'_, '_> {
             self.pos = e;
             return;
         }
+        if tok.starts_with(|c: char| !c.is_ascii() && normalize::digit_value(c).is_some())
+            && let Ok((after, (number, black))) = wide_move_number(self.rest())
+        {
+            let e = self.text.len() - after.len();
+            self.push(Element::MoveNumber {
+                number,
+                black,
+                span: span(start, e),
+            });
+            self.pos = e;
+            return;
+        }
         if tok.starts_with(['.', '…']) && tok.chars().all(|c| c == '.' || c == '…') {
             // `1. ... Nf6`: the dots mark Black's move of the number before them
             if let Some(Element::MoveNumber { black, span: s, .. }) = self.out.movetext.last_mut() {
@@ -926,6 +981,14 @@ mod tests {
                 "1. e4 e5 2. Nf3 2... Nc6",
                 "N1 M:e4 M:e5 N2 M:Nf3 N2b M:Nc6",
             ),
+            (
+                "１．炮二平五 马８进７ ２．马二进三",
+                "N1 M:炮二平五 M:马８进７ N2 M:马二进三",
+            ),
+            ("۱. e4 e5 ۲. اf3", "N1 M:e4 M:e5 N2 M:اf3"),
+            ("١٢) e4 ١٢… e5", "N12 M:e4 N12b M:e5"),
+            ("۱۲ e4", "N12 M:e4"),
+            ("۱۲x", "M:۱۲x"),
         ];
         for (input, want) in cases {
             let (r, g) = render(input);

@@ -21,7 +21,7 @@ use std::{
     io::{self, BufRead, BufReader},
 };
 
-use encoding_rs::{Encoding, UTF_8};
+use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use super::{Limits, RawGame, pgn::parse_game};
 use crate::{
@@ -216,7 +216,11 @@ impl<R: BufRead> ArchiveReader<R> {
     fn sniff(&mut self) -> io::Result<()> {
         self.sniffed = true;
         let found = crate::text::sniff_bom(self.input.fill_buf()?);
-        let Some((enc, len)) = found else {
+        let forced_utf16 = self
+            .options
+            .encoding
+            .filter(|&e| e == UTF_16LE || e == UTF_16BE);
+        let Some((enc, len)) = found.or(forced_utf16.map(|e| (e, 0))) else {
             return Ok(());
         };
         self.input.consume(len);
@@ -532,7 +536,7 @@ pub fn read_str(text: &str) -> Vec<RawGame> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use encoding_rs::{UTF_16BE, UTF_16LE, WINDOWS_1251};
+    use encoding_rs::WINDOWS_1251;
 
     use super::*;
     use crate::game::GameResult;
@@ -753,6 +757,18 @@ mod tests {
                 assert_eq!(g.decoding.source, EncodingSource::Bom);
             }
         }
+        // UTF-16 without BOM, given as --encoding
+        let mut bytes = Vec::new();
+        for u in text.encode_utf16() {
+            bytes.extend(u.to_le_bytes());
+        }
+        let options = ReadOptions {
+            encoding: Some(UTF_16LE),
+            ..ReadOptions::default()
+        };
+        let games = read_bytes(&bytes, options);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1].tag("White").as_deref(), Some("Смыслов"));
         // legacy bytes: guessed, with a diagnostic
         let (bytes, _, _) = WINDOWS_1251.encode(text);
         let games = read_bytes(&bytes, ReadOptions::default());
