@@ -778,16 +778,6 @@ impl Parser_<'_, '_> {
         if let Some(r) = result_token(tok) {
             self.pos = end;
             if self.open.is_empty() {
-                if let Some((_, old)) = self.out.result {
-                    self.diag(
-                        Diagnostic::warning(
-                            "duplicate-result",
-                            format!("found a second result after {}", old.slice(self.text)),
-                        ),
-                        start,
-                        end,
-                    );
-                }
                 self.out.result = Some((r, span(start, end)));
                 self.skip_ws();
                 if self.pos < self.s.len() {
