@@ -40,9 +40,44 @@ pub struct ReadOptions {
     pub limits: Limits,
 }
 
+/// A reader with a few bytes read ahead (for BOM sniffing) put back in front.
+struct Head<R> {
+    head: Vec<u8>,
+    pos: usize,
+    inner: R,
+}
+
+impl<R: BufRead> io::Read for Head<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(buf.len());
+        buf[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Head<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos < self.head.len() {
+            Ok(&self.head[self.pos..])
+        } else {
+            self.inner.fill_buf()
+        }
+    }
+
+    fn consume(&mut self, n: usize) {
+        if self.pos < self.head.len() {
+            self.pos = (self.pos + n).min(self.head.len());
+        } else {
+            self.inner.consume(n);
+        }
+    }
+}
+
 enum Input<R> {
-    Plain(R),
-    Utf16(BufReader<Utf16Reader<R>>),
+    Plain(Head<R>),
+    Utf16(BufReader<Utf16Reader<Head<R>>>),
     Taken,
 }
 
@@ -185,7 +220,11 @@ pub struct ArchiveReader<R> {
 impl<R: BufRead> ArchiveReader<R> {
     pub fn new(input: R, options: ReadOptions) -> ArchiveReader<R> {
         ArchiveReader {
-            input: Input::Plain(input),
+            input: Input::Plain(Head {
+                head: Vec::new(),
+                pos: 0,
+                inner: input,
+            }),
             options,
             sniffed: false,
             bom: None,
@@ -215,6 +254,18 @@ impl<R: BufRead> ArchiveReader<R> {
 
     fn sniff(&mut self) -> io::Result<()> {
         self.sniffed = true;
+        // read up to three bytes even from a reader that hands out fewer at a time
+        if let Input::Plain(h) = &mut self.input {
+            while h.head.len() < 3 {
+                let buf = h.inner.fill_buf()?;
+                if buf.is_empty() {
+                    break;
+                }
+                let n = buf.len().min(3 - h.head.len());
+                h.head.extend_from_slice(&buf[..n]);
+                h.inner.consume(n);
+            }
+        }
         let found = crate::text::sniff_bom(self.input.fill_buf()?);
         let forced_utf16 = self
             .options
