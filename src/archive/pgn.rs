@@ -586,6 +586,7 @@ impl Parser_<'_, '_> {
                     }
                     self.tag();
                 }
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => self.simple_run(),
                 _ => self.token(),
             }
             if self.stop {
@@ -753,6 +754,67 @@ impl Parser_<'_, '_> {
             }
         }
         i.max(start + 1).min(s.len())
+    }
+
+    /// The hot path: a run of plain moves (`Nf3`, `exd5+`) and move numbers (`12.`,
+    /// `12...`) separated by single spaces. Anything else goes to [`Self::token`].
+    fn simple_run(&mut self) {
+        let s = self.s;
+        loop {
+            let start = self.pos;
+            let Some(&first) = s.get(start) else {
+                return;
+            };
+            let end = start
+                + s.get(start..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .position(|&b| CLASS[usize::from(b)] != 0)
+                    .unwrap_or(s.len() - start);
+            let next = s.get(end).copied();
+            let plain_end = next.is_none_or(|b| CLASS[usize::from(b)] == WS);
+            if first.is_ascii_alphabetic() && plain_end && end > start {
+                self.push(Element::Move {
+                    span: span(start, end),
+                    ep: None,
+                });
+                self.pos = end;
+                if next == Some(b' ') && matches!(s.get(end + 1), Some(b'e' | b'(' | b' ' | b'\t'))
+                    || matches!(next, Some(b'\t'))
+                {
+                    self.ep_suffix(end);
+                }
+            } else if first.is_ascii_digit()
+                && plain_end
+                && end - start >= 2
+                && s.get(end - 1) == Some(&b'.')
+                && let Some(tok) = self.text.get(start..end)
+                && let Some(digits_end) = tok.find('.')
+                && tok
+                    .get(digits_end..)
+                    .is_some_and(|d| d.bytes().all(|b| b == b'.'))
+                && let Some(Ok(number)) = tok.get(..digits_end).map(str::parse::<u32>)
+            {
+                self.push(Element::MoveNumber {
+                    number,
+                    black: end - start - digits_end >= 2,
+                    span: span(start, end),
+                });
+                self.pos = end;
+            } else {
+                self.token();
+                return;
+            }
+            // continue only over a single space before another simple token
+            match (s.get(self.pos), s.get(self.pos + 1)) {
+                (Some(b' '), Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9'))
+                    if self.out.movetext.len() < self.limits.max_elements =>
+                {
+                    self.pos += 1;
+                }
+                _ => return,
+            }
+        }
     }
 
     #[inline]
