@@ -352,11 +352,34 @@ impl Parser_<'_, '_> {
     /// One tag at `self.pos` (a `[`).
     fn tag(&mut self) {
         let start = self.pos;
-        let line_end = self.line_end(start);
         let after_bracket = self.rest().get(1..).unwrap_or("");
         let name_start =
             start + 1 + after_bracket.len() - after_bracket.trim_start_matches([' ', '\t']).len();
-        let Ok((after, name)) = tag_open(self.rest()) else {
+        let parsed = tag_open(self.rest());
+        if let Ok((after, name)) = parsed
+            && after.starts_with('"')
+        {
+            // fast path: `[Name "value"]` with no escape, inner quote or line end
+            let v = self.text.len() - after.len() + 1;
+            if let Some(q) = after.get(1..).and_then(|r| r.find('"')).map(|k| v + k)
+                && self.s.get(q + 1) == Some(&b']')
+                && self
+                    .s
+                    .get(v..q)
+                    .is_some_and(|seg| !seg.iter().any(|&b| matches!(b, b'\\' | b'\n' | b'\r')))
+            {
+                self.out.tags.push(RawTag {
+                    span: span(start, q + 2),
+                    name: span(name_start, name_start + name.len()),
+                    value: span(v, q),
+                    escaped: false,
+                });
+                self.pos = q + 2;
+                return;
+            }
+        }
+        let line_end = self.line_end(start);
+        let Ok((after, name)) = parsed else {
             self.diag(
                 Diagnostic::warning(
                     "malformed-tag",
