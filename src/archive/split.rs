@@ -217,7 +217,15 @@ pub struct ArchiveReader<R> {
     done: bool,
 }
 
+impl<R: io::Read> ArchiveReader<BufReader<R>> {
+    /// Reads from an unbuffered reader (a `File`), through a 64 KiB buffer.
+    pub fn from_read(input: R, options: ReadOptions) -> ArchiveReader<BufReader<R>> {
+        ArchiveReader::new(BufReader::with_capacity(64 * 1024, input), options)
+    }
+}
+
 impl<R: BufRead> ArchiveReader<R> {
+    /// Reads from a buffered reader; nothing is read before the first `next()`.
     pub fn new(input: R, options: ReadOptions) -> ArchiveReader<R> {
         ArchiveReader {
             input: Input::Plain(Head {
@@ -834,6 +842,72 @@ mod tests {
         let games = read_bytes(&bytes, options);
         assert_eq!(games[0].decoding.source, EncodingSource::Forced);
         assert!(games[0].diagnostics.is_empty());
+    }
+
+    #[test]
+    fn same_text_in_every_encoding() {
+        use encoding_rs::{BIG5, GBK, WINDOWS_1256, WINDOWS_1258};
+
+        use crate::text::decode::tests::tones_decomposed;
+        let file = |name: &str| {
+            format!(
+                "[White \"{name}\"]\r\n\r\n1. e4 *\r\n\r\n[White \"{name}\"]\r\n\r\n1. d4 *\r\n"
+            )
+        };
+        let utf16 = |text: &str, le: bool| {
+            let mut bytes = if le {
+                vec![0xff, 0xfe]
+            } else {
+                vec![0xfe, 0xff]
+            };
+            for u in text.encode_utf16() {
+                bytes.extend(if le { u.to_le_bytes() } else { u.to_be_bytes() });
+            }
+            bytes
+        };
+        let names = ["Nguyễn Ngọc Trường Sơn", "王天一", "بهروز", "Смыслов"];
+        let legacy: [(&Encoding, &str); 5] = [
+            (WINDOWS_1258, names[0]),
+            (GBK, names[1]),
+            (BIG5, names[1]),
+            (WINDOWS_1256, names[2]),
+            (WINDOWS_1251, names[3]),
+        ];
+        let mut inputs: Vec<(String, Vec<u8>, &str)> = Vec::new();
+        for (enc, name) in legacy {
+            // windows-1258 writes tone marks as combining characters
+            let written = if enc == WINDOWS_1258 {
+                tones_decomposed(name)
+            } else {
+                name.to_owned()
+            };
+            let text = file(&written);
+            let (bytes, _, unmappable) = enc.encode(&text);
+            assert!(!unmappable, "{}", enc.name());
+            inputs.push((enc.name().to_owned(), bytes.into_owned(), name));
+        }
+        for name in names {
+            let text = file(name);
+            inputs.push(("utf-16le".into(), utf16(&text, true), name));
+            inputs.push(("utf-16be".into(), utf16(&text, false), name));
+            let mut bom = b"\xef\xbb\xbf".to_vec();
+            bom.extend_from_slice(text.as_bytes());
+            inputs.push(("utf-8 bom".into(), bom, name));
+            // decomposed UTF-8 is composed too
+            inputs.push((
+                "utf-8 nfd".into(),
+                tones_decomposed(&text).into_bytes(),
+                name,
+            ));
+        }
+        for (label, bytes, name) in inputs {
+            let games = read_bytes(&bytes, ReadOptions::default());
+            assert_eq!(games.len(), 2, "{label} {name}");
+            for g in &games {
+                assert_eq!(g.tag("White").as_deref(), Some(name), "{label}");
+                assert_eq!(g.move_tokens().count(), 1, "{label}");
+            }
+        }
     }
 
     #[test]

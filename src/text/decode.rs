@@ -434,7 +434,7 @@ impl<R: Read> Read for Utf16Reader<R> {
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     const NAMES: [&str; 4] = ["Nguyễn Ngọc Trường Sơn", "王天一", "بهروز", "Смыслов"];
