@@ -56,6 +56,19 @@ fn archive_throughput() {
         assert_eq!(games, 147_855);
     }
     eprintln!("best: {best:.1} MB/s wall, {best_cpu:.1} MB/s cpu");
+    // a floor for comparison on this machine now: count whitespace-separated tokens
+    let cpu = thread_cpu_ns();
+    let mut tokens = 0usize;
+    let mut in_token = false;
+    for &b in &bytes {
+        let ws = b.is_ascii_whitespace();
+        tokens += usize::from(!ws && !in_token);
+        in_token = !ws;
+    }
+    if let (Some(a), Some(b)) = (cpu, thread_cpu_ns()) {
+        let mbs = bytes.len() as f64 / 1e6 / ((b.max(a + 1) - a) as f64 / 1e9);
+        eprintln!("baseline whitespace token count ({tokens} tokens): {mbs:.1} MB/s cpu");
+    }
 }
 
 /// Time this thread spent on a CPU (Linux `/proc/thread-self/schedstat`), in ns: on a
