@@ -398,7 +398,11 @@ impl Parser_<'_, '_> {
         {
             // fast path: `[Name "value"]` with no escape, inner quote or line end
             let v = self.text.len() - after.len() + 1;
-            if let Some(q) = after.get(1..).and_then(|r| r.find('"')).map(|k| v + k)
+            if let Some(q) = self
+                .s
+                .get(v..)
+                .and_then(|r| r.iter().position(|&b| b == b'"'))
+                .map(|k| v + k)
                 && self.s.get(q + 1) == Some(&b']')
                 && self
                     .s
