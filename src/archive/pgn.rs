@@ -335,6 +335,16 @@ impl Parser_<'_, '_> {
             .map_or(self.s.len(), |k| from + k)
     }
 
+    /// `s[a..b]`, or empty when out of range.
+    fn bytes(&self, a: usize, b: usize) -> &[u8] {
+        self.s.get(a..b).unwrap_or(&[])
+    }
+
+    /// `text[a..b]`, or empty when out of range or off a character boundary.
+    fn str_at(&self, a: usize, b: usize) -> &str {
+        self.text.get(a..b).unwrap_or("")
+    }
+
     /// The character at `i` (`None` at the end or off a boundary).
     fn char_at(&self, i: usize) -> Option<char> {
         self.text.get(i..).and_then(|r| r.chars().next())
@@ -436,10 +446,10 @@ impl Parser_<'_, '_> {
         let v0 = self.text.len() - after.len();
         if !after.starts_with('"') {
             // `[Event Paris]`: the value runs to the `]`
-            let close = self.s[v0..line_end].iter().position(|&b| b == b']');
+            let close = self.bytes(v0, line_end).iter().position(|&b| b == b']');
             let v1 = close.map_or(line_end, |k| v0 + k);
             let end = close.map_or(line_end, |k| v0 + k + 1);
-            let value_end = self.text[v0..v1].trim_end().len() + v0;
+            let value_end = self.str_at(v0, v1).trim_end().len() + v0;
             self.out.tags.push(RawTag {
                 span: span(start, end),
                 name: name_span,
@@ -463,17 +473,17 @@ impl Parser_<'_, '_> {
         let mut inner_quote = false;
         let mut close = None;
         while i < line_end {
-            match self.s[i] {
-                b'\\' if i + 1 < line_end && matches!(self.s[i + 1], b'"' | b'\\') => {
+            match self.s.get(i).copied().unwrap_or(b'\n') {
+                b'\\' if i + 1 < line_end && matches!(self.s.get(i + 1), Some(b'"' | b'\\')) => {
                     escaped = true;
                     i += 2;
                 }
                 b'"' => {
                     let mut j = i + 1;
-                    while j < line_end && matches!(self.s[j], b' ' | b'\t') {
+                    while j < line_end && matches!(self.s.get(j), Some(b' ' | b'\t')) {
                         j += 1;
                     }
-                    if j < line_end && self.s[j] == b']' {
+                    if j < line_end && self.s.get(j) == Some(&b']') {
                         close = Some((i, j + 1));
                         break;
                     }
@@ -487,10 +497,10 @@ impl Parser_<'_, '_> {
             Some(c) => c,
             None => {
                 // no `"]` on the line: the value runs to the last `]` or the line end
-                let k = self.s[v..line_end].iter().rposition(|&b| b == b']');
+                let k = self.bytes(v, line_end).iter().rposition(|&b| b == b']');
                 let value_end = k.map_or(line_end, |k| v + k);
                 let end = k.map_or(line_end, |k| v + k + 1);
-                let value_end = v + self.text[v..value_end].trim_end_matches('"').len();
+                let value_end = v + self.str_at(v, value_end).trim_end_matches('"').len();
                 self.diag(
                     Diagnostic::warning(
                         "malformed-tag",
@@ -546,7 +556,7 @@ impl Parser_<'_, '_> {
         let mut depth = 0usize;
         let mut nested = false;
         let mut close = None;
-        for (k, &b) in self.s[start..].iter().enumerate() {
+        for (k, &b) in self.bytes(start, self.s.len()).iter().enumerate() {
             match b {
                 b'{' => {
                     depth += 1;
