@@ -102,8 +102,9 @@ impl<R: BufRead> Input<R> {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum LineKind {
     Blank,
-    /// A tag line; the name's range relative to the line start.
-    Tag(usize, usize),
+    /// A tag line; the name's range relative to the line start, and whether movetext
+    /// follows the tags on the same line (`[Result "*"] 1. e4 *`).
+    Tag(usize, usize, bool),
     /// Starts with move number 1.
     FirstMove,
     /// A `%` escape line.
@@ -129,7 +130,12 @@ fn classify(line: &[u8]) -> LineKind {
                 .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'))
                 .unwrap_or(rest.len() - 1);
             let start = off0 + indent + 1;
-            LineKind::Tag(start, start + name_len)
+            // text after the last `]` (a line without `]` is a broken tag, not movetext)
+            let movetext = rest
+                .iter()
+                .rposition(|&b| b == b']')
+                .is_some_and(|k| !rest.get(k + 1..).unwrap_or(&[]).trim_ascii().is_empty());
+            LineKind::Tag(start, start + name_len, movetext)
         }
         [b'1', b'.' | b')' | b' ' | b'\t', ..] => LineKind::FirstMove,
         [b'%', ..] => LineKind::Escape,
@@ -380,7 +386,7 @@ impl<R: BufRead> ArchiveReader<R> {
             classify(&self.chunk[start..])
         };
         let boundary = match kind {
-            LineKind::Tag(a, b) => {
+            LineKind::Tag(a, b, _) => {
                 self.has_movetext
                     || (self.prev_blank
                         && self.tag_names.iter().any(|&(x, y)| {
@@ -404,7 +410,10 @@ impl<R: BufRead> ArchiveReader<R> {
             self.overflow = false;
         }
         match kind {
-            LineKind::Tag(a, b) => self.tag_names.push((start + a, start + b)),
+            LineKind::Tag(a, b, movetext) => {
+                self.tag_names.push((start + a, start + b));
+                self.has_movetext |= movetext;
+            }
             LineKind::Blank | LineKind::Escape => {}
             LineKind::FirstMove | LineKind::Other => self.has_movetext = true,
         }
@@ -642,6 +651,16 @@ mod tests {
                 "no blank lines",
                 "[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *",
                 vec![s("a", false, 1), s("b", false, 3)],
+            ),
+            (
+                "movetext on the tag line",
+                "[Event \"a\"] 1. e4 *\n[Event \"b\"] [Site \"x\"]\n1. d4 *",
+                vec![s("a", false, 1), s("b", false, 2)],
+            ),
+            (
+                "broken tag line",
+                "[Event \"a\"\n[Site \"x\"]\n\n1. e4 *",
+                vec![s("a", false, 1)],
             ),
             (
                 "indented tags",
