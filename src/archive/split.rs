@@ -4,8 +4,9 @@
 //! chunk. A new chunk starts at a line that
 //!
 //! - starts a tag (`[` + letter, digit or `_`, after optional indentation or a BOM)
-//!   when the chunk already has movetext, or repeats a tag name of the chunk's tag
-//!   section (a game with no movetext followed by the next game), or
+//!   when the chunk already has movetext (a non-blank line that is not a tag or `%`
+//!   line, or text after the last `]` of a tag line), or repeats, after a blank line, a
+//!   tag name of the chunk's tag section (a game without movetext, then the next), or
 //! - starts with move number 1 (`1.`, `1)`, `1 `) after a blank line, when the chunk
 //!   already has movetext (plain movetext copied from a book).
 //!
