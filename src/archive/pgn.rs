@@ -5,10 +5,7 @@
 //! recursion. See [`parse_game`] for the accepted forms.
 
 use nom::{
-    IResult, Parser,
-    bytes::complete::{tag, take_while, take_while1},
-    character::complete::{char, digit1, space0},
-    combinator::opt,
+    IResult, Parser, bytes::complete::tag, character::complete::char, combinator::opt,
     sequence::preceded,
 };
 
@@ -61,7 +58,10 @@ pub fn parse_game(text: &str, limits: &Limits) -> GameSyntax {
         text,
         s: text.as_bytes(),
         pos: 0,
-        out: GameSyntax::default(),
+        out: GameSyntax {
+            movetext: Vec::with_capacity(text.len() / 8),
+            ..GameSyntax::default()
+        },
         open: Vec::new(),
         limits,
         stop: false,
@@ -77,6 +77,65 @@ fn span(a: usize, b: usize) -> Span {
     Span::from_range(a, b)
 }
 
+/// Byte classes for the token scanner: 0 = ordinary ASCII token byte.
+const WS: u8 = 1;
+const DELIM: u8 = 2;
+const PAREN: u8 = 3;
+const HIGH: u8 = 4;
+
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = match i as u8 {
+            // space and all C0 controls (tab, line ends, form feed, DOS end-of-file ^Z)
+            0x00..=0x20 => WS,
+            b'{' | b'}' | b')' | b';' | b'$' => DELIM,
+            b'(' => PAREN,
+            0x80..=0xff => HIGH,
+            _ => 0,
+        };
+        i += 1;
+    }
+    t
+};
+
+/// The length of the run of ordinary bytes (class 0 in [`CLASS`]) at the start of
+/// `s`, eight bytes at a time: without a branch per byte, the end of a short token does
+/// not cost a mispredicted branch.
+#[inline]
+fn plain_run(s: &[u8]) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // high bit set in (at least) the first byte of x that is zero
+    let zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
+    let mut i = 0;
+    while let Some(chunk) = s.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // bytes < 0x21 (space, controls) or ≥ 0x80, and the delimiters
+        let stop = (x.wrapping_sub(LO * 0x21) & !x & HI)
+            | (x & HI)
+            | zero(x ^ (LO * u64::from(b'{')))
+            | zero(x ^ (LO * u64::from(b'}')))
+            | zero(x ^ (LO * u64::from(b'(')))
+            | zero(x ^ (LO * u64::from(b')')))
+            | zero(x ^ (LO * u64::from(b';')))
+            | zero(x ^ (LO * u64::from(b'$')));
+        if stop != 0 {
+            return i + (stop.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + s
+        .get(i..)
+        .unwrap_or(&[])
+        .iter()
+        .position(|&b| CLASS[usize::from(b)] != 0)
+        .unwrap_or(s.len().saturating_sub(i))
+}
+
 fn is_delim(b: u8) -> bool {
     matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'$')
 }
@@ -90,25 +149,67 @@ fn is_glyph_char(c: char) -> bool {
 }
 
 /// `pgn.ebnf`: tag-name = 1*( any character but space, `"`, `[`, `]` ) ;
+/// (A byte scan: the name ends at ASCII whitespace, `"`, `[` or `]`.)
+#[inline]
 fn tag_name(i: &str) -> IResult<&str, &str> {
-    take_while1(|c: char| !c.is_whitespace() && !matches!(c, '"' | '[' | ']')).parse(i)
+    let n = i
+        .bytes()
+        .take_while(|&b| CLASS[usize::from(b)] != WS && !matches!(b, b'"' | b'[' | b']'))
+        .count();
+    match (n, i.split_at_checked(n)) {
+        (1.., Some((name, rest))) => Ok((rest, name)),
+        _ => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::TakeWhile1,
+        ))),
+    }
+}
+
+/// `pgn.ebnf`: space = " " | "\t" ; (`nom::character::complete::space0` on bytes)
+#[inline]
+fn spaces(i: &str) -> IResult<&str, &str> {
+    let n = i.bytes().take_while(|&b| b == b' ' || b == b'\t').count();
+    let (sp, rest) = i.split_at_checked(n).unwrap_or(("", i));
+    Ok((rest, sp))
 }
 
 /// `pgn.ebnf`: tag-open = "[" , { space } , tag-name , { space } ;
 fn tag_open(i: &str) -> IResult<&str, &str> {
-    let (i, name) = preceded((char('['), space0), tag_name).parse(i)?;
-    let (i, _) = space0(i)?;
+    let (i, name) = preceded((char('['), spaces), tag_name).parse(i)?;
+    let (i, _) = spaces(i)?;
     Ok((i, name))
+}
+
+/// `pgn.ebnf`: digits = 1*( "0" | … | "9" ) ; (`nom::character::complete::digit1`,
+/// specialised to `&str` for speed: move numbers are a sixth of all tokens)
+#[inline]
+fn digits(i: &str) -> IResult<&str, &str> {
+    let n = i.bytes().take_while(u8::is_ascii_digit).count();
+    match (n, i.split_at_checked(n)) {
+        (1.., Some((d, rest))) => Ok((rest, d)),
+        _ => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Digit,
+        ))),
+    }
+}
+
+/// `pgn.ebnf`: dots = { "." } ;
+#[inline]
+fn dots(i: &str) -> IResult<&str, &str> {
+    let n = i.bytes().take_while(|&b| b == b'.').count();
+    let (d, rest) = i.split_at_checked(n).unwrap_or((i, ""));
+    Ok((rest, d))
 }
 
 /// `pgn.ebnf`: move-number = digits , ( 1*"." | "…" | ")" ) | digits (before a boundary) ;
 /// Returns the number and whether it marks Black's move (`...`, `…`).
 fn move_number(i: &str) -> IResult<&str, (u32, bool)> {
-    let (rest, digits) = digit1(i)?;
+    let (rest, digits) = digits(i)?;
     let number = digits
         .parse::<u32>()
         .map_err(|_| nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Digit)))?;
-    let (rest, dots) = take_while(|c| c == '.')(rest)?;
+    let (rest, dots) = dots(rest)?;
     let (rest, ellipsis) = opt(tag("…")).parse(rest)?;
     if !dots.is_empty() || ellipsis.is_some() {
         return Ok((rest, (number, dots.len() >= 2 || ellipsis.is_some())));
@@ -130,14 +231,63 @@ fn move_number(i: &str) -> IResult<&str, (u32, bool)> {
     }
 }
 
+/// A move number written with full-width, Persian or Arabic-Indic digits (`１．`, `۱.`,
+/// `١)`), with ASCII or full-width `.` `)` or `、` after it; the same shape as
+/// [`move_number`].
+fn wide_move_number(i: &str) -> IResult<&str, (u32, bool)> {
+    let fail = || nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Digit));
+    let mut number: u32 = 0;
+    let mut len = 0;
+    for c in i.chars() {
+        let Some(d) = normalize::digit_value(c) else {
+            break;
+        };
+        number = number
+            .checked_mul(10)
+            .and_then(|n| n.checked_add(d))
+            .ok_or_else(fail)?;
+        len += c.len_utf8();
+    }
+    if len == 0 {
+        return Err(fail());
+    }
+    let mut rest = i.get(len..).unwrap_or("");
+    let mut dots = 0;
+    let mut black = false;
+    let mut any = false;
+    while let Some(c) = rest.chars().next() {
+        match c {
+            '.' | '．' => dots += 1,
+            '…' => black = true,
+            ')' | '）' | '、' if !any => {}
+            _ => break,
+        }
+        any = true;
+        rest = rest.get(c.len_utf8()..).unwrap_or("");
+        if matches!(c, ')' | '）' | '、') {
+            break;
+        }
+    }
+    if !any && !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
+        return Err(fail());
+    }
+    Ok((rest, (number, black || dots >= 2)))
+}
+
 /// `pgn.ebnf`: nag = "$" , digits ;
 fn nag(i: &str) -> IResult<&str, &str> {
-    preceded(char('$'), digit1).parse(i)
+    preceded(char('$'), digits).parse(i)
 }
 
 /// A result token, in any of the spellings [`GameResult::parse`] reads, plus `:` for `-`
 /// (`0:1`) and look-alike dashes and digits.
+#[inline]
 pub fn result_token(tok: &str) -> Option<GameResult> {
+    // fast path: an ASCII result starts with `0`, `1` or `*`
+    match tok.as_bytes().first() {
+        Some(b'0' | b'1' | b'*' | 0x80..) => {}
+        _ => return None,
+    }
     if let Some(r) = GameResult::parse(tok) {
         return Some(r);
     }
@@ -162,6 +312,7 @@ struct Parser_<'a, 'l> {
 }
 
 impl Parser_<'_, '_> {
+    #[inline]
     fn push(&mut self, e: Element) {
         if let Element::Move { .. } | Element::MoveNumber { .. } = e {
             self.moves_seen = true;
@@ -184,18 +335,30 @@ impl Parser_<'_, '_> {
             .map_or(self.s.len(), |k| from + k)
     }
 
+    /// `s[a..b]`, or empty when out of range.
+    fn bytes(&self, a: usize, b: usize) -> &[u8] {
+        self.s.get(a..b).unwrap_or(&[])
+    }
+
+    /// `text[a..b]`, or empty when out of range or off a character boundary.
+    fn str_at(&self, a: usize, b: usize) -> &str {
+        self.text.get(a..b).unwrap_or("")
+    }
+
     /// The character at `i` (`None` at the end or off a boundary).
     fn char_at(&self, i: usize) -> Option<char> {
         self.text.get(i..).and_then(|r| r.chars().next())
     }
 
+    #[inline(always)]
     fn skip_ws(&mut self) {
         while let Some(&b) = self.s.get(self.pos) {
-            if b < 0x80 {
-                if b.is_ascii_whitespace() || b == 0x0b {
-                    self.pos += 1;
-                    continue;
-                }
+            let class = CLASS[usize::from(b)];
+            if class == WS {
+                self.pos += 1;
+                continue;
+            }
+            if class != HIGH {
                 return;
             }
             match self.char_at(self.pos) {
@@ -236,11 +399,38 @@ impl Parser_<'_, '_> {
     /// One tag at `self.pos` (a `[`).
     fn tag(&mut self) {
         let start = self.pos;
-        let line_end = self.line_end(start);
         let after_bracket = self.rest().get(1..).unwrap_or("");
         let name_start =
             start + 1 + after_bracket.len() - after_bracket.trim_start_matches([' ', '\t']).len();
-        let Ok((after, name)) = tag_open(self.rest()) else {
+        let parsed = tag_open(self.rest());
+        if let Ok((after, name)) = parsed
+            && after.starts_with('"')
+        {
+            // fast path: `[Name "value"]` with no escape, inner quote or line end
+            let v = self.text.len() - after.len() + 1;
+            if let Some(q) = self
+                .s
+                .get(v..)
+                .and_then(|r| r.iter().position(|&b| b == b'"'))
+                .map(|k| v + k)
+                && self.s.get(q + 1) == Some(&b']')
+                && self
+                    .s
+                    .get(v..q)
+                    .is_some_and(|seg| !seg.iter().any(|&b| matches!(b, b'\\' | b'\n' | b'\r')))
+            {
+                self.out.tags.push(RawTag {
+                    span: span(start, q + 2),
+                    name: span(name_start, name_start + name.len()),
+                    value: span(v, q),
+                    escaped: false,
+                });
+                self.pos = q + 2;
+                return;
+            }
+        }
+        let line_end = self.line_end(start);
+        let Ok((after, name)) = parsed else {
             self.diag(
                 Diagnostic::warning(
                     "malformed-tag",
@@ -256,10 +446,10 @@ impl Parser_<'_, '_> {
         let v0 = self.text.len() - after.len();
         if !after.starts_with('"') {
             // `[Event Paris]`: the value runs to the `]`
-            let close = self.s[v0..line_end].iter().position(|&b| b == b']');
+            let close = self.bytes(v0, line_end).iter().position(|&b| b == b']');
             let v1 = close.map_or(line_end, |k| v0 + k);
             let end = close.map_or(line_end, |k| v0 + k + 1);
-            let value_end = self.text[v0..v1].trim_end().len() + v0;
+            let value_end = self.str_at(v0, v1).trim_end().len() + v0;
             self.out.tags.push(RawTag {
                 span: span(start, end),
                 name: name_span,
@@ -283,17 +473,17 @@ impl Parser_<'_, '_> {
         let mut inner_quote = false;
         let mut close = None;
         while i < line_end {
-            match self.s[i] {
-                b'\\' if i + 1 < line_end && matches!(self.s[i + 1], b'"' | b'\\') => {
+            match self.s.get(i).copied().unwrap_or(b'\n') {
+                b'\\' if i + 1 < line_end && matches!(self.s.get(i + 1), Some(b'"' | b'\\')) => {
                     escaped = true;
                     i += 2;
                 }
                 b'"' => {
                     let mut j = i + 1;
-                    while j < line_end && matches!(self.s[j], b' ' | b'\t') {
+                    while j < line_end && matches!(self.s.get(j), Some(b' ' | b'\t')) {
                         j += 1;
                     }
-                    if j < line_end && self.s[j] == b']' {
+                    if j < line_end && self.s.get(j) == Some(&b']') {
                         close = Some((i, j + 1));
                         break;
                     }
@@ -307,10 +497,10 @@ impl Parser_<'_, '_> {
             Some(c) => c,
             None => {
                 // no `"]` on the line: the value runs to the last `]` or the line end
-                let k = self.s[v..line_end].iter().rposition(|&b| b == b']');
+                let k = self.bytes(v, line_end).iter().rposition(|&b| b == b']');
                 let value_end = k.map_or(line_end, |k| v + k);
                 let end = k.map_or(line_end, |k| v + k + 1);
-                let value_end = v + self.text[v..value_end].trim_end_matches('"').len();
+                let value_end = v + self.str_at(v, value_end).trim_end_matches('"').len();
                 self.diag(
                     Diagnostic::warning(
                         "malformed-tag",
@@ -366,7 +556,7 @@ impl Parser_<'_, '_> {
         let mut depth = 0usize;
         let mut nested = false;
         let mut close = None;
-        for (k, &b) in self.s[start..].iter().enumerate() {
+        for (k, &b) in self.bytes(start, self.s.len()).iter().enumerate() {
             match b {
                 b'{' => {
                     depth += 1;
@@ -470,6 +660,7 @@ impl Parser_<'_, '_> {
                     }
                     self.tag();
                 }
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => self.simple_run(),
                 _ => self.token(),
             }
             if self.stop {
@@ -591,15 +782,31 @@ impl Parser_<'_, '_> {
     }
 
     /// The end of the token starting at `start`.
+    #[inline]
     fn token_end(&self, start: usize) -> usize {
         let s = self.s;
         let mut i = start;
-        while let Some(&b) = s.get(i) {
-            if b < 0x80 {
-                if b.is_ascii_whitespace() || b == 0x0b {
+        loop {
+            // the common case: a run of ordinary ASCII bytes
+            let run = s
+                .get(i..)
+                .unwrap_or(&[])
+                .iter()
+                .position(|&b| CLASS[usize::from(b)] != 0);
+            let Some(run) = run else {
+                i = s.len();
+                break;
+            };
+            i += run;
+            let Some(&b) = s.get(i) else {
+                break;
+            };
+            let class = CLASS[usize::from(b)];
+            if class != HIGH {
+                if class == WS {
                     break;
                 }
-                if b == b'(' {
+                if class == PAREN {
                     // glued one-letter promotion `a8(Q)`, `a8(Ф)`
                     if i > start
                         && let Some(c) = self.char_at(i + 1)
@@ -611,10 +818,7 @@ impl Parser_<'_, '_> {
                     }
                     break;
                 }
-                if is_delim(b) {
-                    break;
-                }
-                i += 1;
+                break;
             } else {
                 match self.char_at(i) {
                     Some(c) if c.is_whitespace() || c == '\u{FEFF}' => break,
@@ -626,23 +830,85 @@ impl Parser_<'_, '_> {
         i.max(start + 1).min(s.len())
     }
 
+    /// The hot path: a run of plain moves (`Nf3`, `exd5+`) and move numbers (`12.`,
+    /// `12...`) separated by single spaces. Anything else goes to [`Self::token`].
+    fn simple_run(&mut self) {
+        let s = self.s;
+        loop {
+            let start = self.pos;
+            let Some(&first) = s.get(start) else {
+                return;
+            };
+            let end = start + plain_run(s.get(start..).unwrap_or(&[]));
+            let next = s.get(end).copied();
+            let plain_end = next.is_none_or(|b| CLASS[usize::from(b)] == WS);
+            if first.is_ascii_alphabetic() && plain_end && end > start {
+                self.push(Element::Move {
+                    span: span(start, end),
+                    ep: None,
+                });
+                self.pos = end;
+                if next == Some(b' ') && matches!(s.get(end + 1), Some(b'e' | b'(' | b' ' | b'\t'))
+                    || matches!(next, Some(b'\t'))
+                {
+                    self.ep_suffix(end);
+                }
+            } else if first.is_ascii_digit()
+                && plain_end
+                && end - start >= 2
+                && s.get(end - 1) == Some(&b'.')
+                && let Some(tok) = self.text.get(start..end)
+                && let Some(digits_end) = tok.find('.')
+                && tok
+                    .get(digits_end..)
+                    .is_some_and(|d| d.bytes().all(|b| b == b'.'))
+                && let Some(Ok(number)) = tok.get(..digits_end).map(str::parse::<u32>)
+            {
+                self.push(Element::MoveNumber {
+                    number,
+                    black: end - start - digits_end >= 2,
+                    span: span(start, end),
+                });
+                self.pos = end;
+            } else {
+                self.token();
+                return;
+            }
+            // continue only over a single space before another simple token
+            match (s.get(self.pos), s.get(self.pos + 1)) {
+                (Some(b' '), Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9'))
+                    if self.out.movetext.len() < self.limits.max_elements =>
+                {
+                    self.pos += 1;
+                }
+                _ => return,
+            }
+        }
+    }
+
+    #[inline]
     fn token(&mut self) {
         let start = self.pos;
         let end = self.token_end(start);
+        if self.s.get(start).is_some_and(u8::is_ascii_alphabetic) {
+            // fast path: a token starting with an ASCII letter can only be a move
+            self.push(Element::Move {
+                span: span(start, end),
+                ep: None,
+            });
+            self.pos = end;
+            // most moves are followed by one space and a token that is not a suffix
+            if self.s.get(end) != Some(&b' ')
+                || matches!(self.s.get(end + 1), Some(b'e' | b'(' | b' ' | b'\t'))
+            {
+                self.ep_suffix(end);
+            }
+            return;
+        }
         let tok = self.text.get(start..end).unwrap_or("");
         if let Some(r) = result_token(tok) {
             self.pos = end;
             if self.open.is_empty() {
-                if let Some((_, old)) = self.out.result {
-                    self.diag(
-                        Diagnostic::warning(
-                            "duplicate-result",
-                            format!("found a second result after {}", old.slice(self.text)),
-                        ),
-                        start,
-                        end,
-                    );
-                }
                 self.out.result = Some((r, span(start, end)));
                 self.skip_ws();
                 if self.pos < self.s.len() {
@@ -673,7 +939,19 @@ impl Parser_<'_, '_> {
             self.pos = e;
             return;
         }
-        if tok.chars().all(|c| c == '.' || c == '…') {
+        if tok.starts_with(|c: char| !c.is_ascii() && normalize::digit_value(c).is_some())
+            && let Ok((after, (number, black))) = wide_move_number(self.rest())
+        {
+            let e = self.text.len() - after.len();
+            self.push(Element::MoveNumber {
+                number,
+                black,
+                span: span(start, e),
+            });
+            self.pos = e;
+            return;
+        }
+        if tok.starts_with(['.', '…']) && tok.chars().all(|c| c == '.' || c == '…') {
             // `1. ... Nf6`: the dots mark Black's move of the number before them
             if let Some(Element::MoveNumber { black, span: s, .. }) = self.out.movetext.last_mut() {
                 *black = true;
@@ -682,7 +960,7 @@ impl Parser_<'_, '_> {
             self.pos = end;
             return;
         }
-        if tok != "--" && tok.chars().all(is_glyph_char) {
+        if tok.starts_with(is_glyph_char) && tok != "--" && tok.chars().all(is_glyph_char) {
             self.push(Element::Annotation {
                 span: span(start, end),
             });
@@ -698,12 +976,13 @@ impl Parser_<'_, '_> {
     }
 
     /// An en-passant suffix after whitespace following the move that ends at `end`.
+    #[inline]
     fn ep_suffix(&mut self, end: usize) {
         let mut j = end;
         while matches!(self.s.get(j), Some(b' ' | b'\t')) {
             j += 1;
         }
-        if j == end {
+        if j == end || !matches!(self.s.get(j), Some(b'e' | b'(')) {
             return;
         }
         let r = self.text.get(j..).unwrap_or("");
@@ -732,6 +1011,7 @@ impl Parser_<'_, '_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -822,6 +1102,14 @@ mod tests {
                 "1. e4 e5 2. Nf3 2... Nc6",
                 "N1 M:e4 M:e5 N2 M:Nf3 N2b M:Nc6",
             ),
+            (
+                "１．炮二平五 马８进７ ２．马二进三",
+                "N1 M:炮二平五 M:马８进７ N2 M:马二进三",
+            ),
+            ("۱. e4 e5 ۲. اf3", "N1 M:e4 M:e5 N2 M:اf3"),
+            ("١٢) e4 ١٢… e5", "N12 M:e4 N12b M:e5"),
+            ("۱۲ e4", "N12 M:e4"),
+            ("۱۲x", "M:۱۲x"),
         ];
         for (input, want) in cases {
             let (r, g) = render(input);
@@ -831,6 +1119,35 @@ mod tests {
                 "{input:?}: {:?}",
                 g.diagnostics
             );
+        }
+    }
+
+    #[test]
+    fn plain_runs() {
+        let cases: &[(&[u8], usize)] = &[
+            (b"", 0),
+            (b"e4", 2),
+            (b"e4 e5", 2),
+            (b"Nxf3+!?{c}", 7),
+            (b"abcdefghijklmnopq", 17),
+            (b"abcdefgh(", 8),
+            (b"abcdefghij$1", 10),
+            (b"abcdefgh\xc3\xa9", 8),
+            (b"ab\x00", 2),
+            (b"ab\tc", 2),
+            (b"a;", 1),
+            (b"a)", 1),
+            (b"a}", 1),
+            (b"[Event", 6),
+            (b"!\"#%&'*+,-./:<=>?@[\\]^_`|~ ", 26),
+        ];
+        for (input, want) in cases {
+            assert_eq!(plain_run(input), *want, "{input:?}");
+            let bytewise = input
+                .iter()
+                .position(|&b| CLASS[usize::from(b)] != 0)
+                .unwrap_or(input.len());
+            assert_eq!(bytewise, *want, "{input:?}");
         }
     }
 

@@ -4,8 +4,9 @@
 //! chunk. A new chunk starts at a line that
 //!
 //! - starts a tag (`[` + letter, digit or `_`, after optional indentation or a BOM)
-//!   when the chunk already has movetext, or repeats a tag name of the chunk's tag
-//!   section (a game with no movetext followed by the next game), or
+//!   when the chunk already has movetext (a non-blank line that is not a tag or `%`
+//!   line, or text after the last `]` of a tag line), or repeats, after a blank line, a
+//!   tag name of the chunk's tag section (a game without movetext, then the next), or
 //! - starts with move number 1 (`1.`, `1)`, `1 `) after a blank line, when the chunk
 //!   already has movetext (plain movetext copied from a book).
 //!
@@ -21,7 +22,7 @@ use std::{
     io::{self, BufRead, BufReader},
 };
 
-use encoding_rs::{Encoding, UTF_8};
+use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use super::{Limits, RawGame, pgn::parse_game};
 use crate::{
@@ -40,9 +41,44 @@ pub struct ReadOptions {
     pub limits: Limits,
 }
 
+/// A reader with a few bytes read ahead (for BOM sniffing) put back in front.
+struct Head<R> {
+    head: Vec<u8>,
+    pos: usize,
+    inner: R,
+}
+
+impl<R: BufRead> io::Read for Head<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(buf.len());
+        buf[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Head<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos < self.head.len() {
+            Ok(&self.head[self.pos..])
+        } else {
+            self.inner.fill_buf()
+        }
+    }
+
+    fn consume(&mut self, n: usize) {
+        if self.pos < self.head.len() {
+            self.pos = (self.pos + n).min(self.head.len());
+        } else {
+            self.inner.consume(n);
+        }
+    }
+}
+
 enum Input<R> {
-    Plain(R),
-    Utf16(BufReader<Utf16Reader<R>>),
+    Plain(Head<R>),
+    Utf16(BufReader<Utf16Reader<Head<R>>>),
     Taken,
 }
 
@@ -67,8 +103,9 @@ impl<R: BufRead> Input<R> {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum LineKind {
     Blank,
-    /// A tag line; the name's range relative to the line start.
-    Tag(usize, usize),
+    /// A tag line; the name's range relative to the line start, and whether movetext
+    /// follows the tags on the same line (`[Result "*"] 1. e4 *`).
+    Tag(usize, usize, bool),
     /// Starts with move number 1.
     FirstMove,
     /// A `%` escape line.
@@ -94,7 +131,12 @@ fn classify(line: &[u8]) -> LineKind {
                 .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'))
                 .unwrap_or(rest.len() - 1);
             let start = off0 + indent + 1;
-            LineKind::Tag(start, start + name_len)
+            // text after the last `]` (a line without `]` is a broken tag, not movetext)
+            let movetext = rest
+                .iter()
+                .rposition(|&b| b == b']')
+                .is_some_and(|k| !rest.get(k + 1..).unwrap_or(&[]).trim_ascii().is_empty());
+            LineKind::Tag(start, start + name_len, movetext)
         }
         [b'1', b'.' | b')' | b' ' | b'\t', ..] => LineKind::FirstMove,
         [b'%', ..] => LineKind::Escape,
@@ -102,36 +144,56 @@ fn classify(line: &[u8]) -> LineKind {
     }
 }
 
+/// The position of the first `\n` or `\r` in `buf`, eight bytes at a time.
+fn find_line_end(buf: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(LO) & !x & HI != 0;
+    let mut i = 0;
+    for chunk in buf.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        if has_zero(x ^ (LO * u64::from(b'\n'))) || has_zero(x ^ (LO * u64::from(b'\r'))) {
+            break;
+        }
+        i += 8;
+    }
+    buf.get(i..)?
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map(|k| i + k)
+}
+
 /// Replaces each lone `\r` (a line end of old Mac files) with `\n`, so that every
 /// line end of a game's text contains `\n`; lengths and offsets do not change.
 fn lone_cr_to_lf(text: &mut String) {
-    let bytes = text.as_bytes();
-    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
-    if !(0..bytes.len()).any(lone) {
+    let mut from = 0;
+    let mut lone = Vec::new();
+    while let Some(k) = text.get(from..).and_then(|r| r.find('\r')) {
+        let i = from + k;
+        if text.as_bytes().get(i + 1) != Some(&b'\n') {
+            lone.push(i);
+        }
+        from = i + 1;
+    }
+    if lone.is_empty() {
         return;
     }
-    let fixed: String = text
-        .char_indices()
-        .map(|(i, c)| {
-            if c == '\r' && text.as_bytes().get(i + 1) != Some(&b'\n') {
-                '\n'
-            } else {
-                c
-            }
-        })
-        .collect();
-    *text = fixed;
-}
-
-/// Counts line breaks (`\n`, `\r\n`, lone `\r`) in `s`.
-fn count_lines(s: &[u8]) -> u64 {
-    let mut n = 0;
-    for (i, &b) in s.iter().enumerate() {
-        if b == b'\n' || (b == b'\r' && s.get(i + 1) != Some(&b'\n')) {
-            n += 1;
+    let mut bytes = std::mem::take(text).into_bytes();
+    for i in lone {
+        if let Some(b) = bytes.get_mut(i) {
+            *b = b'\n';
         }
     }
-    n
+    // replacing one ASCII byte by another keeps the text valid UTF-8
+    *text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+}
+
+/// Counts line breaks in text whose line ends all contain `\n` (see [`lone_cr_to_lf`]).
+fn count_lines(s: &[u8]) -> u64 {
+    s.iter().filter(|&&b| b == b'\n').count() as u64
 }
 
 /// Reads games one at a time from a byte stream, in memory bounded by
@@ -150,6 +212,8 @@ pub struct ArchiveReader<R> {
     offset: u64,
     line: u64,
     after_cr: bool,
+    /// The chunk has a line ended by a lone `\r`.
+    lone_cr: bool,
     has_movetext: bool,
     prev_blank: bool,
     tag_names: Vec<(usize, usize)>,
@@ -160,10 +224,22 @@ pub struct ArchiveReader<R> {
     done: bool,
 }
 
+impl<R: io::Read> ArchiveReader<BufReader<R>> {
+    /// Reads from an unbuffered reader (a `File`), through a 64 KiB buffer.
+    pub fn from_read(input: R, options: ReadOptions) -> ArchiveReader<BufReader<R>> {
+        ArchiveReader::new(BufReader::with_capacity(64 * 1024, input), options)
+    }
+}
+
 impl<R: BufRead> ArchiveReader<R> {
+    /// Reads from a buffered reader; nothing is read before the first `next()`.
     pub fn new(input: R, options: ReadOptions) -> ArchiveReader<R> {
         ArchiveReader {
-            input: Input::Plain(input),
+            input: Input::Plain(Head {
+                head: Vec::new(),
+                pos: 0,
+                inner: input,
+            }),
             options,
             sniffed: false,
             bom: None,
@@ -174,6 +250,7 @@ impl<R: BufRead> ArchiveReader<R> {
             offset: 0,
             line: 1,
             after_cr: false,
+            lone_cr: false,
             has_movetext: false,
             prev_blank: false,
             tag_names: Vec::new(),
@@ -192,8 +269,24 @@ impl<R: BufRead> ArchiveReader<R> {
 
     fn sniff(&mut self) -> io::Result<()> {
         self.sniffed = true;
+        // read up to three bytes even from a reader that hands out fewer at a time
+        if let Input::Plain(h) = &mut self.input {
+            while h.head.len() < 3 {
+                let buf = h.inner.fill_buf()?;
+                if buf.is_empty() {
+                    break;
+                }
+                let n = buf.len().min(3 - h.head.len());
+                h.head.extend_from_slice(&buf[..n]);
+                h.inner.consume(n);
+            }
+        }
         let found = crate::text::sniff_bom(self.input.fill_buf()?);
-        let Some((enc, len)) = found else {
+        let forced_utf16 = self
+            .options
+            .encoding
+            .filter(|&e| e == UTF_16LE || e == UTF_16BE);
+        let Some((enc, len)) = found.or(forced_utf16.map(|e| (e, 0))) else {
             return Ok(());
         };
         self.input.consume(len);
@@ -218,7 +311,9 @@ impl<R: BufRead> ArchiveReader<R> {
         if self.after_cr {
             self.after_cr = false;
             let buf = self.input.fill_buf()?;
-            if buf.first() == Some(&b'\n') {
+            if buf.first() != Some(&b'\n') {
+                self.lone_cr = true;
+            } else {
                 self.input.consume(1);
                 self.offset += 1;
                 if !self.overflow {
@@ -239,7 +334,7 @@ impl<R: BufRead> ArchiveReader<R> {
                 break;
             }
             any = true;
-            let (n, ended) = match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let (n, ended) = match find_line_end(buf) {
                 Some(k) => {
                     self.after_cr = buf[k] == b'\r';
                     (k + 1, true)
@@ -282,6 +377,7 @@ impl<R: BufRead> ArchiveReader<R> {
         let line_offset = self.offset + u64::from(self.after_cr_pending()?);
         let was_overflow = self.overflow;
         let Some((start, truncated)) = self.read_line()? else {
+            self.lone_cr |= self.after_cr;
             self.finish_chunk(self.chunk.len(), self.offset);
             return Ok(false);
         };
@@ -291,7 +387,7 @@ impl<R: BufRead> ArchiveReader<R> {
             classify(&self.chunk[start..])
         };
         let boundary = match kind {
-            LineKind::Tag(a, b) => {
+            LineKind::Tag(a, b, _) => {
                 self.has_movetext
                     || (self.prev_blank
                         && self.tag_names.iter().any(|&(x, y)| {
@@ -310,11 +406,15 @@ impl<R: BufRead> ArchiveReader<R> {
             self.chunk_start = line_offset;
             self.chunk_line = line_no;
             self.has_movetext = false;
+            self.lone_cr = false;
             self.tag_names.clear();
             self.overflow = false;
         }
         match kind {
-            LineKind::Tag(a, b) => self.tag_names.push((start + a, start + b)),
+            LineKind::Tag(a, b, movetext) => {
+                self.tag_names.push((start + a, start + b));
+                self.has_movetext |= movetext;
+            }
             LineKind::Blank | LineKind::Escape => {}
             LineKind::FirstMove | LineKind::Other => self.has_movetext = true,
         }
@@ -365,13 +465,12 @@ impl<R: BufRead> ArchiveReader<R> {
             return;
         }
         let (mut text, report) = self.decode(raw);
-        if text.contains('\r') {
+        if self.lone_cr {
             lone_cr_to_lf(&mut text);
         }
         let raw_len = raw.len();
         self.chunk = chunk;
         let exact = report.encoding == UTF_8 && text.len() == raw_len;
-        let mut text = text;
         let mut base = 0usize;
         let mut line = self.chunk_line;
         loop {
@@ -402,7 +501,10 @@ impl<R: BufRead> ArchiveReader<R> {
                 );
             }
             diagnostics.extend(syntax.diagnostics);
-            let next_line = line + count_lines(text.as_bytes());
+            let next_line = match tail {
+                Some(_) => line + count_lines(text.as_bytes()),
+                None => line,
+            };
             let whitespace_only = text.trim().is_empty();
             if !whitespace_only {
                 self.pending.push_back(RawGame {
@@ -501,8 +603,9 @@ pub fn read_str(text: &str) -> Vec<RawGame> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
-    use encoding_rs::{UTF_16BE, UTF_16LE, WINDOWS_1251};
+    use encoding_rs::WINDOWS_1251;
 
     use super::*;
     use crate::game::GameResult;
@@ -528,7 +631,8 @@ mod tests {
 
     #[test]
     fn splitting() {
-        let cases: &[(&str, &str, Vec<(String, bool, u64)>)] = &[
+        type Case = (&'static str, &'static str, Vec<(String, bool, u64)>);
+        let cases: &[Case] = &[
             (
                 "lf",
                 "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n",
@@ -548,6 +652,16 @@ mod tests {
                 "no blank lines",
                 "[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *",
                 vec![s("a", false, 1), s("b", false, 3)],
+            ),
+            (
+                "movetext on the tag line",
+                "[Event \"a\"] 1. e4 *\n[Event \"b\"] [Site \"x\"]\n1. d4 *",
+                vec![s("a", false, 1), s("b", false, 2)],
+            ),
+            (
+                "broken tag line",
+                "[Event \"a\"\n[Site \"x\"]\n\n1. e4 *",
+                vec![s("a", false, 1)],
             ),
             (
                 "indented tags",
@@ -613,6 +727,22 @@ mod tests {
                     assert!(g.diagnostics.iter().any(|d| d.code == "junk-between-games"));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn line_end_search() {
+        let cases: &[(&[u8], Option<usize>)] = &[
+            (b"", None),
+            (b"abc", None),
+            (b"abcdefghijklmnop", None),
+            (b"\n", Some(0)),
+            (b"abcdefgh\r\n", Some(8)),
+            (b"abcdefghijk\nx", Some(11)),
+            (b"ab\x8a\x8d\xff\rdefgh", Some(5)),
+        ];
+        for (buf, want) in cases {
+            assert_eq!(find_line_end(buf), *want, "{buf:?}");
         }
     }
 
@@ -706,6 +836,18 @@ mod tests {
                 assert_eq!(g.decoding.source, EncodingSource::Bom);
             }
         }
+        // UTF-16 without BOM, given as --encoding
+        let mut bytes = Vec::new();
+        for u in text.encode_utf16() {
+            bytes.extend(u.to_le_bytes());
+        }
+        let options = ReadOptions {
+            encoding: Some(UTF_16LE),
+            ..ReadOptions::default()
+        };
+        let games = read_bytes(&bytes, options);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1].tag("White").as_deref(), Some("Смыслов"));
         // legacy bytes: guessed, with a diagnostic
         let (bytes, _, _) = WINDOWS_1251.encode(text);
         let games = read_bytes(&bytes, ReadOptions::default());
@@ -720,6 +862,72 @@ mod tests {
         let games = read_bytes(&bytes, options);
         assert_eq!(games[0].decoding.source, EncodingSource::Forced);
         assert!(games[0].diagnostics.is_empty());
+    }
+
+    #[test]
+    fn same_text_in_every_encoding() {
+        use encoding_rs::{BIG5, GBK, WINDOWS_1256, WINDOWS_1258};
+
+        use crate::text::decode::tests::tones_decomposed;
+        let file = |name: &str| {
+            format!(
+                "[White \"{name}\"]\r\n\r\n1. e4 *\r\n\r\n[White \"{name}\"]\r\n\r\n1. d4 *\r\n"
+            )
+        };
+        let utf16 = |text: &str, le: bool| {
+            let mut bytes = if le {
+                vec![0xff, 0xfe]
+            } else {
+                vec![0xfe, 0xff]
+            };
+            for u in text.encode_utf16() {
+                bytes.extend(if le { u.to_le_bytes() } else { u.to_be_bytes() });
+            }
+            bytes
+        };
+        let names = ["Nguyễn Ngọc Trường Sơn", "王天一", "بهروز", "Смыслов"];
+        let legacy: [(&Encoding, &str); 5] = [
+            (WINDOWS_1258, names[0]),
+            (GBK, names[1]),
+            (BIG5, names[1]),
+            (WINDOWS_1256, names[2]),
+            (WINDOWS_1251, names[3]),
+        ];
+        let mut inputs: Vec<(String, Vec<u8>, &str)> = Vec::new();
+        for (enc, name) in legacy {
+            // windows-1258 writes tone marks as combining characters
+            let written = if enc == WINDOWS_1258 {
+                tones_decomposed(name)
+            } else {
+                name.to_owned()
+            };
+            let text = file(&written);
+            let (bytes, _, unmappable) = enc.encode(&text);
+            assert!(!unmappable, "{}", enc.name());
+            inputs.push((enc.name().to_owned(), bytes.into_owned(), name));
+        }
+        for name in names {
+            let text = file(name);
+            inputs.push(("utf-16le".into(), utf16(&text, true), name));
+            inputs.push(("utf-16be".into(), utf16(&text, false), name));
+            let mut bom = b"\xef\xbb\xbf".to_vec();
+            bom.extend_from_slice(text.as_bytes());
+            inputs.push(("utf-8 bom".into(), bom, name));
+            // decomposed UTF-8 is composed too
+            inputs.push((
+                "utf-8 nfd".into(),
+                tones_decomposed(&text).into_bytes(),
+                name,
+            ));
+        }
+        for (label, bytes, name) in inputs {
+            let games = read_bytes(&bytes, ReadOptions::default());
+            assert_eq!(games.len(), 2, "{label} {name}");
+            for g in &games {
+                assert_eq!(g.tag("White").as_deref(), Some(name), "{label}");
+                assert_eq!(g.move_tokens().count(), 1, "{label}");
+            }
+        }
     }
 
     #[test]

@@ -26,8 +26,9 @@
 //! | other CJK ideograph | 0 |
 //! | CJK extension A, kana, Hangul, box drawing, blocks | −4 |
 //! | Cyrillic letter | +1 … +3 by Russian letter frequency |
-//! | Cyrillic right after an ASCII letter (`Hьbner`) | −4 |
 //! | Arabic letter | +3 |
+//! | Arabic or Cyrillic letter right after an ASCII letter (`Hьbner`) | −4 |
+//! | Arabic vowel mark after an Arabic letter | +1, elsewhere −6 |
 //! | Latin letter with diacritic | +2 (+1 more for Vietnamese ă â đ ê ô ơ ư) |
 //! | combining tone mark after a vowel (windows-1258) | +4, elsewhere −6 |
 //! | uppercase letter right after a lowercase letter (`яЛ`, `NguyêÞn`) | −6 |
@@ -286,7 +287,20 @@ fn score_text(text: &str) -> i64 {
                     s -= 4;
                 }
             }
-            0x600..=0x6FF if c.is_alphabetic() => s += 3,
+            0x64B..=0x65F | 0x670 => {
+                // Arabic vowel marks: only after an Arabic letter
+                if matches!(prev as u32, 0x620..=0x64A | 0x671..=0x6FF) {
+                    s += 1;
+                } else {
+                    s -= 6;
+                }
+            }
+            0x600..=0x6FF if c.is_alphabetic() => {
+                s += 3;
+                if prev.is_ascii_alphabetic() {
+                    s -= 4;
+                }
+            }
             0x300..=0x36F => {
                 if is_latin_vowel(prev) {
                     s += 4;
@@ -419,7 +433,8 @@ impl<R: Read> Read for Utf16Reader<R> {
 }
 
 #[cfg(test)]
-mod tests {
+#[allow(clippy::unwrap_used)]
+pub(crate) mod tests {
     use super::*;
 
     const NAMES: [&str; 4] = ["Nguyễn Ngọc Trường Sơn", "王天一", "بهروز", "Смыслов"];

@@ -44,6 +44,18 @@ fn fold(c: char) -> Option<char> {
     })
 }
 
+/// The value of a decimal digit in ASCII, full-width (`０-９`), Persian (`۰-۹`) or
+/// Arabic-Indic (`٠-٩`) form.
+pub fn digit_value(c: char) -> Option<u32> {
+    match c {
+        '0'..='9' => Some(c as u32 - '0' as u32),
+        '\u{FF10}'..='\u{FF19}' => Some(c as u32 - 0xFF10),
+        '\u{06F0}'..='\u{06F9}' => Some(c as u32 - 0x06F0),
+        '\u{0660}'..='\u{0669}' => Some(c as u32 - 0x0660),
+        _ => None,
+    }
+}
+
 /// Folds one move token for the notation parsers: full-width ASCII → ASCII (`ｅ４` →
 /// `e4`), Persian `۰-۹` and Arabic-Indic `٠-٩` digits → `0-9`, Arabic `ي`/`ك` → Persian
 /// `ی`/`ک`, look-alike dashes (`‐ ‑ ‒ – — ―` and `−`) → `-`, no-break and thin spaces →
@@ -68,6 +80,7 @@ pub fn move_token(token: &str) -> Cow<'_, str> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -107,6 +120,20 @@ mod tests {
             assert!(matches!(move_token(s), Cow::Borrowed(_)), "{s}");
         }
         assert!(matches!(move_token("ｅ４"), Cow::Owned(_)));
+    }
+
+    #[test]
+    fn digit_values() {
+        let cases = [
+            ('7', Some(7)),
+            ('７', Some(7)),
+            ('۷', Some(7)),
+            ('٧', Some(7)),
+            ('七', None),
+        ];
+        for (c, want) in cases {
+            assert_eq!(digit_value(c), want, "{c}");
+        }
     }
 
     #[test]
