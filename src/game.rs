@@ -113,12 +113,14 @@ impl GameResult {
         }
     }
 
-    /// Reads the PGN tokens and the common variants (`½-½`, `1/2`, `0.5-0.5`).
+    /// Reads the PGN tokens and the common variants (`½-½`, `1/2`, `0.5-0.5`, `1:0`).
     pub fn parse(s: &str) -> Option<GameResult> {
         match s {
-            "1-0" => Some(GameResult::WhiteWins),
-            "0-1" => Some(GameResult::BlackWins),
-            "1/2-1/2" | "½-½" | "1/2" | "½" | "0.5-0.5" => Some(GameResult::Draw),
+            "1-0" | "1:0" => Some(GameResult::WhiteWins),
+            "0-1" | "0:1" => Some(GameResult::BlackWins),
+            "1/2-1/2" | "½-½" | "1/2" | "½" | "0.5-0.5" | "½:½" | "1/2:1/2" => {
+                Some(GameResult::Draw)
+            }
             "*" => Some(GameResult::Unknown),
             _ => None,
         }
@@ -395,6 +397,8 @@ mod tests {
             assert_eq!(GameResult::parse(r.as_str()), Some(r));
         }
         assert_eq!(GameResult::parse("½-½"), Some(GameResult::Draw));
+        assert_eq!(GameResult::parse("1:0"), Some(GameResult::WhiteWins));
+        assert_eq!(GameResult::parse("½:½"), Some(GameResult::Draw));
         assert_eq!(GameResult::parse("2-0"), None);
     }
 

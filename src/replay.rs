@@ -19,6 +19,7 @@ use crate::{
     },
     notation::chess::{self as san, PieceTable},
     notation::xiangqi as xq_notation,
+    suggest::suggest,
     xiangqi,
 };
 
@@ -378,8 +379,20 @@ fn walk(
                 let token = raw.slice(span);
                 match read_move(token, reader, frame, span, diagnostics) {
                     Ok(()) => {}
-                    Err(d) => {
+                    Err(mut d) => {
                         if depth == 1 {
+                            if let (Reader::Chess(table), Board::Chess(pos)) = (reader, &frame.pos)
+                                && d.candidates.is_empty()
+                            {
+                                let following: Vec<&str> = following_tokens(elements.clone())
+                                    .into_iter()
+                                    .map(|sp| raw.slice(sp))
+                                    .collect();
+                                d.candidates = suggest(pos, token, &following, table, 3)
+                                    .into_iter()
+                                    .map(|s| s.san)
+                                    .collect();
+                            }
                             diagnostics.push(d);
                             unparsed = movetext_text(raw, span.start as usize, movetext_end);
                             break;
@@ -492,6 +505,26 @@ fn walk(
     }
     let line = stack.pop().map(|f| f.line).unwrap_or_default();
     (line, unparsed)
+}
+
+/// The next few main-line move tokens after the current element (for look-ahead).
+fn following_tokens<'a>(rest: std::slice::Iter<'a, Element>) -> Vec<Span> {
+    let mut depth = 0usize;
+    let mut out = Vec::new();
+    for e in rest {
+        match e {
+            Element::StartVariation { .. } => depth += 1,
+            Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+            Element::Move { span, .. } if depth == 0 => {
+                out.push(*span);
+                if out.len() == 8 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Where the variation holding the element ends (byte offset), for quoting its rest.
