@@ -275,10 +275,21 @@ fn choose_table(
         return san::english();
     }
     let inference = san::infer_language(start, tokens);
-    if let Some(d) = inference.diagnostic() {
+    if inference.failure.is_some() {
+        // The failing move is reported as an error by the walk itself; say only which
+        // table was chosen.
+        if inference.table.code != "en" {
+            diagnostics.push(Diagnostic::note(
+                "language",
+                format!(
+                    "piece letters read as {} (no table replays the whole game; it replays furthest)",
+                    inference.table.name
+                ),
+            ));
+        }
+    } else if let Some(d) = inference.diagnostic() {
         diagnostics.push(d);
-    }
-    if inference.table.code != "en" && inference.failure.is_none() {
+    } else if inference.table.code != "en" {
         diagnostics.push(Diagnostic::note(
             "language",
             format!("piece letters read as {}", inference.table.name),
