@@ -1,0 +1,205 @@
+//! Writers: pure renderers over a [`Game`](crate::game::Game).
+//!
+//! - [`pgn`]: PGN export format (1994 standard §8.1, §16), streaming to any
+//!   [`std::io::Write`], with options for a reduced export and SAN in other languages.
+//! - [`json`]: JSON Lines, one object per game, schema `docs/schema/game.schema.json`.
+//! - [`csv`]: scoresheet CSV, one row per move number, plus a `games.csv` of headers.
+//!
+//! Writers never see source text except through [`Game::written`](crate::game::Game::written)
+//! (the JSON `written` field). They replay the move tree from the game's start to render
+//! notation; a [`Board`] carries what each game kind needs for that. User documentation:
+//! `docs/formats.md`.
+
+pub mod csv;
+pub mod json;
+pub mod pgn;
+
+pub use self::csv::{CsvOptions, ScoresheetWriter};
+pub use json::{JsonOptions, JsonWriter, SCHEMA_ID, SCHEMA_VERSION};
+pub use pgn::{DrawOffers, PgnOptions, PgnWriter};
+
+use std::fmt::Write as _;
+
+use crate::{
+    chess,
+    color::Color,
+    game::{AnyMove, StartPosition},
+    notation::chess::{SanStyle, write_san, write_uci},
+};
+
+/// How moves are written.
+#[derive(Copy, Clone, Debug)]
+pub struct MoveStyle {
+    /// Chess moves: SAN in this style (default: canonical English PGN SAN).
+    pub chess: SanStyle,
+    /// Xiangqi moves.
+    pub xiangqi: XiangqiNotation,
+}
+
+impl Default for MoveStyle {
+    fn default() -> Self {
+        MoveStyle {
+            chess: SanStyle::pgn(),
+            xiangqi: XiangqiNotation::Iccs,
+        }
+    }
+}
+
+/// How xiangqi moves are written. Only ICCS coordinates exist so far; the relative
+/// notations (Chinese, Vietnamese, WXF) are to come with their writers.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum XiangqiNotation {
+    /// ICCS coordinates, `h2e2`.
+    #[default]
+    Iccs,
+}
+
+/// The position state a writer carries while walking a move tree: a full chess
+/// position, or for xiangqi (no rules engine yet) only whose turn it is and the move
+/// number. Copying a `Board` allocates nothing.
+#[derive(Clone, Debug)]
+pub enum Board {
+    Chess(chess::Position),
+    Xiangqi { turn: Color, fullmoves: u32 },
+}
+
+impl Board {
+    /// The board at the start of `start`.
+    pub fn new(start: &StartPosition) -> Board {
+        match start {
+            StartPosition::Chess(p) => Board::Chess((**p).clone()),
+            StartPosition::Xiangqi(p) => Board::Xiangqi {
+                turn: p.turn(),
+                fullmoves: fen_fullmoves(&p.fen()),
+            },
+        }
+    }
+
+    pub fn turn(&self) -> Color {
+        match self {
+            Board::Chess(p) => p.turn(),
+            Board::Xiangqi { turn, .. } => *turn,
+        }
+    }
+
+    /// The move number of the move to play (FEN field 6).
+    pub fn fullmoves(&self) -> u32 {
+        match self {
+            Board::Chess(p) => p.fullmoves(),
+            Board::Xiangqi { fullmoves, .. } => *fullmoves,
+        }
+    }
+
+    /// The ply of the move to play, counted from the game's move 1 (1 = White's or
+    /// Red's first move), as [`crate::diag::Diagnostic::ply`] counts.
+    pub fn ply(&self) -> u32 {
+        self.fullmoves()
+            .saturating_sub(1)
+            .saturating_mul(2)
+            .saturating_add(if self.turn() == Color::Black { 2 } else { 1 })
+    }
+
+    /// Plays `mv` (legal or a kept illegal move; never panics). A move of the other
+    /// game kind only passes the turn.
+    pub fn play(&mut self, mv: &AnyMove) {
+        match (self, mv) {
+            (Board::Chess(p), AnyMove::Chess(m)) => p.play_unchecked(m),
+            (Board::Chess(p), _) => p.play_null(),
+            (Board::Xiangqi { turn, fullmoves }, _) => {
+                if *turn == Color::Black {
+                    *fullmoves = fullmoves.saturating_add(1);
+                }
+                *turn = turn.other();
+            }
+        }
+    }
+
+    /// Appends `mv` in `style` (SAN with check marks for chess, `--` for a null move).
+    pub fn write_move(&self, out: &mut String, mv: &AnyMove, style: &MoveStyle) {
+        match (self, mv) {
+            (_, AnyMove::Null) => out.push_str("--"),
+            (Board::Chess(p), AnyMove::Chess(m)) => write_san(out, p, m, &style.chess),
+            (_, AnyMove::Chess(m)) => m.write_uci(out, false),
+            (_, AnyMove::Xiangqi(m)) => match style.xiangqi {
+                XiangqiNotation::Iccs => write_iccs(out, m),
+            },
+        }
+    }
+
+    /// Appends the coordinate form: UCI for chess (`e2e4`, `e7e8q`; chess960 castling
+    /// as king-takes-rook), ICCS for xiangqi (`h2e2`), `0000` for a null move (UCI).
+    pub fn write_coords(&self, out: &mut String, mv: &AnyMove) {
+        match (self, mv) {
+            (_, AnyMove::Null) => out.push_str("0000"),
+            (Board::Chess(p), AnyMove::Chess(m)) => write_uci(out, p, m),
+            (_, AnyMove::Chess(m)) => m.write_uci(out, false),
+            (_, AnyMove::Xiangqi(m)) => write_iccs(out, m),
+        }
+    }
+
+    /// The FEN of the current position, when the board knows it (chess only).
+    pub fn fen(&self) -> Option<String> {
+        match self {
+            Board::Chess(p) => Some(p.fen()),
+            Board::Xiangqi { .. } => None,
+        }
+    }
+}
+
+fn write_iccs(out: &mut String, m: &crate::xiangqi::Move) {
+    // Writing to a String cannot fail.
+    let _ = write!(out, "{}{}", m.from, m.to);
+}
+
+/// The move number field of a FEN (1 when absent or unreadable).
+fn fen_fullmoves(fen: &str) -> u32 {
+    fen.split_whitespace()
+        .nth(5)
+        .and_then(|s| s.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(1)
+}
+
+/// The tag names of the Seven Tag Roster, in export order.
+pub const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Whether `start` is the standard initial position of its game.
+pub fn is_initial(start: &StartPosition) -> bool {
+    match start {
+        StartPosition::Chess(p) => **p == chess::Position::default(),
+        StartPosition::Xiangqi(p) => **p == crate::xiangqi::Position::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fullmoves_from_fen() {
+        for (fen, want) in [
+            ("x w - - 0 7", 7),
+            ("x w - - 0 0", 1),
+            ("x w", 1),
+            ("x w - - 0 abc", 1),
+        ] {
+            assert_eq!(fen_fullmoves(fen), want, "{fen}");
+        }
+    }
+
+    #[test]
+    fn ply_counts_from_move_one() {
+        let mut b = Board::new(&StartPosition::Chess(Box::default()));
+        assert_eq!(b.ply(), 1);
+        b.play(&AnyMove::Null);
+        assert_eq!(b.ply(), 2);
+        b.play(&AnyMove::Null);
+        assert_eq!((b.ply(), b.fullmoves()), (3, 2));
+        let mut x = Board::new(&StartPosition::Xiangqi(Box::default()));
+        x.play(&AnyMove::Null);
+        x.play(&AnyMove::Null);
+        assert_eq!((x.ply(), x.turn()), (3, Color::White));
+    }
+}
