@@ -122,8 +122,19 @@ fn perft(a: &PerftArgs) -> Result<ExitCode, CliError> {
 }
 
 fn xiangqi_perft(a: &PerftArgs, out: &mut impl Write) -> Result<u64, CliError> {
-    let _ = (a, out, xiangqi::Position::default());
-    Err(CliError::Usage(
-        "xiangqi perft is not available in this build yet".into(),
-    ))
+    let pos = match &a.fen {
+        None => xiangqi::Position::default(),
+        Some(f) => xiangqi::Position::from_fen(f).map_err(|e| CliError::Usage(e.to_string()))?,
+    };
+    if a.divide {
+        let split = xiangqi::perft_divide(&pos, a.depth);
+        let mut lines: Vec<(String, u64)> = split.iter().map(|(m, n)| (m.iccs(), *n)).collect();
+        lines.sort();
+        for (m, n) in &lines {
+            writeln!(out, "{m} {n}")?;
+        }
+        Ok(lines.iter().map(|(_, n)| n).sum())
+    } else {
+        Ok(xiangqi::perft(&pos, a.depth))
+    }
 }

@@ -10,6 +10,7 @@ pub mod diag;
 pub mod emit;
 pub mod game;
 pub mod notation;
+pub mod replay;
 pub mod text;
 pub mod xiangqi;
 

@@ -1,3 +1,4 @@
 //! Move notations: reading move text people write, and writing it back.
 
 pub mod chess;
+pub mod xiangqi;

@@ -8,8 +8,8 @@ use std::fmt;
 
 use crate::color::Color;
 
-/// A point of the 9 × 10 board.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A point of the 9 × 10 board. The default is `a0`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
@@ -222,20 +222,28 @@ pub struct Move {
     pub to: Square,
 }
 
-impl Default for Square {
-    fn default() -> Square {
-        Square(0)
-    }
-}
-
 impl Move {
     /// ICCS form, `h2e2`.
     pub fn iccs(self) -> String {
         format!("{}{}", self.from, self.to)
     }
+
+    /// Parses the ICCS form, `h2e2` (either case, optional `-` between: `h2-e2`).
+    pub fn parse_iccs(s: &str) -> Option<Move> {
+        let (from, to) = match s.len() {
+            4 => (s.get(..2)?, s.get(2..)?),
+            5 if s.get(2..3) == Some("-") => (s.get(..2)?, s.get(3..)?),
+            _ => return None,
+        };
+        Some(Move {
+            from: Square::parse_iccs(from)?,
+            to: Square::parse_iccs(to)?,
+        })
+    }
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap
 mod tests {
     use super::*;
 
@@ -266,5 +274,20 @@ mod tests {
         let p = Piece::from_fen_char('C').unwrap();
         assert_eq!((p.color, p.role), (Color::White, Role::Cannon));
         assert_eq!(p.fen_char(), 'C');
+    }
+
+    #[test]
+    fn iccs_moves() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("h2e2", Some("h2e2")),
+            ("H2-E2", Some("h2e2")),
+            ("h2e", None),
+            ("h2xe2", None),
+            ("j2e2", None),
+            ("h2é2", None),
+        ];
+        for (s, want) in cases {
+            assert_eq!(Move::parse_iccs(s).map(Move::iccs).as_deref(), *want, "{s}");
+        }
     }
 }

@@ -1,0 +1,738 @@
+//! Replay: a syntactic game ([`RawGame`]) becomes a canonical [`Game`].
+//!
+//! Every move token is parsed by the notation layer and resolved against the position
+//! reached so far. The walk over the movetext elements uses an explicit stack for
+//! variations (no recursion a hostile file can drive). What cannot be resolved is
+//! never dropped: the main line stops at the first unresolvable move, which gets an
+//! error diagnostic, and the rest of the movetext is kept verbatim in
+//! [`Game::unparsed`]; a variation that cannot be resolved is cut at that move and its
+//! remaining text is quoted in the diagnostic.
+
+use std::sync::Arc;
+
+use crate::{
+    archive::{Element, RawGame},
+    chess::Position,
+    diag::{Diagnostic, Severity, Span},
+    game::{
+        AnyMove, Clock, Game, GameResult, Line, MoveNode, Source, StartPosition, Tags, Variant,
+    },
+    notation::chess::{self as san, PieceTable},
+    notation::xiangqi as xq_notation,
+    xiangqi,
+};
+
+/// How to replay.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayOptions {
+    /// The piece-letter language; `None` infers it per game by legality.
+    pub lang: Option<&'static PieceTable>,
+    /// The file name to record in [`Source::file`].
+    pub file: Option<Arc<str>>,
+}
+
+/// The position of either game.
+#[derive(Clone, Debug)]
+enum Board {
+    Chess(Position),
+    Xiangqi(xiangqi::Position),
+}
+
+impl Board {
+    fn fullmoves(&self) -> u32 {
+        match self {
+            Board::Chess(p) => p.fullmoves(),
+            Board::Xiangqi(p) => p.fullmoves(),
+        }
+    }
+}
+
+/// How move tokens are read: a chess piece-letter table or a xiangqi dialect.
+#[derive(Copy, Clone, Debug)]
+enum Reader {
+    Chess(&'static PieceTable),
+    Xiangqi(xq_notation::Dialect),
+}
+
+/// One open line of the move tree: the main line or a variation being read.
+struct Frame {
+    line: Line,
+    /// The position after the line's last move.
+    pos: Board,
+    /// The position before the line's last move (where a variation on it starts).
+    before_last: Board,
+    /// Ply of the line's next move (1 = the game's first move).
+    next_ply: u32,
+    /// Elements are being skipped (the line was cut by an unresolvable move).
+    cut: bool,
+    /// Nesting depth of variations opened while `cut` (to find this frame's end).
+    cut_depth: usize,
+}
+
+impl Frame {
+    fn new(pos: Board, next_ply: u32) -> Frame {
+        Frame {
+            line: Line::default(),
+            before_last: pos.clone(),
+            pos,
+            next_ply,
+            cut: false,
+            cut_depth: 0,
+        }
+    }
+}
+
+/// Replays `raw` into a [`Game`], with all diagnostics of reading and replay.
+pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
+    let mut diagnostics = std::mem::take(&mut raw.diagnostics);
+    let tags = Tags(
+        raw.tags
+            .iter()
+            .map(|t| (raw.tag_name(t).to_owned(), raw.tag_value(t).into_owned()))
+            .collect(),
+    );
+    let variant = detect_variant(&tags);
+    let tag_result = tags.get("Result").and_then(GameResult::parse);
+    let result = raw
+        .result
+        .map(|(r, _)| r)
+        .or(tag_result)
+        .unwrap_or_default();
+    if let (Some((r, span)), Some(t)) = (raw.result, tag_result)
+        && r != t
+    {
+        diagnostics.push(
+            Diagnostic::warning(
+                "result-mismatch",
+                format!("the movetext ends with {r} but the Result tag says {t}"),
+            )
+            .with_span(span),
+        );
+    }
+    let movetext_end = raw.result.map_or(raw.text.len(), |(_, s)| s.start as usize);
+
+    let (variant, start) = match variant {
+        Ok(v @ (Variant::Chess | Variant::Chess960)) => (
+            v,
+            chess_start(&tags, v == Variant::Chess960).map(Board::Chess),
+        ),
+        Ok(Variant::Xiangqi) => (Variant::Xiangqi, xiangqi_start(&tags).map(Board::Xiangqi)),
+        Err(d) => (Variant::Chess, Err(d)),
+    };
+    let mut game = Game::new(variant, StartPosition::Chess(Box::default()));
+    game.tags = tags;
+    game.result = result;
+    let start = match start {
+        Ok(p) => p,
+        Err(d) => {
+            diagnostics.push(d);
+            game.unparsed = movetext_text(&raw, 0, movetext_end);
+            game.diagnostics = diagnostics;
+            game.source = source(raw, options);
+            return game;
+        }
+    };
+    let tokens = main_line_tokens(&raw);
+    let reader = match &start {
+        Board::Chess(p) => {
+            game.start = StartPosition::Chess(Box::new(p.clone()));
+            Reader::Chess(choose_table(&tokens, p, options, &mut diagnostics))
+        }
+        Board::Xiangqi(p) => {
+            game.start = StartPosition::Xiangqi(Box::new(p.clone()));
+            let (dialect, d) = xq_notation::infer_dialect(p, &tokens);
+            diagnostics.extend(d);
+            Reader::Xiangqi(dialect)
+        }
+    };
+    let (line, unparsed) = walk(&raw, start, reader, movetext_end, &mut diagnostics);
+    game.moves = line;
+    game.unparsed = unparsed;
+    diagnostics.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
+    game.diagnostics = diagnostics;
+    game.source = source(raw, options);
+    game
+}
+
+fn source(raw: RawGame, options: &ReplayOptions) -> Source {
+    Source {
+        file: options.file.clone(),
+        game_index: raw.index,
+        byte_start: raw.byte_start,
+        byte_end: raw.byte_end,
+        first_line: raw.first_line,
+        encoding: Some(raw.decoding.encoding.name()),
+        text: raw.text,
+    }
+}
+
+/// The verbatim movetext from byte `from` to `end`, trimmed; `None` when blank.
+fn movetext_text(raw: &RawGame, from: usize, end: usize) -> Option<String> {
+    let body = raw.text.get(from..end.max(from)).unwrap_or("").trim();
+    // Skip the tag section when starting from the beginning.
+    let body = if from == 0 {
+        match raw.movetext.first() {
+            Some(e) => raw
+                .text
+                .get(e.span().start as usize..end.max(e.span().start as usize))
+                .unwrap_or("")
+                .trim(),
+            None => "",
+        }
+    } else {
+        body
+    };
+    (!body.is_empty()).then(|| body.to_owned())
+}
+
+fn detect_variant(tags: &Tags) -> Result<Variant, Diagnostic> {
+    if tags.get("Game").is_some_and(|g| {
+        g.eq_ignore_ascii_case("chinese chess") || g.eq_ignore_ascii_case("xiangqi")
+    }) {
+        return Ok(Variant::Xiangqi);
+    }
+    let Some(v) = tags.get("Variant") else {
+        return Ok(Variant::Chess);
+    };
+    let lower = v.trim().to_ascii_lowercase();
+    match lower.as_str() {
+        "" | "standard" | "chess" | "normal" | "from position" | "from_position" => {
+            Ok(Variant::Chess)
+        }
+        "xiangqi" | "chinese chess" => Ok(Variant::Xiangqi),
+        _ if lower.contains("960") || lower.contains("fischer") => Ok(Variant::Chess960),
+        _ => Err(Diagnostic::error(
+            "unsupported-variant",
+            format!("variant `{v}` is not supported (kyphu reads chess, chess960 and xiangqi)"),
+        )),
+    }
+}
+
+fn xiangqi_start(tags: &Tags) -> Result<xiangqi::Position, Diagnostic> {
+    let Some(fen) = tags.get("FEN") else {
+        return Ok(xiangqi::Position::default());
+    };
+    xiangqi::Position::from_fen(fen)
+        .map_err(|e| Diagnostic::error("bad-fen", format!("in the FEN tag: {e}")))
+}
+
+fn chess_start(tags: &Tags, chess960: bool) -> Result<Position, Diagnostic> {
+    let Some(fen) = tags.get("FEN") else {
+        return Ok(Position::default());
+    };
+    let parsed = if chess960 {
+        Position::from_fen_chess960(fen)
+    } else {
+        // Some files set up chess960 positions without a Variant tag.
+        Position::from_fen(fen).or_else(|e| Position::from_fen_chess960(fen).map_err(|_| e))
+    };
+    parsed.map_err(|e| Diagnostic::error("bad-fen", format!("in the FEN tag: {e}")))
+}
+
+/// Is the token written with letters English reads the same way as every table that
+/// could collide (a pawn move, castling, or an English piece letter)?
+fn plain_english(token: &str) -> bool {
+    matches!(
+        token.as_bytes().first(),
+        Some(b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'O' | b'0' | b'-' | b'o')
+    ) && token.is_ascii()
+        && !token.bytes().skip(1).any(|b| {
+            matches!(
+                b,
+                b'A' | b'C' | b'D' | b'F' | b'H' | b'L' | b'M' | b'S' | b'T' | b'V' | b'X'
+            )
+        })
+}
+
+/// The move tokens of the main line, in order.
+fn main_line_tokens(raw: &RawGame) -> Vec<&str> {
+    let mut depth = 0usize;
+    let mut tokens = Vec::new();
+    for e in &raw.movetext {
+        match e {
+            Element::StartVariation { .. } => depth += 1,
+            Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+            Element::Move { span, .. } if depth == 0 => tokens.push(raw.slice(*span)),
+            _ => {}
+        }
+    }
+    tokens
+}
+
+fn choose_table(
+    tokens: &[&str],
+    start: &Position,
+    options: &ReplayOptions,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> &'static PieceTable {
+    if let Some(t) = options.lang {
+        return t;
+    }
+    if tokens.iter().all(|t| plain_english(t)) {
+        // English letters only: read as English (the preferred table); the other
+        // tables that share these letters are not tried (docs/notation/chess.md).
+        return san::english();
+    }
+    let inference = san::infer_language(start, tokens);
+    if let Some(d) = inference.diagnostic() {
+        diagnostics.push(d);
+    }
+    if inference.table.code != "en" && inference.failure.is_none() {
+        diagnostics.push(Diagnostic::note(
+            "language",
+            format!("piece letters read as {}", inference.table.name),
+        ));
+    }
+    inference.table
+}
+
+/// Moves `[%clk …]` and `[%emt …]` out of a comment; returns the rest (trimmed).
+fn take_clock_commands(body: &str, node: Option<&mut MoveNode>) -> String {
+    if !body.contains("[%") {
+        return body.trim().to_owned();
+    }
+    let mut rest = String::with_capacity(body.len());
+    let mut clock = None;
+    let mut emt = None;
+    let mut s = body;
+    while let Some(i) = s.find("[%") {
+        let Some(j) = s[i..].find(']') else { break };
+        let command = &s[i + 2..i + j];
+        let mut parts = command.split_whitespace();
+        let name = parts.next().unwrap_or("");
+        let value = parts.next().and_then(Clock::parse);
+        let taken = match (name, value, parts.next()) {
+            ("clk", Some(v), None) => clock.replace(v).is_none(),
+            ("emt", Some(v), None) => emt.replace(v).is_none(),
+            _ => false,
+        };
+        rest.push_str(&s[..i]);
+        if !taken {
+            rest.push_str(&s[i..i + j + 1]);
+        }
+        s = &s[i + j + 1..];
+    }
+    rest.push_str(s);
+    match node {
+        Some(n) => {
+            n.clock = clock.or(n.clock);
+            n.emt = emt.or(n.emt);
+        }
+        None => {
+            // Before the first move a clock has no move to belong to: keep it written.
+            return body.trim().to_owned();
+        }
+    }
+    rest.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The NAG of a standalone annotation token (`!?`, `+-`, `±` …), if it has one.
+fn annotation_nag(token: &str) -> Option<u8> {
+    Some(match token {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        "□" => 7,
+        "=" => 10,
+        "∞" => 13,
+        "⩲" | "+=" | "+/=" => 14,
+        "⩱" | "=+" | "=/+" => 15,
+        "±" | "+/-" => 16,
+        "∓" | "-/+" => 17,
+        "+-" | "+ -" => 18,
+        "-+" => 19,
+        _ => return None,
+    })
+}
+
+fn walk(
+    raw: &RawGame,
+    start: Board,
+    reader: Reader,
+    movetext_end: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Line, Option<String>) {
+    let mut stack: Vec<Frame> = vec![Frame::new(start, 1)];
+    let mut unparsed = None;
+    let mut number_checked = false;
+    let mut elements = raw.movetext.iter();
+    while let Some(e) = elements.next() {
+        let depth = stack.len();
+        let Some(frame) = stack.last_mut() else { break };
+        if frame.cut {
+            match e {
+                Element::StartVariation { .. } => frame.cut_depth += 1,
+                Element::EndVariation { .. } if frame.cut_depth > 0 => frame.cut_depth -= 1,
+                Element::EndVariation { .. } => {
+                    close_variation(&mut stack);
+                }
+                _ => {}
+            }
+            continue;
+        }
+        match *e {
+            Element::Move { span, .. } => {
+                let token = raw.slice(span);
+                match read_move(token, reader, frame, span, diagnostics) {
+                    Ok(()) => {}
+                    Err(d) => {
+                        if depth == 1 {
+                            diagnostics.push(d);
+                            unparsed = movetext_text(raw, span.start as usize, movetext_end);
+                            break;
+                        }
+                        let end = variation_end(raw, &mut elements.clone());
+                        let rest = raw.text.get(span.start as usize..end).unwrap_or("").trim();
+                        diagnostics.push(Diagnostic {
+                            message: format!(
+                                "{}; the variation is cut here, its rest not read: {rest}",
+                                d.message
+                            ),
+                            ..d
+                        });
+                        if let Some(f) = stack.last_mut() {
+                            f.cut = true;
+                        }
+                    }
+                }
+            }
+            Element::MoveNumber {
+                number,
+                black,
+                span,
+            } => {
+                if !number_checked && depth == 1 {
+                    number_checked = true;
+                    let expected = frame.pos.fullmoves();
+                    if number != expected {
+                        diagnostics.push(
+                            Diagnostic::note(
+                                "move-number",
+                                format!(
+                                    "move number {number}{} where the position is at move {expected}",
+                                    if black { "..." } else { "." }
+                                ),
+                            )
+                            .with_span(span),
+                        );
+                    }
+                }
+            }
+            Element::Comment { body, .. } => {
+                let text = raw.slice(body);
+                let node = frame.line.moves.last_mut();
+                let comment = take_clock_commands(text, node);
+                if !comment.is_empty() {
+                    match frame.line.moves.last_mut() {
+                        Some(n) => n.comments.push(comment),
+                        None => frame.line.comments.push(comment),
+                    }
+                }
+            }
+            Element::Nag { value, span } => match frame.line.moves.last_mut() {
+                Some(n) => n.nags.push(value),
+                None => diagnostics.push(
+                    Diagnostic::warning(
+                        "stray-nag",
+                        format!("${value} before any move is ignored"),
+                    )
+                    .with_span(span),
+                ),
+            },
+            Element::Annotation { span } => {
+                let token = raw.slice(span);
+                match (annotation_nag(token), frame.line.moves.last_mut()) {
+                    (Some(nag), Some(n)) => n.nags.push(nag),
+                    (None, Some(n)) => n.comments.push(token.to_owned()),
+                    (_, None) => frame.line.comments.push(token.to_owned()),
+                }
+            }
+            Element::DrawOffer { span } => match frame.line.moves.last_mut() {
+                Some(n) => n.draw_offer = true,
+                None => diagnostics.push(
+                    Diagnostic::warning(
+                        "stray-draw-offer",
+                        "draw offer (=) before any move is ignored",
+                    )
+                    .with_span(span),
+                ),
+            },
+            Element::StartVariation { span } => {
+                if frame.line.moves.is_empty() {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            "variation-without-move",
+                            "a variation must follow the move it replaces; this one is not read",
+                        )
+                        .with_span(span),
+                    );
+                    let mut child = Frame::new(frame.pos.clone(), frame.next_ply);
+                    child.cut = true;
+                    stack.push(child);
+                } else {
+                    let child = Frame::new(frame.before_last.clone(), frame.next_ply - 1);
+                    stack.push(child);
+                }
+            }
+            Element::EndVariation { .. } => close_variation(&mut stack),
+            Element::Escape { span } => diagnostics.push(
+                Diagnostic::note(
+                    "escape-line",
+                    "a % escape line is ignored, as the PGN standard says",
+                )
+                .with_span(span),
+            ),
+        }
+    }
+    while stack.len() > 1 {
+        close_variation(&mut stack);
+    }
+    let line = stack.pop().map(|f| f.line).unwrap_or_default();
+    (line, unparsed)
+}
+
+/// Where the variation holding the element ends (byte offset), for quoting its rest.
+fn variation_end(raw: &RawGame, rest: &mut std::slice::Iter<'_, Element>) -> usize {
+    let mut depth = 0usize;
+    for e in rest {
+        match e {
+            Element::StartVariation { .. } => depth += 1,
+            Element::EndVariation { span } if depth == 0 => return span.start as usize,
+            Element::EndVariation { .. } => depth -= 1,
+            _ => {}
+        }
+    }
+    raw.text.len()
+}
+
+fn close_variation(stack: &mut Vec<Frame>) {
+    if stack.len() < 2 {
+        return;
+    }
+    if let Some(child) = stack.pop()
+        && let Some(parent) = stack.last_mut()
+        && let Some(node) = parent.line.moves.last_mut()
+        && !(child.line.moves.is_empty() && child.line.comments.is_empty())
+    {
+        node.variations.push(child.line);
+    }
+}
+
+/// Reads one move token on the frame's position and appends it to the frame's line.
+fn read_move(
+    token: &str,
+    reader: Reader,
+    frame: &mut Frame,
+    span: Span,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<(), Diagnostic> {
+    let ply = frame.next_ply;
+    let at = |d: Diagnostic| d.with_span(span).with_ply(ply);
+    let before = frame.pos.clone();
+    let first_remark = diagnostics.len();
+    let mut node = match (reader, &mut frame.pos) {
+        (Reader::Chess(table), Board::Chess(pos)) => {
+            let syntax = san::parse(token, table).map_err(|e| at(e.to_diagnostic()))?;
+            let resolved =
+                san::resolve_play(&syntax, pos, token).map_err(|e| at(e.to_diagnostic()))?;
+            if let Board::Chess(before) = &before {
+                resolved.diagnostics(before, token, diagnostics);
+            }
+            let mv = match resolved.mv {
+                Some(m) => AnyMove::Chess(m),
+                None => AnyMove::Null,
+            };
+            let mut node = MoveNode::new(mv, span);
+            node.nags.extend(syntax.nag);
+            node.draw_offer = syntax.draw_offer;
+            node
+        }
+        (Reader::Xiangqi(dialect), Board::Xiangqi(pos)) => {
+            let resolved = xq_notation::read_play(token, dialect, pos).map_err(at)?;
+            diagnostics.extend(resolved.remarks);
+            MoveNode::new(AnyMove::Xiangqi(resolved.mv), span)
+        }
+        _ => {
+            return Err(at(Diagnostic::error(
+                "internal",
+                "the move reader does not match the game kind",
+            )));
+        }
+    };
+    for d in &mut diagnostics[first_remark..] {
+        d.span = Some(span);
+        d.ply = Some(ply);
+    }
+    node.span = span;
+    frame.before_last = before;
+    frame.line.moves.push(node);
+    frame.next_ply += 1;
+    Ok(())
+}
+
+/// Severity counts of a game's diagnostics: (errors, warnings, notes).
+pub fn severity_counts(game: &Game) -> (usize, usize, usize) {
+    let count = |s| game.diagnostics.iter().filter(|d| d.severity == s).count();
+    (
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Note),
+    )
+}
+
+/// The chess position after the main line, if the game is chess.
+pub fn final_chess_position(game: &Game) -> Option<Position> {
+    let StartPosition::Chess(start) = &game.start else {
+        return None;
+    };
+    let mut pos: Position = (**start).clone();
+    for node in &game.moves.moves {
+        match &node.mv {
+            AnyMove::Chess(m) => pos.play_unchecked(m),
+            AnyMove::Null => pos.play_null(),
+            AnyMove::Xiangqi(_) => return None,
+        }
+    }
+    Some(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{archive::read_str, game::Status};
+
+    fn one(text: &str) -> Game {
+        let mut games = read_str(text);
+        assert_eq!(games.len(), 1, "{text}");
+        replay(games.remove(0), &ReplayOptions::default())
+    }
+
+    fn codes(g: &Game) -> Vec<&str> {
+        g.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    fn main_uci(g: &Game) -> Vec<String> {
+        g.moves
+            .moves
+            .iter()
+            .map(|n| match n.mv {
+                AnyMove::Chess(m) => m.uci(false),
+                AnyMove::Null => "--".into(),
+                AnyMove::Xiangqi(m) => m.iccs(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn seed_sample_short_forms_agree() {
+        let a = one(
+            "1. e4 e5 2. Mf3 Mf6 3. d4 exd4 4. e5 Me4 5. Hxd4 d5 6. exd6 e.p. Mxd6 7. Tg5 Mc6 8. He3+ Te7 9. Mbd2 0-0 10. 0-0-0 Xe8 11. Vb1 (=)",
+        );
+        let b = one(
+            "1. e4 e5 2. Mf3 Mf6 3. d4 ed4 4. e5 Me4 5. Hd4 d5 6. ed6 Md6 7. Tg5 Mc6 8. He3 Te7 9 Mbd2 0-0 10. 0-0-0 Xe8 11. Vb1 (=)",
+        );
+        assert_eq!(main_uci(&a).len(), 21);
+        assert_eq!(main_uci(&a), main_uci(&b));
+        assert!(a.moves.moves[20].draw_offer);
+        assert!(b.moves.moves[20].draw_offer);
+        assert!(a.unparsed.is_none() && b.unparsed.is_none());
+        assert!(codes(&a).contains(&"language"));
+        // The unmarked form has notes for the unmarked captures and a missing check mark.
+        assert!(codes(&b).contains(&"non-canonical"));
+        assert!(codes(&b).contains(&"check-mark"));
+    }
+
+    #[test]
+    fn seed_sample_long_form_diverges_at_move_8() {
+        let g = one(
+            "e2e4 e7e5 2. Mg1f3 Mg8f6 3. d2d4 e5xd4 4. e4e5 Mf6e4 5. Hd1xd4 d7d5 6. e5xd6 e. p. Me4xd6 7. Tc1g5 Mb8c6 8. Hd4d3 Tf8e7 9. Mb1d2 0-0 10. 0-0-0 Xf8e8 11. Vb1 (=)",
+        );
+        let uci = main_uci(&g);
+        assert_eq!(uci.len(), 21);
+        assert_eq!(uci[14], "d4d3");
+        assert!(g.unparsed.is_none());
+    }
+
+    #[test]
+    fn illegal_move_keeps_prefix_and_rest() {
+        let g = one("[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf3 4. O-O *");
+        assert_eq!(main_uci(&g).len(), 5);
+        assert_eq!(g.unparsed.as_deref(), Some("Nf3 4. O-O"));
+        assert_eq!(g.status(), Status::Partial);
+        let d = g
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .unwrap();
+        assert_eq!(d.code, "illegal-move");
+        assert_eq!(d.ply, Some(6));
+        assert_eq!(d.span.map(|s| s.slice(&g.source.text)), Some("Nf3"));
+    }
+
+    #[test]
+    fn variations_comments_nags_clocks() {
+        let g = one(
+            "{start} 1. e4 {best [%clk 0:03:00]} $1 (1. d4 d5 (1... Nf6) 2. c4) 1... e5 !? 2. Nf3 [%emt 0:00:05] *",
+        );
+        assert_eq!(g.moves.comments, ["start"]);
+        let e4 = &g.moves.moves[0];
+        assert_eq!(e4.comments, ["best"]);
+        assert_eq!(e4.clock, Clock::parse("0:03:00"));
+        assert_eq!(e4.nags, [1]);
+        assert_eq!(e4.variations.len(), 1);
+        let var = &e4.variations[0];
+        assert_eq!(var.moves.len(), 3);
+        assert_eq!(var.moves[1].variations[0].moves.len(), 1);
+        assert_eq!(g.moves.moves[1].nags, [5]);
+        assert_eq!(main_uci(&g), ["e2e4", "e7e5", "g1f3"]);
+    }
+
+    #[test]
+    fn bad_variation_is_cut_and_quoted() {
+        let g = one("1. e4 (1. e5 d5) e5 *");
+        assert_eq!(main_uci(&g), ["e2e4", "e7e5"]);
+        let d = &g.diagnostics[0];
+        assert!(
+            d.message.contains("its rest not read: e5 d5"),
+            "{}",
+            d.message
+        );
+        assert!(g.moves.moves[0].variations.is_empty());
+    }
+
+    #[test]
+    fn fen_and_variant_tags() {
+        let g = one("[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *");
+        assert_eq!(main_uci(&g), ["e1g1"]);
+        let bad = one("[FEN \"4k3/8/8/8/8/8/8/4K2R w X - 0 1\"]\n\n1. O-O *");
+        assert_eq!(bad.status(), Status::Failed);
+        assert_eq!(bad.unparsed.as_deref(), Some("1. O-O"));
+        assert_eq!(codes(&bad), ["bad-fen"]);
+        let zh = one("[Variant \"crazyhouse\"]\n\n1. e4 *");
+        assert_eq!(codes(&zh), ["unsupported-variant"]);
+    }
+
+    #[test]
+    fn xiangqi_coordinates() {
+        let g = one("[Game \"Chinese Chess\"]\n[Red \"A\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *");
+        assert_eq!(g.variant, Variant::Xiangqi);
+        assert_eq!(main_uci(&g), ["h2e2", "h9g7", "h0g2", "i9h9"]);
+        let bad = one("[Game \"Chinese Chess\"]\n\n1. h2e2 h9h5 *");
+        assert_eq!(main_uci(&bad), ["h2e2"]);
+        assert_eq!(bad.unparsed.as_deref(), Some("h9h5"));
+        assert_eq!(codes(&bad), ["illegal-move"]);
+    }
+
+    #[test]
+    fn languages_are_inferred() {
+        let g = one("1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 *");
+        assert_eq!(
+            main_uci(&g),
+            ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
+        );
+        assert!(g.diagnostics.iter().any(|d| d.message.contains("German")));
+    }
+}
