@@ -99,11 +99,7 @@ impl<W: io::Write> JsonWriter<W> {
         b.push_str(",\"result\":");
         push_str(b, game.result.as_str());
         b.push_str(",\"final_fen\":");
-        match board.fen() {
-            Some(f) => push_str(b, &f),
-            None if game.moves.moves.is_empty() => push_str(b, &game.start.fen()),
-            None => b.push_str("null"),
-        }
+        push_str(b, &board.fen());
         b.push_str(",\"status\":");
         push_str(b, status_name(game));
         b.push_str(",\"diagnostics\":[");

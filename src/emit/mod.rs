@@ -55,13 +55,12 @@ pub enum XiangqiNotation {
     Iccs,
 }
 
-/// The position state a writer carries while walking a move tree: a full chess
-/// position, or for xiangqi (no rules engine yet) only whose turn it is and the move
-/// number. Copying a `Board` allocates nothing.
+/// The position a writer carries while walking a move tree. Cloning a `Board`
+/// allocates nothing.
 #[derive(Clone, Debug)]
 pub enum Board {
     Chess(chess::Position),
-    Xiangqi { turn: Color, fullmoves: u32 },
+    Xiangqi(crate::xiangqi::Position),
 }
 
 impl Board {
@@ -69,17 +68,14 @@ impl Board {
     pub fn new(start: &StartPosition) -> Board {
         match start {
             StartPosition::Chess(p) => Board::Chess((**p).clone()),
-            StartPosition::Xiangqi(p) => Board::Xiangqi {
-                turn: p.turn(),
-                fullmoves: fen_fullmoves(&p.fen()),
-            },
+            StartPosition::Xiangqi(p) => Board::Xiangqi((**p).clone()),
         }
     }
 
     pub fn turn(&self) -> Color {
         match self {
             Board::Chess(p) => p.turn(),
-            Board::Xiangqi { turn, .. } => *turn,
+            Board::Xiangqi(p) => p.turn(),
         }
     }
 
@@ -87,7 +83,7 @@ impl Board {
     pub fn fullmoves(&self) -> u32 {
         match self {
             Board::Chess(p) => p.fullmoves(),
-            Board::Xiangqi { fullmoves, .. } => *fullmoves,
+            Board::Xiangqi(p) => p.fullmoves(),
         }
     }
 
@@ -100,17 +96,17 @@ impl Board {
             .saturating_add(if self.turn() == Color::Black { 2 } else { 1 })
     }
 
-    /// Plays `mv` (legal or a kept illegal move; never panics). A move of the other
-    /// game kind only passes the turn.
+    /// Plays `mv` (legal or a kept illegal move; never panics). A null move or a move
+    /// of the other game kind only passes the turn.
     pub fn play(&mut self, mv: &AnyMove) {
         match (self, mv) {
             (Board::Chess(p), AnyMove::Chess(m)) => p.play_unchecked(m),
             (Board::Chess(p), _) => p.play_null(),
-            (Board::Xiangqi { turn, fullmoves }, _) => {
-                if *turn == Color::Black {
-                    *fullmoves = fullmoves.saturating_add(1);
-                }
-                *turn = turn.other();
+            (Board::Xiangqi(p), AnyMove::Xiangqi(m)) => p.play_unchecked(*m),
+            (Board::Xiangqi(p), _) => {
+                // The engine refuses a null move in check; the position then stays as
+                // it is (replay never produces one, so this only guards odd input).
+                let _ = p.play_null();
             }
         }
     }
@@ -138,11 +134,11 @@ impl Board {
         }
     }
 
-    /// The FEN of the current position, when the board knows it (chess only).
-    pub fn fen(&self) -> Option<String> {
+    /// The FEN of the current position.
+    pub fn fen(&self) -> String {
         match self {
-            Board::Chess(p) => Some(p.fen()),
-            Board::Xiangqi { .. } => None,
+            Board::Chess(p) => p.fen(),
+            Board::Xiangqi(p) => p.fen(),
         }
     }
 }
@@ -150,15 +146,6 @@ impl Board {
 fn write_iccs(out: &mut String, m: &crate::xiangqi::Move) {
     // Writing to a String cannot fail.
     let _ = write!(out, "{}{}", m.from, m.to);
-}
-
-/// The move number field of a FEN (1 when absent or unreadable).
-fn fen_fullmoves(fen: &str) -> u32 {
-    fen.split_whitespace()
-        .nth(5)
-        .and_then(|s| s.parse().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or(1)
 }
 
 /// The tag names of the Seven Tag Roster, in export order.
@@ -176,18 +163,6 @@ pub fn is_initial(start: &StartPosition) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fullmoves_from_fen() {
-        for (fen, want) in [
-            ("x w - - 0 7", 7),
-            ("x w - - 0 0", 1),
-            ("x w", 1),
-            ("x w - - 0 abc", 1),
-        ] {
-            assert_eq!(fen_fullmoves(fen), want, "{fen}");
-        }
-    }
 
     #[test]
     fn ply_counts_from_move_one() {
