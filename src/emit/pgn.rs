@@ -65,7 +65,11 @@ pub struct PgnWriter<W: io::Write> {
     tok: String,
     /// One comment word.
     word: String,
-    /// Length in chars of the current movetext line.
+    /// The last token written: where it starts in `buf`, its length in chars.
+    last_start: usize,
+    last_chars: usize,
+    /// Byte offset in `buf` where the current line starts, and its length in chars.
+    line_start: usize,
     line_chars: usize,
 }
 
@@ -77,6 +81,9 @@ impl<W: io::Write> PgnWriter<W> {
             buf: String::with_capacity(4096),
             tok: String::with_capacity(32),
             word: String::with_capacity(64),
+            last_start: 0,
+            last_chars: 0,
+            line_start: 0,
             line_chars: 0,
         }
     }
@@ -86,13 +93,15 @@ impl<W: io::Write> PgnWriter<W> {
         self.buf.clear();
         self.write_tags(game);
         self.buf.push('\n');
+        self.line_start = self.buf.len();
+        self.last_start = self.buf.len();
         self.line_chars = 0;
         let board = Board::new(&game.start);
         self.write_line(&board, &game.moves);
         if !self.opts.reduced
             && let Some(rest) = &game.unparsed
         {
-            self.comment_words(["kyphu:", "unparsed:"], rest);
+            self.comment_words(["kyphu:", "unparsed:"], strip_unparsed_wrapper(rest));
         }
         self.token(game.result.as_str());
         self.buf.push_str("\n\n");
@@ -226,20 +235,40 @@ impl<W: io::Write> PgnWriter<W> {
         self.tok.clear();
     }
 
-    /// Appends a token, breaking the line first if it would grow past `max_line`.
+    /// Appends a token, breaking the line first if it would grow past `max_line`. A
+    /// line never starts with `[` or `%` (readers take those for a tag or an escape
+    /// line): such a token takes the previous token down with it.
     fn token(&mut self, s: &str) {
         let len = char_len(s);
         if self.line_chars > 0 {
             if self.line_chars + 1 + len > self.opts.max_line {
-                self.buf.push('\n');
-                self.line_chars = 0;
+                let special = s.starts_with(['[', '%']);
+                let prev = self.buf.get(self.last_start..).unwrap_or("");
+                if special
+                    && self.last_start > self.line_start
+                    && !prev.starts_with(['[', '%'])
+                    && self.last_chars + 1 + len <= self.opts.max_line
+                {
+                    // turn the space before the previous token into the line break
+                    self.buf
+                        .replace_range(self.last_start - 1..self.last_start, "\n");
+                    self.line_start = self.last_start;
+                    self.line_chars = self.last_chars + 1;
+                    self.buf.push(' ');
+                } else {
+                    self.buf.push('\n');
+                    self.line_start = self.buf.len();
+                    self.line_chars = 0;
+                }
             } else {
                 self.buf.push(' ');
                 self.line_chars += 1;
             }
         }
+        self.last_start = self.buf.len();
         self.buf.push_str(s);
         self.line_chars += len;
+        self.last_chars = len;
     }
 
     fn clock_comment(&mut self, cmd: &str, c: Clock) {
@@ -256,27 +285,45 @@ impl<W: io::Write> PgnWriter<W> {
     }
 
     /// Writes `{prefix… text}` word by word (whitespace normalized to single spaces or
-    /// line breaks), `}` in the text written as `\x7d`.
+    /// line breaks). Braces that pair up inside the text are kept (readers count nested
+    /// braces); an unpaired `}` is written `\x7d` and an unpaired `{` `\x7b`.
     fn comment_words<const N: usize>(&mut self, prefix: [&str; N], text: &str) {
+        let escapes = unpaired_braces(text);
         let mut first = true;
-        let mut words = prefix.into_iter().chain(text.split_whitespace()).peekable();
+        let mut words = prefix
+            .into_iter()
+            .map(|w| (w, None))
+            .chain(text.split_whitespace().map(|w| {
+                let off = w.as_ptr() as usize - text.as_ptr() as usize;
+                (w, Some(off))
+            }))
+            .peekable();
         if words.peek().is_none() {
             self.token("{}");
             return;
         }
         let mut word = std::mem::take(&mut self.word);
-        while let Some(w) = words.next() {
+        while let Some((w, off)) = words.next() {
             word.clear();
             if first {
                 word.push('{');
                 first = false;
             }
-            for ch in w.chars() {
-                if ch == '}' {
-                    word.push_str("\\x7d");
-                } else {
-                    word.push(ch);
+            match off {
+                Some(off) if !escapes.is_empty() => {
+                    for (i, ch) in w.char_indices() {
+                        match ch {
+                            '}' if escapes.binary_search(&(off + i)).is_ok() => {
+                                word.push_str("\\x7d");
+                            }
+                            '{' if escapes.binary_search(&(off + i)).is_ok() => {
+                                word.push_str("\\x7b");
+                            }
+                            ch => word.push(ch),
+                        }
+                    }
                 }
+                _ => word.push_str(w),
             }
             if words.peek().is_none() {
                 word.push('}');
@@ -314,6 +361,52 @@ pub fn to_pgn_string(game: &Game, opts: &PgnOptions) -> String {
     // Writing into a Vec cannot fail.
     let _ = w.write_game(game);
     String::from_utf8(w.into_inner()).unwrap_or_default()
+}
+
+/// Byte offsets (ascending) of the braces of `text` that do not pair up.
+fn unpaired_braces(text: &str) -> Vec<usize> {
+    if !text.contains(['{', '}']) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut open = Vec::new();
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'{' => open.push(i),
+            b'}' => {
+                if open.pop().is_none() {
+                    out.push(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    out.extend(open);
+    out.sort_unstable();
+    out
+}
+
+/// The text inside `{kyphu: unparsed: …}` when `rest` is exactly such a comment (a
+/// game whose rest was already written by kyphu, read again), so that a second pass
+/// does not wrap it twice.
+fn strip_unparsed_wrapper(rest: &str) -> &str {
+    let t = rest.trim();
+    let Some(inner) = t
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .map(str::trim_start)
+        .and_then(|t| t.strip_prefix("kyphu:"))
+        .map(str::trim_start)
+        .and_then(|t| t.strip_prefix("unparsed:"))
+    else {
+        return rest;
+    };
+    // the outer braces must pair with each other
+    if unpaired_braces(inner).is_empty() {
+        inner
+    } else {
+        rest
+    }
 }
 
 fn char_len(s: &str) -> usize {
@@ -433,7 +526,43 @@ mod tests {
         for l in s.lines() {
             assert!(l.chars().count() < 80, "{l}");
         }
-        assert!(s.contains("{kyphu: unparsed: Nf9 \\x7d {}"), "{s}");
+        assert!(s.contains("{kyphu: unparsed: Nf9 \\x7d \\x7b}"), "{s}");
+    }
+
+    #[test]
+    fn braces_and_wrappers() {
+        let cases: [(&str, &[usize]); 5] = [
+            ("plain", &[]),
+            ("a {b} c", &[]),
+            ("a } b", &[2]),
+            ("{ { }", &[0]),
+            ("} {x} {", &[0, 6]),
+        ];
+        for (t, want) in cases {
+            assert_eq!(unpaired_braces(t), want, "{t}");
+        }
+        for (t, want) in [
+            ("{kyphu: unparsed: 1. e4 {x}}", " 1. e4 {x}"),
+            ("1. e4", "1. e4"),
+            ("{kyphu: unparsed: a} {b}", "{kyphu: unparsed: a} {b}"),
+        ] {
+            assert_eq!(strip_unparsed_wrapper(t), want, "{t}");
+        }
+    }
+
+    #[test]
+    fn no_line_starts_with_bracket_or_percent() {
+        let mut g = Game::new_chess();
+        g.moves = line(&Position::default(), &["e2e4"]);
+        for pad in 0..12 {
+            let text = format!("{} [a] b %c d [e f %g", "w ".repeat(30 + pad));
+            g.moves.moves[0].comments = vec![text];
+            let s = to_pgn_string(&g, &PgnOptions::default());
+            let movetext = s.split("\n\n").nth(1).unwrap();
+            for l in movetext.lines() {
+                assert!(!l.starts_with(['[', '%']) && l.chars().count() < 80, "{s}");
+            }
+        }
     }
 
     #[test]
