@@ -165,7 +165,9 @@ impl<W: io::Write> JsonWriter<W> {
             if i > 0 {
                 self.buf.push(',');
             }
-            let _ = write!(self.buf, "{{\"ply\":{},\"uci\":", board.ply());
+            self.buf.push_str("{\"ply\":");
+            push_u64(&mut self.buf, u64::from(board.ply()));
+            self.buf.push_str(",\"uci\":");
             self.tok.clear();
             board.write_coords(&mut self.tok, &node.mv);
             push_str(&mut self.buf, &self.tok);
@@ -194,17 +196,22 @@ impl<W: io::Write> JsonWriter<W> {
                 if j > 0 {
                     self.buf.push(',');
                 }
-                let _ = write!(self.buf, "{n}");
+                push_u64(&mut self.buf, u64::from(*n));
             }
             self.buf.push_str("],\"clock\":");
             push_clock(&mut self.buf, node.clock);
             self.buf.push_str(",\"emt\":");
             push_clock(&mut self.buf, node.emt);
-            let _ = write!(
-                self.buf,
-                ",\"draw_offer\":{},\"illegal\":{},\"variations\":[",
-                node.draw_offer, node.illegal
-            );
+            self.buf.push_str(if node.draw_offer {
+                ",\"draw_offer\":true"
+            } else {
+                ",\"draw_offer\":false"
+            });
+            self.buf.push_str(if node.illegal {
+                ",\"illegal\":true,\"variations\":["
+            } else {
+                ",\"illegal\":false,\"variations\":["
+            });
             for (j, var) in node.variations.iter().enumerate() {
                 if j > 0 {
                     self.buf.push(',');
@@ -248,7 +255,10 @@ fn push_location(b: &mut String, ctx: &Ctx<'_>, span: Option<Span>) {
     match span {
         Some(s) => {
             let lc = ctx.index.locate(&ctx.game.source.text, s.start as usize);
-            let _ = write!(b, ",\"line\":{},\"column\":{}", lc.line, lc.column);
+            b.push_str(",\"line\":");
+            push_u64(b, lc.line);
+            b.push_str(",\"column\":");
+            push_u64(b, u64::from(lc.column));
         }
         None => b.push_str(",\"line\":null,\"column\":null"),
     }
@@ -256,10 +266,25 @@ fn push_location(b: &mut String, ctx: &Ctx<'_>, span: Option<Span>) {
 
 fn push_opt_u64(b: &mut String, v: Option<u64>) {
     match v {
-        Some(v) => {
-            let _ = write!(b, "{v}");
-        }
+        Some(v) => push_u64(b, v),
         None => b.push_str("null"),
+    }
+}
+
+/// Appends a decimal number without going through `fmt`.
+fn push_u64(b: &mut String, mut v: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        b.push(char::from(d));
     }
 }
 
@@ -272,27 +297,48 @@ fn push_clock(b: &mut String, c: Option<Clock>) {
     }
 }
 
-/// Appends `s` as a JSON string literal.
+/// Appends `s` as a JSON string literal (`"`, `\\`, control characters, U+2028 and
+/// U+2029 escaped).
 fn push_str(b: &mut String, s: &str) {
     b.push('"');
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let esc = match c {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => "",
-            _ => continue,
-        };
-        b.push_str(s.get(start..i).unwrap_or(""));
-        if esc.is_empty() {
-            let _ = write!(b, "\\u{:04x}", c as u32);
-        } else {
-            b.push_str(esc);
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c >= 0x20 && c != b'"' && c != b'\\' && c != 0xE2 {
+            i += 1;
+            continue;
         }
-        start = i + c.len_utf8();
+        // U+2028 / U+2029 are E2 80 A8 / E2 80 A9; other E2 sequences pass
+        if c == 0xE2 {
+            if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) {
+                b.push_str(s.get(start..i).unwrap_or(""));
+                b.push_str(if bytes.get(i + 2) == Some(&0xA8) {
+                    "\\u2028"
+                } else {
+                    "\\u2029"
+                });
+                i += 3;
+                start = i;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        b.push_str(s.get(start..i).unwrap_or(""));
+        match c {
+            b'"' => b.push_str("\\\""),
+            b'\\' => b.push_str("\\\\"),
+            b'\n' => b.push_str("\\n"),
+            b'\r' => b.push_str("\\r"),
+            b'\t' => b.push_str("\\t"),
+            c => {
+                let _ = write!(b, "\\u{c:04x}");
+            }
+        }
+        i += 1;
+        start = i;
     }
     b.push_str(s.get(start..).unwrap_or(""));
     b.push('"');
@@ -311,6 +357,7 @@ mod tests {
             ("l1\nl2\t", "\"l1\\nl2\\t\""),
             ("\u{1}x", "\"\\u0001x\""),
             ("Trắng", "\"Trắng\""),
+            ("a\u{2028}b…", "\"a\\u2028b…\""),
         ];
         for (s, want) in cases {
             let mut b = String::new();
@@ -318,6 +365,15 @@ mod tests {
             assert_eq!(b, want);
             let back: String = serde_json::from_str(&b).unwrap();
             assert_eq!(back, s);
+        }
+    }
+
+    #[test]
+    fn numbers() {
+        for n in [0u64, 7, 10, 99, 12345, u64::MAX] {
+            let mut b = String::new();
+            push_u64(&mut b, n);
+            assert_eq!(b, n.to_string());
         }
     }
 

@@ -24,7 +24,7 @@ use crate::{
     chess,
     color::Color,
     game::{AnyMove, StartPosition},
-    notation::chess::{SanStyle, write_san, write_uci},
+    notation::chess::{SanStyle, write_check_suffix, write_san, write_uci},
 };
 
 /// How moves are written.
@@ -115,7 +115,7 @@ impl Board {
     pub fn write_move(&self, out: &mut String, mv: &AnyMove, style: &MoveStyle) {
         match (self, mv) {
             (_, AnyMove::Null) => out.push_str("--"),
-            (Board::Chess(p), AnyMove::Chess(m)) => write_san(out, p, m, &style.chess),
+            (Board::Chess(p), AnyMove::Chess(m)) => write_chess_san(out, p, m, &style.chess),
             (_, AnyMove::Chess(m)) => m.write_uci(out, false),
             (_, AnyMove::Xiangqi(m)) => match style.xiangqi {
                 XiangqiNotation::Iccs => write_iccs(out, m),
@@ -143,6 +143,52 @@ impl Board {
     }
 }
 
+/// SAN of a chess move, as [`write_san`] writes it, with a fast path for the common
+/// case: a piece move that no other piece of the same kind could make (no pseudo-legal
+/// attacker of the target square), which needs no disambiguation and so no legal move
+/// generation. Everything else (pawns, castling, possible ambiguity) goes to
+/// [`write_san`].
+fn write_chess_san(out: &mut String, p: &chess::Position, m: &chess::Move, style: &SanStyle) {
+    use chess::{Piece, Role, attacks};
+    if let chess::Move::Normal {
+        role,
+        from,
+        to,
+        capture,
+        promotion: None,
+    } = *m
+        && role != Role::Pawn
+    {
+        let occ = p.occupied();
+        let reach = match role {
+            Role::Knight => attacks::knight(to),
+            Role::Bishop => attacks::bishop(to, occ),
+            Role::Rook => attacks::rook(to, occ),
+            Role::Queen => attacks::queen(to, occ),
+            Role::King | Role::Pawn => attacks::king(to),
+        };
+        let others = p
+            .by_piece(Piece {
+                color: p.turn(),
+                role,
+            })
+            .without(from);
+        if reach.0 & others.0 == 0 {
+            out.push_str(style.table.letter(role));
+            if capture.is_some() {
+                out.push('x');
+            }
+            out.push(to.file().char());
+            out.push(to.rank().char());
+            if style.check_marks {
+                write_check_suffix(out, p, m);
+            }
+            return;
+        }
+    }
+    write_san(out, p, m, style);
+}
+
 fn write_iccs(out: &mut String, m: &crate::xiangqi::Move) {
     // Writing to a String cannot fail.
     let _ = write!(out, "{}{}", m.from, m.to);
@@ -163,6 +209,36 @@ pub fn is_initial(start: &StartPosition) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fast_san_agrees_with_write_san() {
+        // every legal move of a few busy positions, in two styles
+        let fens = [
+            chess::START_FEN,
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
+            "7k/8/8/1Q3Q2/8/8/8/1Q2K3 w - - 0 1",
+            "4k3/8/8/6N1/8/8/8/5KN1 w - - 0 1",
+            "r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R b KQkq - 0 1",
+            "6k1/5ppp/8/8/8/8/8/R3K2R w KQ - 0 1",
+        ];
+        let styles = [
+            SanStyle::pgn(),
+            SanStyle::fide(
+                crate::notation::chess::table("vi").unwrap_or(crate::notation::chess::english()),
+            ),
+        ];
+        for fen in fens {
+            let pos = chess::Position::from_fen(fen).unwrap_or_default();
+            for m in &pos.legal_moves() {
+                for style in &styles {
+                    let (mut a, mut b) = (String::new(), String::new());
+                    write_chess_san(&mut a, &pos, m, style);
+                    write_san(&mut b, &pos, m, style);
+                    assert_eq!(a, b, "{fen} {m:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn ply_counts_from_move_one() {

@@ -373,11 +373,8 @@ fn unpaired_braces(text: &str) -> Vec<usize> {
     for (i, b) in text.bytes().enumerate() {
         match b {
             b'{' => open.push(i),
-            b'}' => {
-                if open.pop().is_none() {
-                    out.push(i);
-                }
-            }
+            // the guard pops the matching `{`; a `}` with none to pop is unpaired
+            b'}' if open.pop().is_none() => out.push(i),
             _ => {}
         }
     }
