@@ -270,3 +270,34 @@ fn several_games_to_csv() {
     }
     assert_eq!(header.lines().count(), 3, "{header}");
 }
+
+#[test]
+fn vietnamese_scoresheet_replays_with_csv_lines() {
+    let sheet = "TT,Trắng,Đen,Đồng hồ trắng\n1,e4,e5,1:29:00\n2,Mf3,Mc6,\n3,Tb5,Me3,\n4,,1-0,\n";
+    let games = read_scoresheet(sheet);
+    assert_eq!(games.len(), 1);
+    let g = replay(games[0].raw.clone(), &ReplayOptions::default());
+    let sans = main_line_tokens(&g, &MoveStyle::default());
+    assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+    assert_eq!(g.moves.moves[0].clock.map(|c| c.millis), Some(5_340_000));
+    assert_eq!(g.result, GameResult::WhiteWins);
+    // the illegal `Me3` (no black knight reaches e3) is reported on CSV line 4
+    let json: serde_json::Value =
+        serde_json::from_str(&to_json_string(&g, &JsonOptions::default())).unwrap();
+    let d = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["severity"] == "error")
+        .unwrap();
+    assert_eq!(d["line"], 4, "{d}");
+    let span = g
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == kyphu::diag::Severity::Error)
+        .and_then(|d| d.span)
+        .unwrap();
+    let cell = games[0].cell_at(span).unwrap();
+    assert_eq!((cell.line, cell.field), (4, 2));
+    Validator::new().check(&to_json_string(&g, &JsonOptions::default()));
+}
