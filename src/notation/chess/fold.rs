@@ -14,7 +14,12 @@ use std::borrow::Cow;
 /// Folds `token` (see the module docs). Borrowed when nothing needed to change.
 pub fn fold(token: &str) -> Cow<'_, str> {
     let trimmed = token.trim_matches(' ');
-    if trimmed.is_ascii() && !trimmed.bytes().any(|b| b == b'\t') {
+    if trimmed.is_ascii() {
+        if !trimmed.bytes().any(|b| b == b'\t') {
+            return Cow::Borrowed(trimmed);
+        }
+    } else if !trimmed.chars().any(needs_fold) {
+        // Cyrillic, CJK, Persian letters, figurines: nothing to change
         return Cow::Borrowed(trimmed);
     }
     let mut out = String::with_capacity(token.len());
@@ -35,6 +40,33 @@ pub fn fold(token: &str) -> Cow<'_, str> {
     } else {
         Cow::Owned(t.to_owned())
     }
+}
+
+/// Does `c` change under [`fold`]? (Must agree with `push_folded`.)
+fn needs_fold(c: char) -> bool {
+    matches!(c,
+        '\u{FF01}'..='\u{FF5E}'
+        | '\u{06F0}'..='\u{06F9}'
+        | '\u{0660}'..='\u{0669}'
+        | '\u{064A}'
+        | '\u{0643}'
+        | '\u{2010}'..='\u{2015}'
+        | '\u{2212}'
+        | '\u{FE58}'
+        | '\u{FE63}'
+        | '\t'
+        | '\u{00A0}'
+        | '\u{2000}'..='\u{200F}'
+        | '\u{202F}'
+        | '\u{205F}'
+        | '\u{3000}'
+        | '\u{061C}'
+        | '\u{FEFF}'
+        | '\u{00AD}'
+        | '\u{2060}'
+        | '\u{00D7}'
+        | '\u{203C}'
+        | '\u{2047}'..='\u{2049}')
 }
 
 fn push_folded(out: &mut String, c: char) {
@@ -83,11 +115,17 @@ mod tests {
             ("e4\u{203C}", "e4!!", false),
             ("e4\u{2049}", "e4!?", false),
             ("\u{200E}Nf3\u{200C}", "Nf3", false),
+            ("Крe2", "Крe2", true),
+            ("马f3", "马f3", true),
+            ("♘f3+", "♘f3+", true),
         ];
         for (input, want, borrowed) in cases {
             let got = fold(input);
             assert_eq!(got, want, "{input:?}");
             assert_eq!(matches!(got, Cow::Borrowed(_)), borrowed, "{input:?}");
+            // the fast check agrees with the fold
+            let changes = input.trim_matches(' ').chars().any(needs_fold);
+            assert_eq!(changes, fold(input) != input.trim_matches(' '), "{input:?}");
         }
     }
 }

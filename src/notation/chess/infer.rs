@@ -67,27 +67,20 @@ impl Inference {
     }
 }
 
-/// Does any token start with one of the table's own (non-figurine) letters?
+/// Does any token start with one of the table's own letters, or name one as a
+/// promotion piece after a rank (`d8H`, `exf8=M`)?
 fn letters_appear(table: &PieceTable, tokens: &[&str]) -> bool {
     table.letters().any(|(l, _)| {
         tokens.iter().any(|t| {
             let t = t.trim_start();
             t.starts_with(l)
-                || t.char_indices()
-                    .nth(1)
-                    .and_then(|(i, _)| t.get(i..))
-                    .is_some_and(|rest| promo_letter_after_square(rest, l))
+                || t.bytes().enumerate().any(|(i, b)| {
+                    (b'1'..=b'8').contains(&b)
+                        && t.get(i + 1..)
+                            .is_some_and(|r| r.trim_start_matches(['=', '(', '/']).starts_with(l))
+                })
         })
     })
-}
-
-/// `e8H`-style promotions name a piece after the square: count those letters too.
-fn promo_letter_after_square(rest: &str, letter: &str) -> bool {
-    let b = rest.as_bytes();
-    b.first().is_some_and(|c| (b'1'..=b'8').contains(c))
-        && rest
-            .get(1..)
-            .is_some_and(|r| r.trim_start_matches(['=', '(', '/']).starts_with(letter))
 }
 
 /// Replays `tokens` under `table` from `start`: how far, and the failure if any.
@@ -228,11 +221,39 @@ mod tests {
     }
 
     #[test]
+    fn promotion_letters_count() {
+        let start = Position::from_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let inf = infer_language(&start, &["b8H"]);
+        assert_eq!(inf.table.code, "vi");
+        let inf = infer_language(&start, &["b8=D"]);
+        assert_eq!(inf.table.code, "de");
+        assert!(inf.is_tie());
+        let d = inf.diagnostic().unwrap();
+        assert_eq!(
+            (d.code, d.severity, d.message.as_str()),
+            (
+                "language-tie",
+                crate::diag::Severity::Note,
+                "the game replays as German, French, Spanish, Italian, Portuguese, Dutch, Czech, Swedish, Finnish; chose German"
+            )
+        );
+    }
+
+    #[test]
     fn failure_reports_furthest() {
         let t = toks("e4 e5 Nf3 Nc6 Bb5 Qq5");
         let inf = infer_language(&Position::default(), &t);
         assert_eq!(inf.table.code, "en");
         assert_eq!(inf.replayed, 5);
+        let d = inf.diagnostic().unwrap();
+        assert_eq!(
+            (d.code, d.severity, d.message.as_str()),
+            (
+                "language-unknown",
+                crate::diag::Severity::Warning,
+                "no piece-letter table replays the whole game; English replays furthest, failing at move text Qq5: invalid move Qq5: expected a square, a piece letter, castling or --, found Qq5"
+            )
+        );
         let f = inf.failure.unwrap();
         assert_eq!((f.index, f.token.as_str()), (5, "Qq5"));
     }

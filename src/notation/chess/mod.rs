@@ -3,12 +3,39 @@
 //!
 //! - [`syntax`]: one token → [`SanSyntax`], no position (grammar: `grammars/san.ebnf`).
 //! - [`lang`]: piece letters per language, data from `grammars/chess-pieces.tsv`.
-//! - [`resolve`]: [`SanSyntax`] + [`Position`](crate::chess::Position) → one legal move,
+//! - [`resolve`](mod@resolve): [`SanSyntax`] + [`Position`](crate::chess::Position) → one legal move,
 //!   or an illegal/ambiguous error; notes and warnings as [`Remark`]s.
 //! - [`infer`]: the language of a whole game, by legality.
-//! - [`write`]: SAN (PGN or FIDE style, any language, figurines), long algebraic, UCI.
+//! - [`write`](mod@write): SAN (PGN or FIDE style, any language, figurines), long algebraic, UCI.
 //!
 //! User documentation: `docs/notation/chess.md`.
+//!
+//! ```
+//! use kyphu::chess::Position;
+//! use kyphu::notation::chess::{infer_language, read_play, table, write_pgn_san};
+//!
+//! // a Vietnamese scoresheet, FIDE style
+//! let moves = ["e4", "e5", "Mf3", "Mc6", "Tb5", "a6", "0-0"];
+//! let inferred = infer_language(&Position::default(), &moves);
+//! assert_eq!(inferred.table.code, "vi");
+//!
+//! let mut pos = Position::default();
+//! let mut pgn = String::new();
+//! for token in moves {
+//!     let before = pos.clone();
+//!     let r = read_play(token, inferred.table, &mut pos).unwrap();
+//!     let mv = r.mv.unwrap();
+//!     if !pgn.is_empty() {
+//!         pgn.push(' ');
+//!     }
+//!     write_pgn_san(&mut pgn, &before, &mv);
+//! }
+//! assert_eq!(pgn, "e4 e5 Nf3 Nc6 Bb5 a6 O-O");
+//!
+//! // German letters read as English: reported, never the pawn move f3
+//! let err = read_play("Sf3", table("en").unwrap(), &mut Position::default()).unwrap_err();
+//! assert_eq!(err.code(), "unknown-piece");
+//! ```
 
 pub mod fold;
 pub mod infer;

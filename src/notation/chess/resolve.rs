@@ -218,8 +218,10 @@ pub enum Illegal {
     NotPromotionSquare { to: Square },
     /// A pawn reaching the last rank without a promotion piece.
     PromotionMissing { to: Square },
-    /// Promotion to a king or a pawn, or by a piece.
+    /// Promotion to a king or a pawn.
     BadPromotion { role: Role },
+    /// A promotion piece after a move of a piece that is not a pawn.
+    NotAPawn { role: Role },
     /// A null move while in check.
     NullInCheck,
 }
@@ -301,6 +303,7 @@ impl fmt::Display for Illegal {
                 )
             }
             Illegal::BadPromotion { role } => write!(f, "cannot promote to a {role}"),
+            Illegal::NotAPawn { role } => write!(f, "only a pawn can promote, not a {role}"),
             Illegal::NullInCheck => f.write_str("a null move is not possible while in check"),
         }
     }
@@ -508,7 +511,7 @@ fn find_move(
     let (role, found) = match (first.len(), san.alt_role) {
         (0, Some(alt)) => {
             let second = matching(san, alt, &list);
-            if second.len() == 1 {
+            if !second.is_empty() {
                 remarks.insert(Remark::LowercasePiece);
                 (alt, second)
             } else {
@@ -532,12 +535,18 @@ fn find_move(
         }
     };
     // how it was written, against the canonical form
-    let written_from = san.from_file.is_some() || san.from_rank.is_some();
+    // in the lower-case reading of `bxc3` the `b` was the piece, not a file
+    let from_file = if role == san.role {
+        san.from_file
+    } else {
+        None
+    };
+    let written_from = from_file.is_some() || san.from_rank.is_some();
     if written_from || matches!(mv, Move::Castle { .. }) {
         let (need_file, need_rank) = disambiguation(pos, &mv);
-        let extra_file = san.from_file.is_some() && !need_file;
+        let extra_file = from_file.is_some() && !need_file;
         let extra_rank = san.from_rank.is_some() && !need_rank;
-        if san.from_file.is_some() && san.from_rank.is_some() && (extra_file || extra_rank) {
+        if from_file.is_some() && san.from_rank.is_some() && (extra_file || extra_rank) {
             remarks.insert(Remark::LongForm);
         } else if extra_file || extra_rank {
             remarks.insert(Remark::OverDisambiguated);
@@ -679,7 +688,10 @@ fn explain(san: &SanSyntax, role: Role, pos: &Position, list: &MoveList) -> Ille
     let to = san.to;
     let last = Rank::EIGHTH.relative(us);
     if let Some(p) = san.promotion {
-        if role != Role::Pawn || matches!(p, Role::King | Role::Pawn) {
+        if role != Role::Pawn {
+            return Illegal::NotAPawn { role };
+        }
+        if matches!(p, Role::King | Role::Pawn) {
             return Illegal::BadPromotion { role: p };
         }
         if to.rank() != last {
@@ -1131,6 +1143,18 @@ mod tests {
                 "a8=K",
                 "illegal-move",
                 "illegal move a8=K: cannot promote to a king",
+            ),
+            (
+                promo,
+                "Kd1=Q",
+                "illegal-move",
+                "illegal move Kd1=Q: only a pawn can promote, not a king",
+            ),
+            (
+                "4k3/8/8/8/8/2p5/1B1B4/4K3 w - - 0 1",
+                "bxc3",
+                "ambiguous-move",
+                "ambiguous move bxc3: it fits Bbxc3 and Bdxc3",
             ),
             (
                 two_knights,

@@ -210,7 +210,7 @@ impl std::error::Error for SyntaxError {}
 /// (full-width, Persian digits, look-alike dashes and spaces …, see [`fold`]); one
 /// token may hold a space before `e.p.` or `(=)`.
 pub fn parse(token: &str, table: &PieceTable) -> Result<SanSyntax, SyntaxError> {
-    if let Some(s) = fast(token.as_bytes(), table) {
+    if let Some(s) = fast(token, table) {
         return Ok(s);
     }
     let folded = fold(token);
@@ -221,15 +221,28 @@ pub fn parse(token: &str, table: &PieceTable) -> Result<SanSyntax, SyntaxError> 
     Ok(san)
 }
 
-/// The fast path: `[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?` and `O-O(-O)?[+#]?`
-/// in plain ASCII under a table of single ASCII letters. `None` sends the token to
-/// the full grammar, which gives the same result for every token this accepts.
+/// The fast path: `L?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?`, `O-O(-O)?[+#]?` and
+/// `0-0(-0)?[+#]?`, where `L` is a table letter in its table case (any script); the
+/// rest plain ASCII. `None` sends the token to the full grammar, which gives the same
+/// result for every token this accepts.
 #[inline]
-pub fn fast(b: &[u8], table: &PieceTable) -> Option<SanSyntax> {
+pub fn fast(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     if !table.fast_path_ok() {
         return None;
     }
     let mut san = SanSyntax::blank();
+    let mut b = token.as_bytes();
+    let mut lettered = false;
+    if b.first().is_some_and(|&c| c >= 0x80) {
+        match table.match_letter(token)? {
+            (Role::Pawn, _, _) | (_, LetterCase::Lower, _) => return None,
+            (role, LetterCase::Table, len) => {
+                san.role = role;
+                b = b.get(len..)?;
+                lettered = true;
+            }
+        }
+    }
     let mut end = b.len();
     match b.last()? {
         b'+' => {
@@ -243,12 +256,15 @@ pub fn fast(b: &[u8], table: &PieceTable) -> Option<SanSyntax> {
         _ => {}
     }
     let body = b.get(..end)?;
-    if body.first() == Some(&b'O') {
+    if !lettered && matches!(body.first(), Some(b'O' | b'0')) {
         san.castle = Some(match body {
-            b"O-O" => CastlingSide::KingSide,
-            b"O-O-O" => CastlingSide::QueenSide,
+            b"O-O" | b"0-0" => CastlingSide::KingSide,
+            b"O-O-O" | b"0-0-0" => CastlingSide::QueenSide,
             _ => return None,
         });
+        if body.first() == Some(&b'0') {
+            san.form.insert(Form::ZERO_CASTLE);
+        }
         return Some(san);
     }
     let body = if let [rest @ .., b'=', p] = body {
@@ -267,7 +283,7 @@ pub fn fast(b: &[u8], table: &PieceTable) -> Option<SanSyntax> {
     };
     san.to = Square::from_coords(file_of(*f)?, rank_of(*r)?);
     let head = match head {
-        [p, rest @ ..] if p.is_ascii_uppercase() => {
+        [p, rest @ ..] if !lettered && p.is_ascii_uppercase() => {
             match table.ascii_role(*p) {
                 Some(Role::Pawn) | None => return None,
                 Some(role) => san.role = role,
@@ -351,6 +367,7 @@ pub fn parse_lenient(token: &str, table: &PieceTable) -> Result<SanSyntax, Synta
     };
     if let Some(mut san) = pawn_first {
         if san.from_rank.is_none()
+            && san.from_file.is_some()
             && san.role == Role::Pawn
             && san.promotion.is_none()
             && let Some((r, LetterCase::Lower, _)) = table.match_letter(token)
@@ -492,6 +509,16 @@ fn normal<'a>(i: &'a str, table: &PieceTable, letters: bool) -> Res<'a, SanSynta
         i
     };
     let (i, ()) = body(i, &mut san)?;
+    // UCI (`e7e8q`: long, no piece letter): promotion letters are English
+    let uci = san.role == Role::Pawn
+        && !san.form.contains(Form::PAWN_LETTER)
+        && san.from_square().is_some();
+    if uci && let Ok((rest, role)) = uci_promotion(i) {
+        san.promotion = Some(role);
+        san.form.insert(Form::BARE_PROMOTION);
+        san.form.insert(Form::LOWER_PROMOTION);
+        return Ok((rest, san));
+    }
     let (i, promo) = opt(|i| promotion(i, table)).parse(i)?;
     if let Some((role, form)) = promo {
         san.promotion = Some(role);
@@ -596,6 +623,17 @@ fn square(i: &str) -> Res<'_, Square> {
     (file, rank)
         .map(|(f, r)| Square::from_coords(f, r))
         .parse(i)
+}
+
+/// `uci_promotion = "q" | "r" | "b" | "n"` (after a long move without piece letter)
+fn uci_promotion(i: &str) -> Res<'_, Role> {
+    alt((
+        value(Role::Queen, ch('q')),
+        value(Role::Rook, ch('r')),
+        value(Role::Bishop, ch('b')),
+        value(Role::Knight, ch('n')),
+    ))
+    .parse(i)
 }
 
 /// `promotion = "=" letter | "(" letter ")" | "/" letter | letter`
@@ -747,6 +785,8 @@ mod tests {
         assert_eq!(s.alt_role, Some(Role::Bishop));
         let s = parse("nf3", en).unwrap();
         assert!(s.form.contains(Form::LOWERCASE_PIECE));
+        // `b4` is a pawn move: the `b` is the destination's file, not a piece
+        assert_eq!(parse_lenient("b4", en).unwrap().alt_role, None);
         let s = parse("Pe4", en).unwrap();
         assert!(s.form.contains(Form::PAWN_LETTER));
         let cases: &[(&str, CheckMark, Option<u8>, bool)] = &[
@@ -869,6 +909,10 @@ mod tests {
             ("figurine", "♘f3", Knight, "f3", None),
             ("figurine", "♚e7", King, "e7", None),
             ("figurine", "e8♕", Pawn, "e8", Some(Queen)),
+            ("vi", "e7e8q", Pawn, "e8", Some(Queen)),
+            ("hu", "e7e8b", Pawn, "e8", Some(Bishop)),
+            ("hu", "e7e8B", Pawn, "e8", Some(Rook)),
+            ("ru", "e7e8n", Pawn, "e8", Some(Knight)),
         ];
         for &(code, tok, role, to, promo) in cases {
             let t = table(code).unwrap();
@@ -922,21 +966,60 @@ mod tests {
     #[test]
     fn fast_path_agrees_with_grammar() {
         let toks = [
-            "e4", "exd5", "Nf3", "Nbd7", "N5f3", "Ng1f3", "Nxe5", "Qh4+", "Qxf7#", "O-O", "O-O-O+",
-            "e8=Q", "exf8=N+", "bxc3", "axb8=R#", "Rd8#", "Kxe2", "Bb5+", "Rae1", "R1e2",
+            "e4", "exd5", "Nf3", "Кbd7", "Крe1", "马xf3+", "♘f3", "اf3", "0-0", "0-0-0#", "ed5",
+            "Pe4", "Nbd7", "N5f3", "Ng1f3", "Nxe5", "Qh4+", "Qxf7#", "O-O", "O-O-O+", "e8=Q",
+            "exf8=N+", "bxc3", "axb8=R#", "Rd8#", "Kxe2", "Bb5+", "Rae1", "R1e2",
         ];
         for t in tables_for_fast() {
             for tok in toks {
-                let f = fast(tok.as_bytes(), t);
+                let f = fast(tok, t);
                 let slow = parse_lenient(tok, t).ok();
                 if let Some(f) = f {
                     assert_eq!(Some(f), slow, "{} {tok}", t.code);
                 }
             }
         }
-        assert!(fast(b"Nf3", english()).is_some());
-        assert!(fast(b"exd5", english()).is_some());
-        assert!(fast(b"bxc3", english()).is_none());
+        assert!(fast("Nf3", english()).is_some());
+        assert!(fast("exd5", english()).is_some());
+        assert!(fast("bxc3", english()).is_none());
+        assert!(fast("0-0-0", english()).is_some());
+        let ru = table("ru").unwrap();
+        for tok in ["Крe2", "Кbd7", "Фxf3+", "Лd8#", "e4", "0-0"] {
+            let f = fast(tok, ru);
+            assert!(f.is_some(), "{tok}");
+            assert_eq!(f.ok_or(()), parse_lenient(tok, ru).map_err(|_| ()), "{tok}");
+        }
+        assert!(fast("крe2", ru).is_none());
+    }
+
+    #[test]
+    fn random_text_never_panics_and_fast_agrees() {
+        let alphabet: Vec<char> = "abcdefgh12345678xX:-=+#!?() /.epOo0NBRQKPSDTLCAFHVMWJГКрЛФС王后车马象兵اسبشورف♘♞♔ｅ４×–\u{200F}\u{00A0}"
+            .chars()
+            .collect();
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let tables = tables_for_fast();
+        for _ in 0..20_000 {
+            let len = (next() % 9) as usize;
+            let tok: String = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            for t in &tables {
+                let slow = parse(&tok, t);
+                if let Some(f) = fast(&tok, t) {
+                    assert_eq!(Ok(f), parse_lenient(&tok, t), "{} {tok:?}", t.code);
+                }
+                if let Err(e) = slow {
+                    assert!(!e.to_string().is_empty());
+                }
+            }
+        }
     }
 
     fn tables_for_fast() -> Vec<&'static PieceTable> {

@@ -1,0 +1,102 @@
+//! `kyphu check`: the linter.
+
+use std::{
+    io::{self, Write},
+    process::ExitCode,
+};
+
+use clap::ValueEnum;
+
+use super::{CliError, Counts, ReadArgs, pipeline, render::Located};
+use crate::{
+    diag::{LineIndex, Severity},
+    replay::replay,
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Compiler-style messages with the source line and a caret
+    Human,
+    /// One JSON object per diagnostic (JSON Lines)
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// Also report non-canonical forms (notes): `0-0`, `Nge2` when `Ne2` suffices, …
+    #[arg(long)]
+    pub strict: bool,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let min = if a.strict {
+        Severity::Note
+    } else {
+        Severity::Warning
+    };
+    let mut problems = false;
+    for file in a.read.files() {
+        let options = a.read.replay_options(&file)?;
+        let reader = a.read.open(&file)?;
+        let mut counts = Counts::default();
+        let format = a.format;
+        let file_name = file.as_str();
+        pipeline::run(
+            reader,
+            a.read.threads(),
+            |raw| {
+                let junk = raw.junk;
+                let game = replay(raw, &options);
+                let mut text = String::new();
+                let index = LineIndex::new(&game.source.text, game.source.first_line);
+                let mut found = false;
+                for d in game.diagnostics.iter().filter(|d| d.severity >= min) {
+                    found = true;
+                    let located = Located::new(file_name, &game, d, &index);
+                    match format {
+                        Format::Human => located.human(&mut text),
+                        Format::Json => {
+                            if let Ok(s) = serde_json::to_string(&located) {
+                                text.push_str(&s);
+                                text.push('\n');
+                            }
+                        }
+                    }
+                }
+                (junk, game, text, found)
+            },
+            |(junk, game, text, found)| {
+                if junk {
+                    counts.junk += 1;
+                } else {
+                    counts.add(&game);
+                }
+                problems |= found;
+                out.write_all(text.as_bytes())
+            },
+        )
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::BrokenPipe => CliError::Io(e),
+            _ => CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))),
+        })?;
+        if a.format == Format::Human {
+            writeln!(out, "{}", counts.summary(&file))?;
+        } else {
+            out.flush()?;
+            eprintln!("{}", counts.summary(&file));
+        }
+    }
+    out.flush()?;
+    Ok(if problems {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

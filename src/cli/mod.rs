@@ -1,0 +1,218 @@
+//! The command line: argument definitions (clap derive) and the subcommands.
+//!
+//! Exit codes: 0 success (clean), 1 problems found in the input, 2 usage, position or
+//! I/O error. A closed output pipe ends the run quietly with 0.
+
+mod check;
+pub mod input;
+mod perft;
+pub mod pipeline;
+pub mod render;
+mod show;
+
+use std::{io, process::ExitCode, sync::Arc};
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::{
+    archive::{ArchiveReader, ReadOptions},
+    game::{Game, Status},
+    notation::chess::{PieceTable, table, tables},
+    replay::ReplayOptions,
+};
+
+/// Read chess and xiangqi game records in many languages and notations, check them by
+/// replaying every move, and write them as PGN, JSON or scoresheet CSV.
+#[derive(Debug, Parser)]
+#[command(name = "kyphu", version, about, long_about = None)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check game records: every invalid, illegal or ambiguous move, every repair
+    #[command(
+        after_help = "Exit status: 0 clean, 1 problems found, 2 usage or I/O error.\n\n\
+        Examples:\n  \
+        kyphu check corpus/chess/scoresheet-vi.pgn\n  \
+        kyphu check --strict --format json games.pgn.zst > findings.jsonl\n  \
+        cat book.txt | kyphu check --lang de -"
+    )]
+    Check(check::CheckArgs),
+    /// Show the position after a move as a diagram with its FEN
+    #[command(after_help = "Examples:\n  \
+        kyphu show games.pgn --game 3 --ply 20\n  \
+        kyphu show corpus/chess/scoresheet-vi.pgn")]
+    Show(show::ShowArgs),
+    /// Count the leaf nodes of the legal move tree (move generator self-test)
+    #[command(after_help = "Examples:\n  \
+        kyphu perft 5\n  \
+        kyphu perft --divide --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' 3\n  \
+        kyphu perft --variant chess960 --fen 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9' 3\n  \
+        kyphu perft --variant xiangqi 4")]
+    Perft(perft::PerftArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VariantArg {
+    Chess,
+    Chess960,
+    Xiangqi,
+}
+
+/// Options shared by the commands that read game records.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReadArgs {
+    /// Input files (`-` or none: standard input); .gz, .zst and .bz2 are decompressed
+    pub files: Vec<String>,
+    /// Piece-letter language of chess moves: auto (inferred per game by legality) or a
+    /// code: en vi zh fa de fr es it pt nl ru pl cs hu sv fi figurine
+    #[arg(long, default_value = "auto")]
+    pub lang: String,
+    /// Text encoding: auto (BOM, UTF-8, else a guess per game) or a label such as
+    /// windows-1252, windows-1258, gbk, big5
+    #[arg(long, default_value = "auto")]
+    pub encoding: String,
+    /// Worker threads for replay (0: one per core)
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+impl ReadArgs {
+    fn files(&self) -> Vec<String> {
+        if self.files.is_empty() {
+            vec!["-".to_owned()]
+        } else {
+            self.files.clone()
+        }
+    }
+
+    fn lang(&self) -> Result<Option<&'static PieceTable>, CliError> {
+        if self.lang == "auto" {
+            return Ok(None);
+        }
+        table(&self.lang).map(Some).ok_or_else(|| {
+            let codes: Vec<&str> = tables().iter().map(|t| t.code).collect();
+            CliError::Usage(format!(
+                "unknown language `{}`; expected auto or one of: {}",
+                self.lang,
+                codes.join(" ")
+            ))
+        })
+    }
+
+    fn read_options(&self) -> Result<ReadOptions, CliError> {
+        let mut options = ReadOptions::default();
+        if self.encoding != "auto" {
+            options.encoding = Some(
+                encoding_rs::Encoding::for_label(self.encoding.as_bytes()).ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "unknown encoding `{}`; expected auto or a label such as utf-8, windows-1252, windows-1258, windows-1256, gbk, big5",
+                        self.encoding
+                    ))
+                })?,
+            );
+        }
+        Ok(options)
+    }
+
+    fn threads(&self) -> usize {
+        if self.threads > 0 {
+            self.threads
+        } else {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        }
+    }
+
+    fn replay_options(&self, file: &str) -> Result<ReplayOptions, CliError> {
+        Ok(ReplayOptions {
+            lang: self.lang()?,
+            file: Some(Arc::from(file)),
+        })
+    }
+
+    /// Opens `file` and streams its raw games.
+    fn open(&self, file: &str) -> Result<ArchiveReader<Box<dyn io::BufRead + Send>>, CliError> {
+        let input = input::open(file).map_err(CliError::Input)?;
+        Ok(ArchiveReader::new(input.reader, self.read_options()?))
+    }
+}
+
+/// Per-file accounting: every game read lands in exactly one category.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    pub read: u64,
+    pub clean: u64,
+    pub repaired: u64,
+    pub partial: u64,
+    pub failed: u64,
+    /// Text between games that was not a game (reported, not counted as a game).
+    pub junk: u64,
+}
+
+impl Counts {
+    pub fn add(&mut self, game: &Game) {
+        self.read += 1;
+        match game.status() {
+            Status::Clean => self.clean += 1,
+            Status::Repaired => self.repaired += 1,
+            Status::Partial => self.partial += 1,
+            Status::Failed => self.failed += 1,
+        }
+    }
+
+    pub fn summary(&self, file: &str) -> String {
+        let mut s = format!(
+            "{file}: {} games: {} clean, {} repaired, {} partial, {} failed",
+            self.read, self.clean, self.repaired, self.partial, self.failed
+        );
+        if self.junk > 0 {
+            s.push_str(&format!(
+                "; {} stretches of non-game text reported",
+                self.junk
+            ));
+        }
+        s
+    }
+}
+
+/// Runs the parsed command line and returns the process exit code.
+pub fn run(args: Args) -> ExitCode {
+    let result = match args.command {
+        Command::Check(a) => check::run(&a),
+        Command::Show(a) => show::run(&a),
+        Command::Perft(a) => perft::run(&a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(CliError::Usage(msg)) => {
+            eprintln!("kyphu: error: {msg}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Io(e) | CliError::Input(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(CliError::Io(e) | CliError::Input(e)) => {
+            eprintln!("kyphu: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum CliError {
+    /// A problem with what the user asked for (bad FEN, bad option): exit 2.
+    Usage(String),
+    /// An input that cannot be opened or read.
+    Input(io::Error),
+    /// Writing the output failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> CliError {
+        CliError::Io(e)
+    }
+}

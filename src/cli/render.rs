@@ -1,0 +1,241 @@
+//! Rendering diagnostics for people (compiler style, with a caret under the token) and
+//! for programs (JSON Lines).
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::{
+    color::Color,
+    diag::{Diagnostic, LineIndex},
+    game::{AnyMove, Game, StartPosition},
+};
+
+/// Where a diagnostic stands, computed once per diagnostic.
+#[derive(Debug, Serialize)]
+pub struct Located<'a> {
+    pub file: &'a str,
+    /// 1-based game number in the file.
+    pub game: u64,
+    pub white: Option<&'a str>,
+    pub black: Option<&'a str>,
+    pub severity: crate::diag::Severity,
+    pub code: &'a str,
+    pub message: &'a str,
+    pub line: Option<u64>,
+    pub column: Option<u32>,
+    pub ply: Option<u32>,
+    /// The move number and side the ply falls on (`12`, `black`).
+    #[serde(rename = "move")]
+    pub move_number: Option<u32>,
+    pub side: Option<&'static str>,
+    /// The position before the move, when the move is on the main line.
+    pub fen: Option<String>,
+    pub candidates: &'a [String],
+    #[serde(skip)]
+    source_line: Option<&'a str>,
+    #[serde(skip)]
+    caret: Option<(usize, usize)>,
+}
+
+fn start_turn_and_number(game: &Game) -> (Color, u32) {
+    match &game.start {
+        StartPosition::Chess(p) => (p.turn(), p.fullmoves()),
+        StartPosition::Xiangqi(p) => (p.turn(), p.fullmoves()),
+    }
+}
+
+/// The move number and side of ply `ply` (1 = the first move recorded).
+pub fn move_of_ply(game: &Game, ply: u32) -> (u32, Color) {
+    let (turn, number) = start_turn_and_number(game);
+    let index = ply.saturating_sub(1) + u32::from(turn == Color::Black);
+    (
+        number + index / 2,
+        if index % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        },
+    )
+}
+
+/// The FEN before main-line ply `ply`, if the game's main line reaches it.
+pub fn fen_before(game: &Game, ply: u32) -> Option<String> {
+    let moves = &game.moves.moves;
+    let before = usize::try_from(ply.checked_sub(1)?).ok()?;
+    if before > moves.len() {
+        return None;
+    }
+    match &game.start {
+        StartPosition::Chess(p) => {
+            let mut pos = (**p).clone();
+            for n in &moves[..before] {
+                match &n.mv {
+                    AnyMove::Chess(m) => pos.play_unchecked(m),
+                    AnyMove::Null => pos.play_null(),
+                    AnyMove::Xiangqi(_) => return None,
+                }
+            }
+            Some(pos.fen())
+        }
+        StartPosition::Xiangqi(p) => {
+            let mut pos = (**p).clone();
+            for n in &moves[..before] {
+                match &n.mv {
+                    AnyMove::Xiangqi(m) => pos.play_unchecked(*m),
+                    _ => return None,
+                }
+            }
+            Some(pos.fen())
+        }
+    }
+}
+
+/// Is the diagnostic about a main-line move (or the move where the main line stopped)?
+fn on_main_line(game: &Game, d: &Diagnostic) -> bool {
+    let (Some(span), Some(ply)) = (d.span, d.ply) else {
+        return false;
+    };
+    let i = ply as usize;
+    match game.moves.moves.get(i.wrapping_sub(1)) {
+        Some(node) => node.span == span,
+        None => i == game.moves.moves.len() + 1 && game.unparsed.is_some(),
+    }
+}
+
+impl<'a> Located<'a> {
+    pub fn new(file: &'a str, game: &'a Game, d: &'a Diagnostic, index: &LineIndex) -> Self {
+        let text = game.source.text.as_str();
+        let (mut line, mut column, mut source_line, mut caret) = (None, None, None, None);
+        if let Some(span) = d.span {
+            let at = index.locate(text, span.start as usize);
+            line = Some(at.line);
+            column = Some(at.column);
+            let l = index.line_text(text, span.start as usize);
+            source_line = Some(l);
+            let width = span
+                .slice(text)
+                .lines()
+                .next()
+                .map_or(1, |s| s.chars().count().max(1));
+            caret = Some((at.column as usize - 1, width));
+        }
+        let (move_number, side) = match d.ply {
+            Some(p) => {
+                let (n, c) = move_of_ply(game, p);
+                (Some(n), Some(c.fold("white", "black")))
+            }
+            None => (None, None),
+        };
+        let fen = if on_main_line(game, d) {
+            d.ply.and_then(|p| fen_before(game, p))
+        } else {
+            None
+        };
+        let tags = &game.tags;
+        Located {
+            file,
+            game: game.source.game_index + 1,
+            white: tags.get("White").or_else(|| tags.get("Red")),
+            black: tags.get("Black"),
+            severity: d.severity,
+            code: d.code,
+            message: &d.message,
+            line,
+            column,
+            ply: d.ply,
+            move_number,
+            side,
+            fen,
+            candidates: &d.candidates,
+            source_line,
+            caret,
+        }
+    }
+
+    /// The human rendering, ending with a blank line.
+    pub fn human(&self, out: &mut String) {
+        let _ = writeln!(out, "{}[{}]: {}", self.severity, self.code, self.message);
+        let gutter = self.line.map_or(1, |l| l.to_string().len());
+        let pad = " ".repeat(gutter);
+        let _ = write!(out, "{pad}--> {}", self.file);
+        if let (Some(l), Some(c)) = (self.line, self.column) {
+            let _ = write!(out, ":{l}:{c}");
+        }
+        let _ = write!(out, " (game {}", self.game);
+        if self.white.is_some() || self.black.is_some() {
+            let _ = write!(
+                out,
+                ", {} – {}",
+                self.white.unwrap_or("?"),
+                self.black.unwrap_or("?")
+            );
+        }
+        if let (Some(n), Some(side)) = (self.move_number, self.side) {
+            let _ = write!(out, ", move {n} {side}");
+        }
+        out.push_str(")\n");
+        if let (Some(l), Some(src), Some((col, width))) = (self.line, self.source_line, self.caret)
+        {
+            let _ = writeln!(out, "{pad} |");
+            let _ = writeln!(out, "{l} | {src}");
+            let lead: String = src
+                .chars()
+                .take(col)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            let _ = writeln!(out, "{pad} | {lead}{}", "^".repeat(width));
+        }
+        if let Some(fen) = &self.fen {
+            let _ = writeln!(out, "{pad} = position: {fen}");
+        }
+        if !self.candidates.is_empty() {
+            let label = if self.code == "ambiguous-move" {
+                "candidates"
+            } else {
+                "did you mean"
+            };
+            let _ = writeln!(out, "{pad} = {label}: {}", self.candidates.join(", "));
+        }
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        archive::read_str,
+        replay::{ReplayOptions, replay},
+    };
+
+    #[test]
+    fn renders_with_caret_and_position() {
+        let text = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 Nf3 *\n";
+        let game = replay(read_str(text).remove(0), &ReplayOptions::default());
+        let index = LineIndex::new(&game.source.text, game.source.first_line);
+        let d = game
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "illegal-move")
+            .unwrap();
+        let mut out = String::new();
+        Located::new("t.pgn", &game, d, &index).human(&mut out);
+        let expected = "error[illegal-move]: illegal move Nf3: no black knight can reach f3\n \
+            --> t.pgn:5:8 (game 1, A – B, move 3 black)\n  |\n5 | 3. Bb5 Nf3 *\n  |        ^^^\n  \
+            = position: r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3\n\n";
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn move_numbers_from_a_black_start() {
+        let text = "[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 30\"]\n\n30... Kd7 31. Kd2 *";
+        let game = replay(read_str(text).remove(0), &ReplayOptions::default());
+        assert_eq!(move_of_ply(&game, 1), (30, Color::Black));
+        assert_eq!(move_of_ply(&game, 2), (31, Color::White));
+        assert_eq!(
+            fen_before(&game, 2).as_deref(),
+            Some("8/3k4/8/8/8/8/8/4K3 w - - 1 31")
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! `kyphu show`: the position after a move, as a text diagram with its FEN.
+
+use std::{
+    io::{self, Write},
+    process::ExitCode,
+};
+
+use super::{CliError, ReadArgs, render::move_of_ply};
+use crate::{
+    chess,
+    color::Color,
+    game::{AnyMove, Game, StartPosition},
+    replay::replay,
+    xiangqi,
+};
+
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// Which game of the file (1 = first)
+    #[arg(long, default_value_t = 1)]
+    pub game: u64,
+    /// Show the position after this many plies of the main line (default: the last)
+    #[arg(long)]
+    pub ply: Option<u32>,
+}
+
+pub fn run(a: &ShowArgs) -> Result<ExitCode, CliError> {
+    let files = a.read.files();
+    let [file] = files.as_slice() else {
+        return Err(CliError::Usage("show takes exactly one file".into()));
+    };
+    let options = a.read.replay_options(file)?;
+    let wanted = a.game.max(1) - 1;
+    let mut found = None;
+    for raw in a.read.open(file)? {
+        let raw = raw.map_err(CliError::Input)?;
+        if raw.junk || raw.index != wanted {
+            continue;
+        }
+        found = Some(replay(raw, &options));
+        break;
+    }
+    let game = found.ok_or_else(|| {
+        CliError::Usage(format!(
+            "{file} has no game {} (games are numbered from 1)",
+            a.game
+        ))
+    })?;
+    let plies = game.moves.moves.len() as u32;
+    let ply = a.ply.unwrap_or(plies);
+    if ply > plies {
+        return Err(CliError::Usage(format!(
+            "game {} has {plies} plies on its main line; --ply {ply} is beyond it",
+            a.game
+        )));
+    }
+    let text = diagram(&game, ply);
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The diagram after `ply` plies of the main line, with a heading and the FEN.
+pub fn diagram(game: &Game, ply: u32) -> String {
+    let mut s = String::new();
+    let tags = &game.tags;
+    let white = tags.get("White").or_else(|| tags.get("Red")).unwrap_or("?");
+    let black = tags.get("Black").unwrap_or("?");
+    s.push_str(&format!("{white} – {black}"));
+    if ply > 0 {
+        let (n, side) = move_of_ply(game, ply);
+        let node = &game.moves.moves[ply as usize - 1];
+        let dots = if side == Color::White { "." } else { "..." };
+        s.push_str(&format!(", after {n}{dots} {}", game.written(node)));
+    } else {
+        s.push_str(", start position");
+    }
+    s.push_str("\n\n");
+    let moves = &game.moves.moves[..ply as usize];
+    match &game.start {
+        StartPosition::Chess(p) => {
+            let mut pos = (**p).clone();
+            for n in moves {
+                match &n.mv {
+                    AnyMove::Chess(m) => pos.play_unchecked(m),
+                    AnyMove::Null => pos.play_null(),
+                    AnyMove::Xiangqi(_) => {}
+                }
+            }
+            chess_diagram(&pos, &mut s);
+            s.push_str(&format!("\nFEN: {}\n", pos.fen()));
+        }
+        StartPosition::Xiangqi(p) => {
+            let mut pos = (**p).clone();
+            for n in moves {
+                if let AnyMove::Xiangqi(m) = &n.mv {
+                    pos.play_unchecked(*m);
+                }
+            }
+            xiangqi_diagram(&pos, &mut s);
+            s.push_str(&format!("\nFEN: {}\n", pos.fen()));
+        }
+    }
+    s
+}
+
+fn chess_diagram(pos: &chess::Position, s: &mut String) {
+    for rank in (0..8u8).rev() {
+        s.push_str(&format!("{} ", rank + 1));
+        for file in 0..8u8 {
+            let sq = chess::Square::new(rank * 8 + file).unwrap_or(chess::Square::A1);
+            let c = pos.piece_at(sq).map_or('.', |p| p.char());
+            s.push(' ');
+            s.push(c);
+        }
+        s.push('\n');
+    }
+    s.push_str("   a b c d e f g h\n");
+}
+
+fn xiangqi_diagram(pos: &xiangqi::Position, s: &mut String) {
+    for rank in (0..10u8).rev() {
+        s.push_str(&format!("{rank} "));
+        for file in 0..9u8 {
+            let c = xiangqi::Square::new(file, rank)
+                .and_then(|sq| pos.piece_at(sq))
+                .map_or('.', |p| p.fen_char());
+            s.push(' ');
+            s.push(c);
+        }
+        s.push('\n');
+        if rank == 5 {
+            s.push_str("   ~~~~~~~~~~~~~~~~~\n");
+        }
+    }
+    s.push_str("   a b c d e f g h i\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{archive::read_str, replay::ReplayOptions};
+
+    #[test]
+    fn chess_diagram_after_two_plies() {
+        let game = replay(
+            read_str("[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *").remove(0),
+            &ReplayOptions::default(),
+        );
+        let d = diagram(&game, 2);
+        assert!(
+            d.starts_with("A – B, after 1... e5\n\n8  r n b q k b n r\n"),
+            "{d}"
+        );
+        assert!(
+            d.contains("5  . . . . p . . .\n4  . . . . P . . .\n"),
+            "{d}"
+        );
+        assert!(
+            d.ends_with("FEN: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n")
+        );
+    }
+
+    #[test]
+    fn xiangqi_diagram() {
+        let game = replay(
+            read_str("[Game \"Chinese Chess\"]\n\n1. h2e2 *").remove(0),
+            &ReplayOptions::default(),
+        );
+        let d = diagram(&game, 1);
+        assert!(d.contains("2  . C . . C . . . .\n"), "{d}");
+        assert!(d.contains("~~~~"));
+    }
+}
