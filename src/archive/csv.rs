@@ -102,6 +102,7 @@ impl CsvGame {
 /// usable header gives one game with no moves and a `csv-missing-header` error).
 pub fn read_scoresheet(text: &str) -> Vec<CsvGame> {
     let mut rdr = ReaderBuilder::new()
+        .delimiter(sniff_delimiter(text))
         .has_headers(false)
         .flexible(true)
         .trim(Trim::All)
@@ -178,6 +179,21 @@ pub fn read_scoresheet(text: &str) -> Vec<CsvGame> {
     b.byte_end = text.len() as u64;
     out.push(b.finish());
     out
+}
+
+/// The field delimiter: whichever of `,`, `;` and tab occurs most in the header line
+/// (spreadsheets in locales with a decimal comma save CSV with `;`), `,` on a tie.
+pub fn sniff_delimiter(text: &str) -> u8 {
+    let header = text.lines().next().unwrap_or("");
+    let count = |c: char| header.matches(c).count();
+    let (comma, semi, tab) = (count(','), count(';'), count('\t'));
+    if semi > comma && semi >= tab {
+        b';'
+    } else if tab > comma && tab > semi {
+        b'\t'
+    } else {
+        b','
+    }
 }
 
 fn field<'r>(rec: &'r StringRecord, columns: &[Option<Column>], col: Column) -> Option<&'r str> {
@@ -504,6 +520,51 @@ mod tests {
             );
         }
         assert!(read_scoresheet("").is_empty());
+    }
+
+    #[test]
+    fn delimiters_quotes_and_multiline_cells() {
+        let cases: [(&str, &[&str], u64); 4] = [
+            (
+                "move;white;black\n1;e4;e5\n2;Nf3;Nc6\n",
+                &["e4", "e5", "Nf3", "Nc6"],
+                3,
+            ),
+            ("move\twhite\tblack\n1\te4\te5\n", &["e4", "e5"], 2),
+            (
+                "\u{feff}\"move\",\"white\",\"black\"\n1,\"e4\",\" e5 \"\n",
+                &["e4", "e5"],
+                2,
+            ),
+            // a cell over two lines keeps later rows on their own CSV lines
+            (
+                "move,white,black,flags\n1,e4,e5,\"a\nb\"\n2,Nf3,Nc6,\n",
+                &["e4", "e5", "Nf3", "Nc6"],
+                4,
+            ),
+        ];
+        for (csv, tokens, last_line) in cases {
+            let games = read_scoresheet(csv);
+            assert_eq!(games.len(), 1, "{csv:?}");
+            let g = &games[0].raw;
+            assert_eq!(g.move_tokens().collect::<Vec<_>>(), tokens, "{csv:?}");
+            assert!(
+                g.diagnostics.iter().all(|d| d.code != "csv-ragged-row"),
+                "{csv:?}"
+            );
+            let last = g
+                .movetext
+                .iter()
+                .rev()
+                .find_map(|e| match e {
+                    Element::Move { span, .. } => Some(*span),
+                    _ => None,
+                })
+                .unwrap();
+            let lc = crate::diag::LineIndex::new(&g.text, g.first_line)
+                .locate(&g.text, last.start as usize);
+            assert_eq!(lc.line, last_line, "{csv:?}: {:?}", g.text);
+        }
     }
 
     #[test]
