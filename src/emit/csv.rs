@@ -120,8 +120,7 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
         let mut board = Board::new(&game.start);
         self.row.open = false;
         for node in &game.moves.moves {
-            self.add_move(&no, &board, node)?;
-            board.play(&node.mv);
+            self.add_move(&no, &mut board, node)?;
         }
         if self.row.open {
             self.flush_row(&no)?;
@@ -152,7 +151,7 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
         Ok(())
     }
 
-    fn add_move(&mut self, no: &str, board: &Board, node: &MoveNode) -> io::Result<()> {
+    fn add_move(&mut self, no: &str, board: &mut Board, node: &MoveNode) -> io::Result<()> {
         let white = board.turn() == Color::White;
         if white || !self.row.open {
             if self.row.open {
@@ -168,7 +167,7 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
         } else {
             (&mut self.row.black, &mut self.row.black_clock)
         };
-        board.write_move(cell, &node.mv, &self.opts.moves);
+        board.write_and_play(cell, &node.mv, &self.opts.moves);
         if let Some(c) = node.clock {
             use std::fmt::Write as _;
             let _ = write!(clock, "{c}");

@@ -173,7 +173,9 @@ impl<W: io::Write> JsonWriter<W> {
             push_str(&mut self.buf, &self.tok);
             self.buf.push_str(",\"san\":");
             self.tok.clear();
-            board.write_move(&mut self.tok, &node.mv, &self.opts.moves);
+            // the position before the move, for its variations
+            let before = (!node.variations.is_empty()).then(|| board.clone());
+            board.write_and_play(&mut self.tok, &node.mv, &self.opts.moves);
             push_str(&mut self.buf, &self.tok);
             self.buf.push_str(",\"written\":");
             let span = (!node.span.is_empty()).then_some(node.span);
@@ -212,15 +214,16 @@ impl<W: io::Write> JsonWriter<W> {
             } else {
                 ",\"illegal\":false,\"variations\":["
             });
-            for (j, var) in node.variations.iter().enumerate() {
-                if j > 0 {
-                    self.buf.push(',');
+            if let Some(before) = &before {
+                for (j, var) in node.variations.iter().enumerate() {
+                    if j > 0 {
+                        self.buf.push(',');
+                    }
+                    let mut vb = before.clone();
+                    self.write_line(ctx, &mut vb, var);
                 }
-                let mut vb = board.clone();
-                self.write_line(ctx, &mut vb, var);
             }
             self.buf.push_str("]}");
-            board.play(&node.mv);
         }
         self.buf.push(']');
     }

@@ -123,6 +123,28 @@ impl Board {
         }
     }
 
+    /// Appends `mv` as [`Board::write_move`] does and plays it, playing a chess move
+    /// only once (for the check mark and the board both).
+    pub fn write_and_play(&mut self, out: &mut String, mv: &AnyMove, style: &MoveStyle) {
+        match (&mut *self, mv) {
+            (Board::Chess(p), AnyMove::Chess(m)) => {
+                let body = SanStyle {
+                    check_marks: false,
+                    ..style.chess
+                };
+                write_chess_san(out, p, m, &body);
+                p.play_unchecked(m);
+                if style.chess.check_marks && p.is_check() {
+                    out.push(if p.has_legal_moves() { '+' } else { '#' });
+                }
+            }
+            _ => {
+                self.write_move(out, mv, style);
+                self.play(mv);
+            }
+        }
+    }
+
     /// Appends the coordinate form: UCI for chess (`e2e4`, `e7e8q`; chess960 castling
     /// as king-takes-rook), ICCS for xiangqi (`h2e2`), `0000` for a null move (UCI).
     pub fn write_coords(&self, out: &mut String, mv: &AnyMove) {
@@ -231,10 +253,20 @@ mod tests {
             let pos = chess::Position::from_fen(fen).unwrap_or_default();
             for m in &pos.legal_moves() {
                 for style in &styles {
-                    let (mut a, mut b) = (String::new(), String::new());
+                    let (mut a, mut b, mut c) = (String::new(), String::new(), String::new());
                     write_chess_san(&mut a, &pos, m, style);
                     write_san(&mut b, &pos, m, style);
                     assert_eq!(a, b, "{fen} {m:?}");
+                    let mut board = Board::Chess(pos.clone());
+                    let style = MoveStyle {
+                        chess: *style,
+                        ..MoveStyle::default()
+                    };
+                    board.write_and_play(&mut c, &AnyMove::Chess(*m), &style);
+                    assert_eq!(c, b, "{fen} {m:?}");
+                    let mut after = pos.clone();
+                    after.play_unchecked(m);
+                    assert_eq!(board.fen(), after.fen());
                 }
             }
         }

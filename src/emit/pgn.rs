@@ -181,10 +181,11 @@ impl<W: io::Write> PgnWriter<W> {
                 self.flush_tok();
             }
             need_number = false;
-            b.write_move(&mut self.tok, &node.mv, &self.opts.moves);
+            // the position before the move, for its variations
+            let before = (full && !node.variations.is_empty()).then(|| b.clone());
+            b.write_and_play(&mut self.tok, &node.mv, &self.opts.moves);
             self.flush_tok();
             if !full {
-                b.play(&node.mv);
                 continue;
             }
             for nag in &node.nags {
@@ -217,13 +218,14 @@ impl<W: io::Write> PgnWriter<W> {
                 self.comment(c);
                 need_number = true;
             }
-            for var in &node.variations {
-                self.token("(");
-                self.write_line(&b, var);
-                self.token(")");
-                need_number = true;
+            if let Some(before) = &before {
+                for var in &node.variations {
+                    self.token("(");
+                    self.write_line(before, var);
+                    self.token(")");
+                    need_number = true;
+                }
             }
-            b.play(&node.mv);
         }
     }
 
