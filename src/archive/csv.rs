@@ -402,14 +402,14 @@ impl Builder {
                 let close = self.lit("]}");
                 self.movetext.push(Element::Comment {
                     kind: CommentKind::Brace,
-                    body: Span::new(open.start + 2, close.start + 1),
-                    span: Span::new(open.start + 1, close.end),
+                    body: Span::new(open.start.saturating_add(2), close.start.saturating_add(1)),
+                    span: Span::new(open.start.saturating_add(1), close.end),
                 });
             }
             if draw_side == Some(side) {
                 let span = self.lit(" (=)");
                 self.movetext.push(Element::DrawOffer {
-                    span: Span::new(span.start + 1, span.end),
+                    span: Span::new(span.start.saturating_add(1), span.end),
                 });
             }
         }
