@@ -5,7 +5,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use kyphu::{
-    archive::{csv::read_scoresheet, read_str},
+    archive::{
+        csv::{read_scoresheet, read_scoresheet_with_games},
+        read_str,
+    },
     chess::Position,
     diag::Span,
     emit::{
@@ -84,7 +87,7 @@ fn check_outputs(g: &Game, v: &Validator) {
     let pgn2 = to_pgn_string(&again[0], &PgnOptions::default());
     assert_eq!(pgn, pgn2, "second pass differs");
     v.check(&to_json_string(g, &JsonOptions::default()));
-    let (moves, _) = to_csv_strings(&[g], &CsvOptions::default());
+    let (moves, games) = to_csv_strings(&[g], &CsvOptions::default());
     let back = read_scoresheet(&moves);
     assert_eq!(back.len(), 1, "{moves}");
     let raw = &back[0].raw;
@@ -95,6 +98,23 @@ fn check_outputs(g: &Game, v: &Validator) {
         "{moves}"
     );
     assert_eq!(raw.result.map(|r| r.0), Some(g.result));
+    // with its games file, the sheet replays to the same game: start, moves, result
+    let full = read_scoresheet_with_games(&moves, &games);
+    let r = replay(full[0].raw.clone(), &ReplayOptions::default());
+    assert_eq!(r.start, g.start, "{games}");
+    assert_eq!(r.variant, g.variant);
+    let main = |g: &Game| {
+        g.moves
+            .moves
+            .iter()
+            .map(|n| (n.mv, n.draw_offer, n.clock, n.illegal))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(main(&r), main(g), "{moves}");
+    assert_eq!(r.result, g.result);
+    for name in ["Event", "White", "Black", "Date"] {
+        assert_eq!(r.tags.get(name), g.tags.get(name), "{name}");
+    }
 }
 
 fn snapshot_all(name: &str, g: &Game) {

@@ -78,11 +78,15 @@ pub struct CellRef {
     pub field: usize,
     /// The column, when the header named a known one.
     pub column: Option<Column>,
+    /// The cell is from the games (header fields) file, not the moves file.
+    pub games_file: bool,
 }
 
 /// One game read from a scoresheet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CsvGame {
+    /// The value of the `game` column, if the sheet has one.
+    pub game: Option<String>,
     pub raw: RawGame,
     /// Every cell copied into `raw.text`, in text order.
     pub cells: Vec<CellRef>,
@@ -173,12 +177,120 @@ pub fn read_scoresheet(text: &str) -> Vec<CsvGame> {
         if let Some(k) = key.filter(|k| !k.is_empty()) {
             game_key = Some(k);
         }
+        if b.key.is_none() {
+            b.key.clone_from(&game_key);
+        }
         b.row(&rec, &columns, line);
         any_row = true;
     }
     b.byte_end = text.len() as u64;
     out.push(b.finish());
     out
+}
+
+/// Reads a scoresheet with its games file (`games.csv`, as
+/// [`crate::emit::ScoresheetWriter`] writes it): each row's fields become the tags of
+/// the game with the same `game` value (of the only game, when the moves file has no
+/// `game` column and the games file one row). Column names are tag names (`start_fen`
+/// becomes `SetUp "1"` + `FEN`; empty cells and the `game`, `status`, `source_file`
+/// and `source_game_index` columns are skipped). The tag text is appended to the
+/// game's text after its last line; [`CsvGame::cells`] maps it back to the games file.
+pub fn read_scoresheet_with_games(moves: &str, games: &str) -> Vec<CsvGame> {
+    let mut out = read_scoresheet(moves);
+    let mut rdr = ReaderBuilder::new()
+        .delimiter(sniff_delimiter(games))
+        .has_headers(false)
+        .flexible(true)
+        .trim(Trim::All)
+        .from_reader(games.as_bytes());
+    let mut records = rdr.records();
+    let Some(Ok(header)) = records.next() else {
+        return out;
+    };
+    let names: Vec<String> = header.iter().map(str::to_owned).collect();
+    let key_col = names
+        .iter()
+        .position(|n| Column::from_header(n) == Some(Column::Game));
+    let rows: Vec<StringRecord> = records.flatten().collect();
+    let single = out.len() == 1 && out.first().is_some_and(|g| g.game.is_none()) && rows.len() == 1;
+    for g in &mut out {
+        let row = if single {
+            rows.first()
+        } else {
+            rows.iter().find(|r| {
+                key_col
+                    .and_then(|k| r.get(k))
+                    .is_some_and(|k| Some(k) == g.game.as_deref())
+            })
+        };
+        if let Some(row) = row {
+            attach_tags(g, &names, row);
+        }
+    }
+    out
+}
+
+fn attach_tags(g: &mut CsvGame, names: &[String], row: &StringRecord) {
+    let line = row.position().map_or(0, |p| p.line());
+    let text = &mut g.raw.text;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    for (field, (name, value)) in names.iter().zip(row.iter()).enumerate() {
+        let key: String = name
+            .chars()
+            .map(|c| if c.is_whitespace() { '_' } else { c })
+            .collect();
+        if value.is_empty()
+            || key.is_empty()
+            || Column::from_header(&key) == Some(Column::Game)
+            || matches!(key.as_str(), "status" | "source_file" | "source_game_index")
+        {
+            continue;
+        }
+        let pairs: &[(&str, &str)] = if key == "start_fen" {
+            &[("SetUp", "1"), ("FEN", value)]
+        } else {
+            &[(key.as_str(), value)]
+        };
+        for &(n, v) in pairs {
+            let start = text.len();
+            text.push('[');
+            let name_span = Span::from_range(text.len(), text.len() + n.len());
+            text.push_str(n);
+            text.push_str(" \"");
+            let vstart = text.len();
+            let mut escaped = false;
+            for c in v.chars() {
+                match c {
+                    '"' | '\\' => {
+                        escaped = true;
+                        text.push('\\');
+                        text.push(c);
+                    }
+                    '\n' | '\r' => text.push(' '),
+                    c => text.push(c),
+                }
+            }
+            let value_span = Span::from_range(vstart, text.len());
+            text.push_str("\"]");
+            let span = Span::from_range(start, text.len());
+            text.push('\n');
+            g.raw.tags.push(super::RawTag {
+                span,
+                name: name_span,
+                value: value_span,
+                escaped,
+            });
+            g.cells.push(CellRef {
+                span: value_span,
+                line,
+                field,
+                column: None,
+                games_file: true,
+            });
+        }
+    }
 }
 
 /// The field delimiter: whichever of `,`, `;` and tab occurs most in the header line
@@ -213,6 +325,7 @@ fn decoding() -> DecodeReport {
 fn failed(text: &str, code: &'static str, message: String) -> CsvGame {
     let first = text.lines().next().map_or(0, str::len);
     CsvGame {
+        game: None,
         raw: RawGame {
             index: 0,
             junk: false,
@@ -246,6 +359,7 @@ struct Builder {
     byte_start: u64,
     byte_end: u64,
     header_len: Option<usize>,
+    key: Option<String>,
 }
 
 impl Builder {
@@ -262,6 +376,7 @@ impl Builder {
             byte_start,
             byte_end: byte_start,
             header_len: None,
+            key: None,
         }
     }
 
@@ -280,6 +395,7 @@ impl Builder {
             line,
             field,
             column,
+            games_file: false,
         });
         span
     }
@@ -427,6 +543,7 @@ impl Builder {
             line,
             field,
             column: Some(column),
+            games_file: false,
         });
         span
     }
@@ -436,6 +553,7 @@ impl Builder {
             self.text.push('\n');
         }
         CsvGame {
+            game: self.key,
             raw: RawGame {
                 index: self.index,
                 junk: false,
@@ -565,6 +683,38 @@ mod tests {
                 .locate(&g.text, last.start as usize);
             assert_eq!(lc.line, last_line, "{csv:?}: {:?}", g.text);
         }
+    }
+
+    #[test]
+    fn games_file_gives_tags() {
+        let moves = "game,move,white,black\n1,1,e4,e5\n2,1,d4,d5\n";
+        let games = "game,Event,White,start_fen,status\n1,\"A \"\"big\"\" one\",Ann,,clean\n\
+                     2,B,Bob,4k3/8/8/8/8/8/8/4K3 w - - 0 1,clean\n";
+        let read = read_scoresheet_with_games(moves, games);
+        assert_eq!(read.len(), 2);
+        let tags = |g: &CsvGame| {
+            g.raw
+                .tags
+                .iter()
+                .map(|t| {
+                    (
+                        g.raw.tag_name(t).to_owned(),
+                        g.raw.tag_value(t).into_owned(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            tags(&read[0]),
+            [
+                ("Event".into(), "A \"big\" one".into()),
+                ("White".into(), "Ann".into())
+            ]
+        );
+        assert_eq!(tags(&read[1])[2], ("SetUp".to_owned(), "1".to_owned()));
+        assert_eq!(read[1].game.as_deref(), Some("2"));
+        assert!(read[1].cells.iter().any(|c| c.games_file && c.line == 3));
+        assert_eq!(read[0].raw.move_tokens().collect::<Vec<_>>(), ["e4", "e5"]);
     }
 
     #[test]
