@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use kyphu::{
-    archive::{ReadOptions, read_bytes, read_str},
+    archive::{ReadOptions, csv::read_scoresheet_with_games, read_bytes, read_str},
     emit::{CsvOptions, JsonOptions, JsonWriter, PgnOptions, PgnWriter, ScoresheetWriter},
     game::Game,
     replay::{ReplayOptions, replay},
@@ -70,6 +70,7 @@ fn corpus_converts_and_round_trips() {
     assert!(!list.is_empty());
     let (mut n_files, mut n_games) = (0, 0);
     let mut failures = Vec::new();
+    let mut csv_failures = Vec::new();
     for path in &list {
         let bytes = std::fs::read(path).unwrap();
         let games = games_of(read_bytes(&bytes, ReadOptions::default()));
@@ -90,6 +91,20 @@ fn corpus_converts_and_round_trips() {
             csv.write_game(g).unwrap();
         }
         csv.flush().unwrap();
+        // the scoresheet with its games file replays to the same main lines
+        let (moves_csv, games_csv) = csv.into_inner().unwrap();
+        let sheet = read_scoresheet_with_games(
+            &String::from_utf8(moves_csv).unwrap(),
+            &String::from_utf8(games_csv.unwrap_or_default()).unwrap(),
+        );
+        assert_eq!(sheet.len(), games.len(), "{}", path.display());
+        for (g, s) in games.iter().zip(&sheet) {
+            let r = replay(s.raw.clone(), &ReplayOptions::default());
+            let main = |g: &Game| g.moves.moves.iter().map(|n| n.mv).collect::<Vec<_>>();
+            if main(&r) != main(g) || r.result != g.result {
+                csv_failures.push(format!("{} game {}", path.display(), g.source.game_index));
+            }
+        }
         let json = String::from_utf8(json.into_inner()).unwrap();
         assert_eq!(json.lines().count(), games.len());
         for line in json.lines() {
@@ -116,6 +131,11 @@ fn corpus_converts_and_round_trips() {
         }
     }
     println!("{n_files} files, {n_games} games");
+    assert!(
+        csv_failures.is_empty(),
+        "csv round trip differs:\n{}",
+        csv_failures.join("\n")
+    );
     assert!(
         failures.is_empty(),
         "second pass differs:\n{}",

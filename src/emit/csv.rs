@@ -151,6 +151,16 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
         Ok(())
     }
 
+    /// Flushes and returns the moves writer and the games writer.
+    pub fn into_inner(self) -> io::Result<(W, Option<G>)> {
+        let moves = self.moves.into_inner().map_err(|e| e.into_error())?;
+        let games = match self.games {
+            Some(g) => Some(g.into_inner().map_err(|e| e.into_error())?),
+            None => None,
+        };
+        Ok((moves, games))
+    }
+
     fn add_move(&mut self, no: &str, board: &mut Board, node: &MoveNode) -> io::Result<()> {
         let white = board.turn() == Color::White;
         if white || !self.row.open {
