@@ -27,6 +27,42 @@ use crate::{
     notation::chess::{SanStyle, write_check_suffix, write_san, write_uci},
 };
 
+/// What the three writers have in common, for callers choosing the format at run
+/// time (`Box<dyn GameWriter>`).
+pub trait GameWriter {
+    /// Writes one game.
+    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()>;
+    /// Flushes what was written to the underlying writer(s).
+    fn flush(&mut self) -> std::io::Result<()>;
+}
+
+impl<W: std::io::Write> GameWriter for PgnWriter<W> {
+    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()> {
+        PgnWriter::write_game(self, game)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        PgnWriter::flush(self)
+    }
+}
+
+impl<W: std::io::Write> GameWriter for JsonWriter<W> {
+    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()> {
+        JsonWriter::write_game(self, game)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        JsonWriter::flush(self)
+    }
+}
+
+impl<W: std::io::Write, G: std::io::Write> GameWriter for ScoresheetWriter<W, G> {
+    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()> {
+        ScoresheetWriter::write_game(self, game)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        ScoresheetWriter::flush(self)
+    }
+}
+
 /// How moves are written.
 #[derive(Copy, Clone, Debug)]
 pub struct MoveStyle {
@@ -269,6 +305,24 @@ mod tests {
                     assert_eq!(board.fen(), after.fen());
                 }
             }
+        }
+    }
+
+    #[test]
+    fn writers_behind_one_trait() {
+        let g = crate::game::Game::new_chess();
+        let mut writers: Vec<Box<dyn GameWriter>> = vec![
+            Box::new(PgnWriter::new(Vec::new(), PgnOptions::default())),
+            Box::new(JsonWriter::new(Vec::new(), JsonOptions::default())),
+            Box::new(ScoresheetWriter::new(
+                Vec::new(),
+                None::<Vec<u8>>,
+                CsvOptions::default(),
+            )),
+        ];
+        for w in &mut writers {
+            assert!(w.write_game(&g).is_ok());
+            assert!(w.flush().is_ok());
         }
     }
 

@@ -423,7 +423,20 @@ fn start_fen(start: &StartPosition) -> String {
 /// `[Name "value"]` with `\` and `"` escaped and line breaks/tabs as spaces.
 fn push_tag(buf: &mut String, name: &str, value: &str) {
     buf.push('[');
-    buf.push_str(name);
+    // a tag name is a PGN symbol: letters, digits and `_+#=:-`; anything else (from a
+    // spreadsheet header, say) becomes `_`
+    if name.is_empty() {
+        buf.push('_');
+    }
+    for c in name.chars() {
+        buf.push(
+            if c.is_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-') {
+                c
+            } else {
+                '_'
+            },
+        );
+    }
     buf.push_str(" \"");
     for c in value.chars() {
         match c {
@@ -479,6 +492,15 @@ mod tests {
         for (v, want) in cases {
             let mut s = String::new();
             push_tag(&mut s, "X", v);
+            assert_eq!(s, want);
+        }
+        for (name, want) in [
+            ("White Elo", "[White_Elo \"v\"]\n"),
+            ("", "[_ \"v\"]\n"),
+            ("a]b", "[a_b \"v\"]\n"),
+        ] {
+            let mut s = String::new();
+            push_tag(&mut s, name, "v");
             assert_eq!(s, want);
         }
     }
