@@ -199,12 +199,12 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             } else {
                 match format {
                     OutputFormat::Pgn => {
-                        let mut w = PgnWriter::new(Vec::new(), pgn_options.clone());
+                        let mut w = PgnWriter::new(Vec::new(), pgn_options);
                         let _ = w.write_game(&game);
                         (w.into_inner(), None)
                     }
                     OutputFormat::Json => {
-                        let mut w = JsonWriter::new(Vec::new(), json_options.clone());
+                        let mut w = JsonWriter::new(Vec::new(), json_options);
                         let _ = w.write_game(&game);
                         (w.into_inner(), None)
                     }

@@ -51,7 +51,7 @@ pub fn move_of_ply(game: &Game, ply: u32) -> (u32, Color) {
     let index = ply.saturating_sub(1) + u32::from(turn == Color::Black);
     (
         number + index / 2,
-        if index % 2 == 0 {
+        if index.is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
