@@ -1,14 +1,49 @@
 //! Xiangqi move notations: each dialect's grammar, resolution against a
-//! [`Position`], and dialect inference by replay.
+//! [`Position`], writers, and dialect inference by replay.
 //!
-//! Dialects read so far: ICCS coordinates (`h2e2`, `H2-E2`).
+//! Dialects: ICCS coordinates (`h2e2`, `H2-E2`), Chinese vertical-line (`炮二平五`,
+//! simplified or traditional), WXF (`C2.5`, `R+.3`), old Vietnamese (`P2-5`, `Pt/1`,
+//! and the word form `Pháo 2 bình 5`), the Asian marks of the Vietnamese law (`P2=5`,
+//! `M2.3` = retreat) and the new Vietnamese coordinate notation (`Phe2`).
+//! See `docs/notation/xiangqi.md`.
+//!
+//! ```
+//! use kyphu::notation::xiangqi::{Dialect, Glyphs, read_play, write};
+//! use kyphu::xiangqi::Position;
+//!
+//! let mut pos = Position::default();
+//! let before = pos.clone();
+//! let r = read_play("P2-5", Dialect::OldVietnamese, &mut pos)?;
+//! let mut s = String::new();
+//! write(&mut s, &before, r.mv, Dialect::Chinese(Glyphs::Simplified));
+//! assert_eq!(s, "炮二平五");
+//! # Ok::<_, kyphu::diag::Diagnostic>(())
+//! ```
+
+mod resolve;
+mod syntax;
+mod write;
 
 use std::fmt;
+
+pub use write::write;
 
 use crate::{
     diag::Diagnostic,
     xiangqi::{Move, Position},
 };
+
+use resolve::Failure;
+use syntax::{ASIAN, Marks, VIETNAM};
+
+/// The glyph set a Chinese record is written in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Glyphs {
+    /// 车马进后 (mainland, GBK).
+    Simplified,
+    /// 車馬進後 (Taiwan / Hong Kong, Big5).
+    Traditional,
+}
 
 /// A xiangqi move notation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -17,12 +52,43 @@ pub enum Dialect {
     /// ICCS coordinates: origin and destination, files `a`–`i`, ranks `0`–`9` from Red
     /// (`h2e2`, also `H2-E2`).
     Iccs,
+    /// Chinese vertical-line notation, `炮二平五 马８进７`; reads every glyph set, writes
+    /// the one given.
+    Chinese(Glyphs),
+    /// WXF: `C2.5 H8+7`, `+` advance, `-` retreat, `.` or `=` sideways, tandem `R+.3`.
+    Wxf,
+    /// Old Vietnamese (Law 1409/2004 Art. 11.2): `P2-5 M8.7`, `.` advance, `/`
+    /// retreat, `-` sideways, tandem `Pt/1 Bg.1 Xs.2`; also the word form.
+    OldVietnamese,
+    /// The Asian marks of the same article with Vietnamese letters: `+` advance, `.`
+    /// retreat, `=` sideways.
+    Asian,
+    /// New Vietnamese coordinate notation (Appendix 3): `Phe2 Mg7`, `Xc8`.
+    NewVietnamese,
+}
+
+impl Dialect {
+    /// Every dialect (Chinese in simplified glyphs).
+    pub const ALL: [Dialect; 6] = [
+        Dialect::Iccs,
+        Dialect::Chinese(Glyphs::Simplified),
+        Dialect::Wxf,
+        Dialect::OldVietnamese,
+        Dialect::Asian,
+        Dialect::NewVietnamese,
+    ];
 }
 
 impl fmt::Display for Dialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Dialect::Iccs => "iccs",
+            Dialect::Chinese(Glyphs::Simplified) => "chinese",
+            Dialect::Chinese(Glyphs::Traditional) => "chinese-traditional",
+            Dialect::Wxf => "wxf",
+            Dialect::OldVietnamese => "vietnamese-old",
+            Dialect::Asian => "asian",
+            Dialect::NewVietnamese => "vietnamese-new",
         })
     }
 }
@@ -35,36 +101,450 @@ pub struct Resolved {
     pub remarks: Vec<Diagnostic>,
 }
 
-/// Reads `token` in `dialect` and plays it on `pos`; `pos` is unchanged on error.
-/// Errors are diagnostics with the stable codes `invalid-move` (syntax) and
-/// `illegal-move`.
-pub fn read_play(
+/// One syntactic move of any dialect.
+enum Parsed {
+    Trad(syntax::Trad),
+    Coord(syntax::Coord),
+    Iccs(Move),
+}
+
+fn invalid(token: &str, dialect: Dialect, expected: &str) -> Diagnostic {
+    Diagnostic::error(
+        "invalid-move",
+        format!("cannot read `{token}` as a {dialect} move: expected {expected}"),
+    )
+}
+
+fn expected(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Iccs => "two points such as h2e2",
+        Dialect::Chinese(_) => "piece, file, 进/退/平 and a number such as 炮二平五",
+        Dialect::Wxf => "letter, file or +/-, operator and a digit such as C2.5 or R+.3",
+        Dialect::OldVietnamese => {
+            "letter, file, . / or - and a digit such as P2-5, or words such as Pháo 2 bình 5"
+        }
+        Dialect::Asian => "letter, file, + . or = and a digit such as P2=5",
+        Dialect::NewVietnamese => "piece letter and destination such as Phe2",
+    }
+}
+
+/// Folds, trims annotation suffixes (`!`, `?`), a leading move number (`12.`, `12)`)
+/// and, outside WXF, the scoresheet dash before Black's move (`-Tg6.1`).
+fn clean(token: &str, dialect: Dialect) -> String {
+    let s = syntax::fold(token.trim());
+    let mut s = s.trim_end_matches(['!', '?']).to_string();
+    if dialect != Dialect::Wxf {
+        let digits = s.trim_start_matches(|c: char| c.is_ascii_digit());
+        if digits.len() < s.len() && (digits.starts_with('.') || digits.starts_with(')')) {
+            s = digits.trim_start_matches(['.', ')']).trim_start().to_string();
+        }
+        if let Some(rest) = s.strip_prefix('-')
+            && !rest.is_empty()
+        {
+            s = rest.to_string();
+        }
+    }
+    s
+}
+
+/// Every move `token` holds, syntactically.
+fn parse(token: &str, dialect: Dialect) -> Result<Vec<Parsed>, Diagnostic> {
+    let s = clean(token, dialect);
+    let bad = || invalid(token, dialect, expected(dialect));
+    let one = |r: Option<Parsed>| r.map(|p| vec![p]).ok_or_else(bad);
+    match dialect {
+        Dialect::Iccs => one(syntax::iccs_move(&s).ok().map(|(_, m)| Parsed::Iccs(m))),
+        Dialect::Chinese(_) => syntax::cn_moves(&s)
+            .map(|(_, v)| v.into_iter().map(Parsed::Trad).collect())
+            .map_err(|_| bad()),
+        Dialect::Wxf => {
+            let r = syntax::wxf_move(&s).ok().or_else(|| {
+                // a scoresheet dash before Black's move, when it is not a tandem sign
+                s.strip_prefix('-')
+                    .and_then(|rest| syntax::wxf_move(rest).ok())
+            });
+            one(r.map(|(_, t)| Parsed::Trad(t)))
+        }
+        Dialect::OldVietnamese => one(
+            vn_marks(&s, VIETNAM)
+                .or_else(|| syntax::vw_move(&syntax::vn_fold(&s)).ok().map(|(_, t)| t))
+                .map(Parsed::Trad),
+        ),
+        Dialect::Asian => one(vn_marks(&s, ASIAN).map(Parsed::Trad)),
+        Dialect::NewVietnamese => one(syntax::nv_move(&s).ok().map(|(_, c)| Parsed::Coord(c))),
+    }
+}
+
+fn vn_marks(s: &str, marks: Marks) -> Option<syntax::Trad> {
+    syntax::vn_move(marks)(s).ok().map(|(_, t)| t)
+}
+
+fn canonical(pos: &Position, moves: &[Move], dialect: Dialect) -> Vec<String> {
+    moves
+        .iter()
+        .map(|m| {
+            let mut s = String::new();
+            write(&mut s, pos, *m, dialect);
+            s
+        })
+        .collect()
+}
+
+fn play_parsed(
     token: &str,
+    p: &Parsed,
     dialect: Dialect,
     pos: &mut Position,
 ) -> Result<Resolved, Diagnostic> {
-    match dialect {
-        Dialect::Iccs => {
-            let mv = Move::parse_iccs(token).ok_or_else(|| {
-                Diagnostic::error(
-                    "invalid-move",
-                    format!("cannot read `{token}` as a coordinate move: expected two points such as h2e2"),
-                )
-            })?;
-            pos.play(mv).map_err(|e| {
-                Diagnostic::error("illegal-move", format!("illegal move {token}: {e}"))
-            })?;
-            Ok(Resolved {
-                mv,
-                remarks: Vec::new(),
-            })
+    let (mv, note) = match p {
+        Parsed::Iccs(m) => (*m, None),
+        Parsed::Trad(t) => match resolve::resolve_trad(t, pos, dialect == Dialect::Wxf) {
+            Ok(x) => x,
+            Err(f) => return Err(failure(token, f, pos, dialect)),
+        },
+        Parsed::Coord(c) => match resolve::resolve_coord(c, pos) {
+            Ok(m) => (m, None),
+            Err(f) => return Err(failure(token, f, pos, dialect)),
+        },
+    };
+    pos.play(mv)
+        .map_err(|e| Diagnostic::error("illegal-move", format!("`{token}`: {e}")))?;
+    Ok(Resolved {
+        mv,
+        remarks: note.into_iter().collect(),
+    })
+}
+
+fn failure(token: &str, f: Failure, pos: &Position, dialect: Dialect) -> Diagnostic {
+    match f {
+        Failure::NoPiece(m) | Failure::Illegal(m) => {
+            Diagnostic::error("illegal-move", format!("`{token}` ({dialect}): {m}"))
+        }
+        Failure::Ambiguous(moves) => {
+            let mut d = Diagnostic::error(
+                "ambiguous-move",
+                format!(
+                    "`{token}` ({dialect}) fits {} legal moves: {}",
+                    moves.len(),
+                    moves.iter().map(|m| m.iccs()).collect::<Vec<_>>().join(", ")
+                ),
+            );
+            d.candidates = canonical(pos, &moves, dialect);
+            d
         }
     }
 }
 
+/// Reads `token` in `dialect` and plays it on `pos`; `pos` is unchanged on error.
+/// Errors are diagnostics with the stable codes `invalid-move` (syntax),
+/// `illegal-move` (no legal move fits; the message says why) and `ambiguous-move`
+/// (several fit; [`Diagnostic::candidates`] lists them in the dialect's canonical
+/// form). A token holding several Chinese moves written together is an
+/// `invalid-move` here: read it with [`read_play_many`].
+pub fn read_play(token: &str, dialect: Dialect, pos: &mut Position) -> Result<Resolved, Diagnostic> {
+    let parsed = parse(token, dialect)?;
+    match parsed.as_slice() {
+        [one] => play_parsed(token, one, dialect, pos),
+        several => Err(Diagnostic::error(
+            "invalid-move",
+            format!(
+                "`{token}` holds {} moves written together: expected one move per token (read_play_many reads them)",
+                several.len()
+            ),
+        )),
+    }
+}
+
+/// Reads every move `token` holds (Chinese moves written without spaces,
+/// `炮二平五马８进７`, give several) and plays them on `pos`. On error `pos` is left
+/// after the moves that were played, and the error says which move of the token failed.
+pub fn read_play_many(
+    token: &str,
+    dialect: Dialect,
+    pos: &mut Position,
+) -> Result<Vec<Resolved>, Diagnostic> {
+    let parsed = parse(token, dialect)?;
+    let mut out = Vec::with_capacity(parsed.len());
+    let n = parsed.len();
+    for (i, p) in parsed.iter().enumerate() {
+        let r = play_parsed(token, p, dialect, pos).map_err(|mut d| {
+            if n > 1 {
+                d.message = format!("move {} of {n} in the token: {}", i + 1, d.message);
+            }
+            d
+        })?;
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// Splits a whole movetext string into move strings: drops move numbers (`1.`, `1)`,
+/// `1...`) and results, joins the Vietnamese word form that spaces split
+/// (`Mã 2 tiến 3` → one move) and splits Chinese moves written together. Each item
+/// reads with [`read_play`] in its dialect.
+pub fn split_moves(text: &str) -> Vec<String> {
+    let words: Vec<String> = syntax::fold(text)
+        .split_whitespace()
+        .filter_map(|w| {
+            let rest = w.trim_start_matches(|c: char| c.is_ascii_digit());
+            let w = if rest.len() < w.len() && (rest.starts_with('.') || rest.starts_with(')')) {
+                rest.trim_start_matches(['.', ')'])
+            } else {
+                w
+            };
+            let result = ["1-0", "0-1", "1/2-1/2", "*", "|"].contains(&w);
+            (!w.is_empty() && !result).then(|| w.to_string())
+        })
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        // the Vietnamese word form: up to four words make one move
+        let joined = (2..=4).find_map(|k| {
+            let parts = words.get(i..i + k)?;
+            let s = parts.join(" ");
+            syntax::vw_move(&syntax::vn_fold(&s)).ok().map(|_| (k, s))
+        });
+        if let Some((k, s)) = joined.filter(|_| syntax::vw_move(&syntax::vn_fold(w)).is_err()) {
+            out.push(s);
+            i += k;
+            continue;
+        }
+        match syntax::cn_moves(w) {
+            Ok((_, moves)) if moves.len() > 1 => {
+                // split the token into its moves by re-parsing prefixes
+                let mut rest = w.as_str();
+                while !rest.is_empty() {
+                    let before = rest.len();
+                    match syntax::cn_move(rest.trim_start()) {
+                        Ok((r, _)) => {
+                            let start = w.len() - before;
+                            let end = w.len() - r.len();
+                            out.push(w.get(start..end).unwrap_or("").trim().to_string());
+                            rest = r;
+                        }
+                        Err(_) => break,
+                    }
+                }
+            }
+            _ => out.push(w.clone()),
+        }
+        i += 1;
+    }
+    out
+}
+
+fn has_cjk(tokens: &[&str]) -> Option<Glyphs> {
+    let all: String = tokens.concat();
+    let cjk = all.chars().any(|c| syntax::cn_role(c).is_some() || "进進退平".contains(c));
+    cjk.then(|| {
+        if all.chars().any(|c| "車馬進後帥將砲俥傌".contains(c)) {
+            Glyphs::Traditional
+        } else {
+            Glyphs::Simplified
+        }
+    })
+}
+
+/// Do the tokens use letters only the Vietnamese notations use?
+fn vietnamese_letters(tokens: &[&str]) -> bool {
+    tokens.iter().any(|t| {
+        let t = syntax::fold(t);
+        let t = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
+        t.starts_with(['X', 'M', 'T', 'V']) || t.chars().any(|c| !c.is_ascii())
+    })
+}
+
+/// How far `tokens` replay in `dialect`: plies played, and the first failure.
+fn replay_length(start: &Position, tokens: &[&str], dialect: Dialect) -> (usize, Option<(usize, Diagnostic)>) {
+    let mut pos = start.clone();
+    let mut plies = 0;
+    for (i, t) in tokens.iter().enumerate() {
+        match read_play_many(t, dialect, &mut pos) {
+            Ok(v) => plies += v.len(),
+            Err(d) => return (plies, Some((i, d))),
+        }
+    }
+    (plies, None)
+}
+
 /// The dialect of a game's main-line tokens played from `start`, and a diagnostic when
-/// the choice is a tie or a failure.
+/// the choice is a tie (`notation-tie`, a note) or a failure (`notation-unknown`, a
+/// warning naming the token where the best dialect stops).
+///
+/// Chinese characters decide Chinese outright. Otherwise every other dialect is
+/// replayed; those that replay the whole line survive; a tie is broken by preference:
+/// the Vietnamese dialects first (old, Asian, new) when Vietnamese-only letters
+/// (X M T V, diacritics) appear, otherwise ICCS, WXF, then the Vietnamese ones.
 pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diagnostic>) {
-    let _ = (start, tokens);
-    (Dialect::Iccs, None)
+    if tokens.is_empty() {
+        return (Dialect::Iccs, None);
+    }
+    let order: Vec<Dialect> = if let Some(g) = has_cjk(tokens) {
+        vec![Dialect::Chinese(g)]
+    } else if vietnamese_letters(tokens) {
+        vec![
+            Dialect::OldVietnamese,
+            Dialect::Asian,
+            Dialect::NewVietnamese,
+            Dialect::Wxf,
+            Dialect::Iccs,
+        ]
+    } else {
+        vec![
+            Dialect::Iccs,
+            Dialect::Wxf,
+            Dialect::OldVietnamese,
+            Dialect::Asian,
+            Dialect::NewVietnamese,
+        ]
+    };
+    let runs: Vec<(Dialect, usize, Option<(usize, Diagnostic)>)> = order
+        .iter()
+        .map(|d| {
+            let (plies, fail) = replay_length(start, tokens, *d);
+            (*d, plies, fail)
+        })
+        .collect();
+    let survivors: Vec<Dialect> = runs
+        .iter()
+        .filter(|(_, _, f)| f.is_none())
+        .map(|(d, _, _)| *d)
+        .collect();
+    match survivors.as_slice() {
+        [one] => (*one, None),
+        [first, ..] => {
+            let names: Vec<String> = survivors.iter().map(|d| d.to_string()).collect();
+            (
+                *first,
+                Some(Diagnostic::note(
+                    "notation-tie",
+                    format!(
+                        "the game replays in {}; chose {first} by preference",
+                        names.join(", ")
+                    ),
+                )),
+            )
+        }
+        [] => {
+            // the one that replays furthest; the first in preference order on a tie
+            let mut best: Option<&(Dialect, usize, Option<(usize, Diagnostic)>)> = None;
+            for r in &runs {
+                if best.is_none_or(|b| r.1 > b.1) {
+                    best = Some(r);
+                }
+            }
+            match best {
+                Some((d, plies, Some((i, err)))) => (
+                    *d,
+                    Some(Diagnostic::warning(
+                        "notation-unknown",
+                        format!(
+                            "no notation replays the whole game; {d} replays furthest ({plies} plies), failing at token {} `{}`: {}",
+                            i + 1,
+                            tokens.get(*i).copied().unwrap_or(""),
+                            err.message
+                        ),
+                    )),
+                ),
+                _ => (Dialect::Iccs, None),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play_all(dialect: Dialect, tokens: &[&str]) -> Result<Vec<String>, Diagnostic> {
+        let mut pos = Position::default();
+        tokens
+            .iter()
+            .map(|t| read_play(t, dialect, &mut pos).map(|r| r.mv.iccs()))
+            .collect()
+    }
+
+    #[test]
+    fn the_same_opening_in_every_dialect() {
+        let want = ["h2e2", "h9g7", "h0g2", "i9h9"];
+        let cases: [(Dialect, [&str; 4]); 8] = [
+            (Dialect::Iccs, ["h2e2", "h9g7", "H0-G2", "i9h9"]),
+            (Dialect::Chinese(Glyphs::Simplified), ["炮二平五", "马８进７", "马二进三", "车９平８"]),
+            (Dialect::Chinese(Glyphs::Traditional), ["炮二平五", "馬8進7", "傌二進三", "車９平８"]),
+            (Dialect::Wxf, ["C2.5", "H8+7", "H2+3", "R9.8"]),
+            (Dialect::Wxf, ["Ｃ２＝５", "h8+7", "N2+3", "R9=8"]),
+            (Dialect::OldVietnamese, ["P2-5", "M8.7", "M2.3", "-X9-8"]),
+            (Dialect::Asian, ["P2=5", "M8+7", "M2+3", "X9=8"]),
+            (Dialect::NewVietnamese, ["Phe2", "Mg7", "Mg2", "Xh9"]),
+        ];
+        for (d, toks) in cases {
+            assert_eq!(play_all(d, &toks).unwrap(), want, "{d} {toks:?}");
+        }
+    }
+
+    #[test]
+    fn errors_by_family() {
+        let cases = [
+            (Dialect::Wxf, "C2", "invalid-move"),
+            (Dialect::Wxf, "C3.5", "illegal-move"),
+            (Dialect::Wxf, "R1.2", "illegal-move"),
+            (Dialect::Chinese(Glyphs::Simplified), "前炮平五", "illegal-move"),
+            (Dialect::OldVietnamese, "P2=5", "invalid-move"),
+            (Dialect::NewVietnamese, "Mf2", "illegal-move"),
+            (Dialect::Chinese(Glyphs::Simplified), "炮二平五马８进７", "invalid-move"),
+        ];
+        for (d, tok, code) in cases {
+            let mut pos = Position::default();
+            let e = read_play(tok, d, &mut pos).unwrap_err();
+            assert_eq!(e.code, code, "{tok}: {}", e.message);
+            assert_eq!(pos, Position::default());
+        }
+    }
+
+    #[test]
+    fn many_moves_in_one_token() {
+        let mut pos = Position::default();
+        let r = read_play_many("炮二平五马８进７", Dialect::Chinese(Glyphs::Simplified), &mut pos)
+            .unwrap();
+        let got: Vec<String> = r.iter().map(|r| r.mv.iccs()).collect();
+        assert_eq!(got, ["h2e2", "h9g7"]);
+    }
+
+    #[test]
+    fn split_movetext() {
+        let cases: [(&str, &[&str]); 3] = [
+            (
+                "1) Pháo2 bình 5  Mã 2 tiến 3 2) Ma 8 tan 7 Phao 8 binh 5",
+                &["Pháo2 bình 5", "Mã 2 tiến 3", "Ma 8 tan 7", "Phao 8 binh 5"],
+            ),
+            ("1. 炮二平五马８进７ 2.马二进三", &["炮二平五", "马8进7", "马二进三"]),
+            ("1. X2.1  -Tg6.1 1-0", &["X2.1", "-Tg6.1"]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(split_moves(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn inference() {
+        let start = Position::default();
+        // (tokens, chosen dialect, diagnostic code)
+        let cases: [(&[&str], Dialect, Option<&str>); 6] = [
+            (&["h2e2", "h9g7"], Dialect::Iccs, None),
+            (&["炮二平五", "馬８進７"], Dialect::Chinese(Glyphs::Traditional), None),
+            (&["C2.5", "H8+7"], Dialect::Wxf, None),
+            (&["P2-5", "M8.7", "M2.3"], Dialect::OldVietnamese, None),
+            (&["P2=5", "M8+7"], Dialect::Asian, None),
+            (&["Phe2", "Mg7"], Dialect::NewVietnamese, None),
+        ];
+        for (toks, want, code) in cases {
+            let (d, diag) = infer_dialect(&start, toks);
+            assert_eq!(d, want, "{toks:?}");
+            assert_eq!(diag.map(|d| d.code), code, "{toks:?}");
+        }
+        let (d, diag) = infer_dialect(&start, &["h2e2", "zz"]);
+        assert_eq!(d, Dialect::Iccs);
+        assert_eq!(diag.map(|d| d.code), Some("notation-unknown"));
+    }
 }
