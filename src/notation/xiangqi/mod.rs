@@ -255,6 +255,12 @@ pub fn read_play(token: &str, dialect: Dialect, pos: &mut Position) -> Result<Re
     }
 }
 
+/// Checks `token` against `dialect`'s grammar without a position: the number of moves
+/// it holds, or an `invalid-move` diagnostic.
+pub fn check_syntax(token: &str, dialect: Dialect) -> Result<usize, Diagnostic> {
+    parse(token, dialect).map(|v| v.len())
+}
+
 /// Reads every move `token` holds (Chinese moves written without spaces,
 /// `炮二平五马８进７`, give several) and plays them on `pos`. On error `pos` is left
 /// after the moves that were played, and the error says which move of the token failed.
@@ -292,8 +298,15 @@ pub fn split_moves(text: &str) -> Vec<String> {
             } else {
                 w
             };
-            let result = ["1-0", "0-1", "1/2-1/2", "*", "|"].contains(&w);
-            (!w.is_empty() && !result).then(|| w.to_string())
+            // scoresheet separators: a lone dash, or one glued after Red's move
+            let w = if w.chars().count() > 1 {
+                w.trim_end_matches(['-', '–', '—'])
+            } else {
+                w
+            };
+            let w = w.trim_start_matches(['–', '—']).trim_end_matches('.');
+            let junk = ["1-0", "0-1", "1/2-1/2", "*", "|", "-", ""].contains(&w);
+            (!junk).then(|| w.to_string())
         })
         .collect();
     let mut out: Vec<String> = Vec::new();
