@@ -55,8 +55,14 @@ fn art_11_2_tandem() {
     );
     // the same moves written in every dialect read back the same
     let expect = [
-        (Dialect::Chinese(Glyphs::Simplified), "前炮退一 中卒进1 后车进二 前卒平3"),
-        (Dialect::Chinese(Glyphs::Traditional), "前炮退一 中卒進1 後車進二 前卒平3"),
+        (
+            Dialect::Chinese(Glyphs::Simplified),
+            "前炮退一 中卒进1 后车进二 前卒平3",
+        ),
+        (
+            Dialect::Chinese(Glyphs::Traditional),
+            "前炮退一 中卒進1 後車進二 前卒平3",
+        ),
         (Dialect::Wxf, "C+-1 P4+1 R-+2 P+.3"),
         (Dialect::OldVietnamese, "Pt/1 Bg.1 Xs.2 Bt-3"),
         (Dialect::Asian, "Pt.1 Bg+1 Xs+2 Bt=3"),
@@ -104,8 +110,14 @@ fn appendix_3_old_and_new() {
     let new = iccs_line(&start, Dialect::NewVietnamese, &split_moves("1. Xc8 Bb3"));
     assert_eq!(old, ["f8c8", "b4b3"]);
     assert_eq!(old, new);
-    assert_eq!(written(&start, Dialect::NewVietnamese, &["f8c8", "b4b3"]), "Xc8 Bb3");
-    assert_eq!(written(&start, Dialect::OldVietnamese, &["f8c8", "b4b3"]), "X4-7 B2.1");
+    assert_eq!(
+        written(&start, Dialect::NewVietnamese, &["f8c8", "b4b3"]),
+        "Xc8 Bb3"
+    );
+    assert_eq!(
+        written(&start, Dialect::OldVietnamese, &["f8c8", "b4b3"]),
+        "X4-7 B2.1"
+    );
     // and the appendix's opening example, `1. Phe2 Mg7 2. Pb1 Bg5`
     let opening = split_moves("1. Phe2 Mg7 2. Pb1 Bg5");
     assert_eq!(
@@ -120,9 +132,10 @@ fn appendix_3_old_and_new() {
 fn art_24_move_lists_parse() {
     let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
     let Some(file) = std::fs::read_dir(&seeds).ok().and_then(|d| {
-        d.filter_map(Result::ok)
-            .map(|e| e.path())
-            .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("004_")))
+        d.filter_map(Result::ok).map(|e| e.path()).find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("004_"))
+        })
     }) else {
         println!("skipping: ../shared/seeds absent");
         return;
@@ -174,7 +187,10 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             files(&p, out);
-        } else if !p.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".md")) {
+        } else if !p
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().ends_with(".md"))
+        {
             out.push(p);
         }
     }
@@ -187,7 +203,8 @@ fn with_game_tag(bytes: &[u8]) -> Vec<u8> {
         return bytes.to_vec();
     }
     let text = String::from_utf8_lossy(bytes);
-    text.replace("[Event ", "[Game \"Chinese Chess\"]\n[Event ").into_bytes()
+    text.replace("[Event ", "[Game \"Chinese Chess\"]\n[Event ")
+        .into_bytes()
 }
 
 fn main_line(g: &Game) -> Vec<Move> {
@@ -222,7 +239,11 @@ fn corpus_reads_and_round_trips() {
     let mut round_trips = 0usize;
     for path in &paths {
         let bytes = std::fs::read(path).unwrap();
-        let rel = path.strip_prefix(&dir).unwrap_or(path).display().to_string();
+        let rel = path
+            .strip_prefix(&dir)
+            .unwrap_or(path)
+            .display()
+            .to_string();
         let raws = read_bytes(&with_game_tag(&bytes), ReadOptions::default());
         for raw in raws {
             games += 1;

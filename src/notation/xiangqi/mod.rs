@@ -136,7 +136,10 @@ fn clean(token: &str, dialect: Dialect) -> String {
     if dialect != Dialect::Wxf {
         let digits = s.trim_start_matches(|c: char| c.is_ascii_digit());
         if digits.len() < s.len() && (digits.starts_with('.') || digits.starts_with(')')) {
-            s = digits.trim_start_matches(['.', ')']).trim_start().to_string();
+            s = digits
+                .trim_start_matches(['.', ')'])
+                .trim_start()
+                .to_string();
         }
         if let Some(rest) = s.strip_prefix('-')
             && !rest.is_empty()
@@ -165,11 +168,9 @@ fn parse(token: &str, dialect: Dialect) -> Result<Vec<Parsed>, Diagnostic> {
             });
             one(r.map(|(_, t)| Parsed::Trad(t)))
         }
-        Dialect::OldVietnamese => one(
-            vn_marks(&s, VIETNAM)
-                .or_else(|| syntax::vw_move(&syntax::vn_fold(&s)).ok().map(|(_, t)| t))
-                .map(Parsed::Trad),
-        ),
+        Dialect::OldVietnamese => one(vn_marks(&s, VIETNAM)
+            .or_else(|| syntax::vw_move(&syntax::vn_fold(&s)).ok().map(|(_, t)| t))
+            .map(Parsed::Trad)),
         Dialect::Asian => one(vn_marks(&s, ASIAN).map(Parsed::Trad)),
         Dialect::NewVietnamese => one(syntax::nv_move(&s).ok().map(|(_, c)| Parsed::Coord(c))),
     }
@@ -226,7 +227,11 @@ fn failure(token: &str, f: Failure, pos: &Position, dialect: Dialect) -> Diagnos
                 format!(
                     "`{token}` ({dialect}) fits {} legal moves: {}",
                     moves.len(),
-                    moves.iter().map(|m| m.iccs()).collect::<Vec<_>>().join(", ")
+                    moves
+                        .iter()
+                        .map(|m| m.iccs())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             );
             d.candidates = canonical(pos, &moves, dialect);
@@ -241,7 +246,11 @@ fn failure(token: &str, f: Failure, pos: &Position, dialect: Dialect) -> Diagnos
 /// (several fit; [`Diagnostic::candidates`] lists them in the dialect's canonical
 /// form). A token holding several Chinese moves written together is an
 /// `invalid-move` here: read it with [`read_play_many`].
-pub fn read_play(token: &str, dialect: Dialect, pos: &mut Position) -> Result<Resolved, Diagnostic> {
+pub fn read_play(
+    token: &str,
+    dialect: Dialect,
+    pos: &mut Position,
+) -> Result<Resolved, Diagnostic> {
     let parsed = parse(token, dialect)?;
     match parsed.as_slice() {
         [one] => play_parsed(token, one, dialect, pos),
@@ -349,7 +358,9 @@ pub fn split_moves(text: &str) -> Vec<String> {
 
 fn has_cjk(tokens: &[&str]) -> Option<Glyphs> {
     let all: String = tokens.concat();
-    let cjk = all.chars().any(|c| syntax::cn_role(c).is_some() || "进進退平".contains(c));
+    let cjk = all
+        .chars()
+        .any(|c| syntax::cn_role(c).is_some() || "进進退平".contains(c));
     cjk.then(|| {
         if all.chars().any(|c| "車馬進後帥將砲俥傌".contains(c)) {
             Glyphs::Traditional
@@ -364,21 +375,38 @@ fn vietnamese_letters(tokens: &[&str]) -> bool {
     tokens.iter().any(|t| {
         let t = syntax::fold(t);
         let t = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
-        t.starts_with(['X', 'M', 'T', 'V']) || t.chars().any(|c| !c.is_ascii())
+        t.starts_with(['X', 'M', 'T', 'V']) || !t.is_ascii()
     })
 }
 
-/// How far `tokens` replay in `dialect`: plies played, and the first failure.
-fn replay_length(start: &Position, tokens: &[&str], dialect: Dialect) -> (usize, Option<(usize, Diagnostic)>) {
+/// How far a game's tokens replay in one dialect.
+struct Run {
+    dialect: Dialect,
+    plies: usize,
+    /// The index of the first token that failed, and why.
+    failure: Option<(usize, Diagnostic)>,
+}
+
+fn replay_length(start: &Position, tokens: &[&str], dialect: Dialect) -> Run {
     let mut pos = start.clone();
     let mut plies = 0;
     for (i, t) in tokens.iter().enumerate() {
         match read_play_many(t, dialect, &mut pos) {
             Ok(v) => plies += v.len(),
-            Err(d) => return (plies, Some((i, d))),
+            Err(d) => {
+                return Run {
+                    dialect,
+                    plies,
+                    failure: Some((i, d)),
+                };
+            }
         }
     }
-    (plies, None)
+    Run {
+        dialect,
+        plies,
+        failure: None,
+    }
 }
 
 /// The dialect of a game's main-line tokens played from `start`, and a diagnostic when
@@ -412,17 +440,14 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
             Dialect::NewVietnamese,
         ]
     };
-    let runs: Vec<(Dialect, usize, Option<(usize, Diagnostic)>)> = order
+    let runs: Vec<Run> = order
         .iter()
-        .map(|d| {
-            let (plies, fail) = replay_length(start, tokens, *d);
-            (*d, plies, fail)
-        })
+        .map(|d| replay_length(start, tokens, *d))
         .collect();
     let survivors: Vec<Dialect> = runs
         .iter()
-        .filter(|(_, _, f)| f.is_none())
-        .map(|(d, _, _)| *d)
+        .filter(|r| r.failure.is_none())
+        .map(|r| r.dialect)
         .collect();
     match survivors.as_slice() {
         [one] => (*one, None),
@@ -441,14 +466,18 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
         }
         [] => {
             // the one that replays furthest; the first in preference order on a tie
-            let mut best: Option<&(Dialect, usize, Option<(usize, Diagnostic)>)> = None;
+            let mut best: Option<&Run> = None;
             for r in &runs {
-                if best.is_none_or(|b| r.1 > b.1) {
+                if best.is_none_or(|b| r.plies > b.plies) {
                     best = Some(r);
                 }
             }
             match best {
-                Some((d, plies, Some((i, err)))) => (
+                Some(Run {
+                    dialect: d,
+                    plies,
+                    failure: Some((i, err)),
+                }) => (
                     *d,
                     Some(Diagnostic::warning(
                         "notation-unknown",
@@ -483,8 +512,14 @@ mod tests {
         let want = ["h2e2", "h9g7", "h0g2", "i9h9"];
         let cases: [(Dialect, [&str; 4]); 8] = [
             (Dialect::Iccs, ["h2e2", "h9g7", "H0-G2", "i9h9"]),
-            (Dialect::Chinese(Glyphs::Simplified), ["炮二平五", "马８进７", "马二进三", "车９平８"]),
-            (Dialect::Chinese(Glyphs::Traditional), ["炮二平五", "馬8進7", "傌二進三", "車９平８"]),
+            (
+                Dialect::Chinese(Glyphs::Simplified),
+                ["炮二平五", "马８进７", "马二进三", "车９平８"],
+            ),
+            (
+                Dialect::Chinese(Glyphs::Traditional),
+                ["炮二平五", "馬8進7", "傌二進三", "車９平８"],
+            ),
             (Dialect::Wxf, ["C2.5", "H8+7", "H2+3", "R9.8"]),
             (Dialect::Wxf, ["Ｃ２＝５", "h8+7", "N2+3", "R9=8"]),
             (Dialect::OldVietnamese, ["P2-5", "M8.7", "M2.3", "-X9-8"]),
@@ -502,10 +537,18 @@ mod tests {
             (Dialect::Wxf, "C2", "invalid-move"),
             (Dialect::Wxf, "C3.5", "illegal-move"),
             (Dialect::Wxf, "R1.2", "illegal-move"),
-            (Dialect::Chinese(Glyphs::Simplified), "前炮平五", "illegal-move"),
+            (
+                Dialect::Chinese(Glyphs::Simplified),
+                "前炮平五",
+                "illegal-move",
+            ),
             (Dialect::OldVietnamese, "P2=5", "invalid-move"),
             (Dialect::NewVietnamese, "Mf2", "illegal-move"),
-            (Dialect::Chinese(Glyphs::Simplified), "炮二平五马８进７", "invalid-move"),
+            (
+                Dialect::Chinese(Glyphs::Simplified),
+                "炮二平五马８进７",
+                "invalid-move",
+            ),
         ];
         for (d, tok, code) in cases {
             let mut pos = Position::default();
@@ -518,8 +561,12 @@ mod tests {
     #[test]
     fn many_moves_in_one_token() {
         let mut pos = Position::default();
-        let r = read_play_many("炮二平五马８进７", Dialect::Chinese(Glyphs::Simplified), &mut pos)
-            .unwrap();
+        let r = read_play_many(
+            "炮二平五马８进７",
+            Dialect::Chinese(Glyphs::Simplified),
+            &mut pos,
+        )
+        .unwrap();
         let got: Vec<String> = r.iter().map(|r| r.mv.iccs()).collect();
         assert_eq!(got, ["h2e2", "h9g7"]);
     }
@@ -531,7 +578,10 @@ mod tests {
                 "1) Pháo2 bình 5  Mã 2 tiến 3 2) Ma 8 tan 7 Phao 8 binh 5",
                 &["Pháo2 bình 5", "Mã 2 tiến 3", "Ma 8 tan 7", "Phao 8 binh 5"],
             ),
-            ("1. 炮二平五马８进７ 2.马二进三", &["炮二平五", "马8进7", "马二进三"]),
+            (
+                "1. 炮二平五马８进７ 2.马二进三",
+                &["炮二平五", "马8进7", "马二进三"],
+            ),
             ("1. X2.1  -Tg6.1 1-0", &["X2.1", "-Tg6.1"]),
         ];
         for (text, want) in cases {
@@ -545,7 +595,11 @@ mod tests {
         // (tokens, chosen dialect, diagnostic code)
         let cases: [(&[&str], Dialect, Option<&str>); 6] = [
             (&["h2e2", "h9g7"], Dialect::Iccs, None),
-            (&["炮二平五", "馬８進７"], Dialect::Chinese(Glyphs::Traditional), None),
+            (
+                &["炮二平五", "馬８進７"],
+                Dialect::Chinese(Glyphs::Traditional),
+                None,
+            ),
             (&["C2.5", "H8+7"], Dialect::Wxf, None),
             (&["P2-5", "M8.7", "M2.3"], Dialect::OldVietnamese, None),
             (&["P2=5", "M8+7"], Dialect::Asian, None),

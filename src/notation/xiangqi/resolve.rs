@@ -271,7 +271,9 @@ pub fn resolve_trad(
             match middle {
                 Some(m) => m,
                 None => {
-                    return Err(Failure::Ambiguous(several.iter().map(|(m, _)| *m).collect()));
+                    return Err(Failure::Ambiguous(
+                        several.iter().map(|(m, _)| *m).collect(),
+                    ));
                 }
             }
         }
@@ -317,7 +319,10 @@ pub fn resolve_coord(c: &Coord, pos: &Position) -> Result<Move, Failure> {
         .collect();
     let legal: Vec<Move> = froms
         .iter()
-        .map(|from| Move { from: *from, to: c.to })
+        .map(|from| Move {
+            from: *from,
+            to: c.to,
+        })
         .filter(|m| pos.is_legal(*m))
         .collect();
     match legal.as_slice() {
@@ -331,7 +336,13 @@ pub fn resolve_coord(c: &Coord, pos: &Position) -> Result<Move, Failure> {
         [] => Err(Failure::Illegal(
             froms
                 .first()
-                .and_then(|from| pos.check_move(Move { from: *from, to: c.to }).err())
+                .and_then(|from| {
+                    pos.check_move(Move {
+                        from: *from,
+                        to: c.to,
+                    })
+                    .err()
+                })
                 .map_or_else(
                     || format!("no {} {} can move to {}", side(color), c.role, c.to),
                     |e| e.to_string(),
@@ -381,13 +392,41 @@ mod tests {
     fn geometry() {
         let sq = |s| Square::parse_iccs(s).unwrap();
         let cases = [
-            ("h2", Role::Cannon, Color::White, Dir::Sideways, 5, Some("e2")),
+            (
+                "h2",
+                Role::Cannon,
+                Color::White,
+                Dir::Sideways,
+                5,
+                Some("e2"),
+            ),
             ("h0", Role::Horse, Color::White, Dir::Advance, 3, Some("g2")),
             ("b9", Role::Horse, Color::Black, Dir::Advance, 3, Some("c7")),
-            ("c0", Role::Elephant, Color::White, Dir::Advance, 5, Some("e2")),
+            (
+                "c0",
+                Role::Elephant,
+                Color::White,
+                Dir::Advance,
+                5,
+                Some("e2"),
+            ),
             ("c0", Role::Elephant, Color::White, Dir::Advance, 6, None),
-            ("a0", Role::Chariot, Color::White, Dir::Advance, 9, Some("a9")),
-            ("a9", Role::Chariot, Color::Black, Dir::Advance, 1, Some("a8")),
+            (
+                "a0",
+                Role::Chariot,
+                Color::White,
+                Dir::Advance,
+                9,
+                Some("a9"),
+            ),
+            (
+                "a9",
+                Role::Chariot,
+                Color::Black,
+                Dir::Advance,
+                1,
+                Some("a8"),
+            ),
             ("e1", Role::Chariot, Color::White, Dir::Sideways, 5, None),
         ];
         for (from, role, color, dir, target, want) in cases {

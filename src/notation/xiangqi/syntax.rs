@@ -153,10 +153,9 @@ fn cn_number(i: &str) -> Res<'_, u8> {
 
 /// A piece character, simplified, traditional or variant, of either side.
 fn cn_piece(i: &str) -> Res<'_, Role> {
-    map(
-        satisfy(|c| cn_role(c).is_some()),
-        |c| cn_role(c).unwrap_or(Role::Soldier),
-    )
+    map(satisfy(|c| cn_role(c).is_some()), |c| {
+        cn_role(c).unwrap_or(Role::Soldier)
+    })
     .parse(i)
 }
 
@@ -190,7 +189,12 @@ fn cn_mark(i: &str) -> Res<'_, Mark> {
         value(Mark::Middle, char('中')),
         value(Mark::Rear, one_of("后後")),
         map(one_of("一二三四五"), |c| {
-            Mark::Index("一二三四五".chars().position(|d| d == c).map_or(1, |p| p as u8 + 1))
+            Mark::Index(
+                "一二三四五"
+                    .chars()
+                    .position(|d| d == c)
+                    .map_or(1, |p| p as u8 + 1),
+            )
         }),
     ))
     .parse(i)
@@ -264,10 +268,9 @@ pub fn cn_moves(i: &str) -> Res<'_, Vec<Trad>> {
 /// A WXF letter (either case): K A E H R C P, and the aliases found in the wild:
 /// N horse, B M elephant, S soldier, G general or guard.
 fn wxf_piece(i: &str) -> Res<'_, Roles> {
-    map(
-        satisfy(|c| wxf_roles(c).is_some()),
-        |c| wxf_roles(c).unwrap_or(Roles::one(Role::Soldier)),
-    )
+    map(satisfy(|c| wxf_roles(c).is_some()), |c| {
+        wxf_roles(c).unwrap_or(Roles::one(Role::Soldier))
+    })
     .parse(i)
 }
 
@@ -301,36 +304,43 @@ fn wxf_sign(i: &str) -> Res<'_, Mark> {
 
 /// `C2.5`: letter, file, operator, target.
 fn wxf_plain(i: &str) -> Res<'_, Trad> {
-    map((wxf_piece, digit, wxf_op, digit), |(roles, f, dir, target)| {
-        Trad {
+    map(
+        (wxf_piece, digit, wxf_op, digit),
+        |(roles, f, dir, target)| Trad {
             roles,
             origin: Origin::File(f),
             dir,
             target,
-        }
-    })
+        },
+    )
     .parse(i)
 }
 
 /// `R+.3`, `C--1`: letter, tandem sign, operator, target.
 fn wxf_tandem(i: &str) -> Res<'_, Trad> {
-    map((wxf_piece, wxf_sign, wxf_op, digit), |(roles, mark, dir, target)| Trad {
-        roles,
-        origin: Origin::Tandem { mark, file: None },
-        dir,
-        target,
-    })
+    map(
+        (wxf_piece, wxf_sign, wxf_op, digit),
+        |(roles, mark, dir, target)| Trad {
+            roles,
+            origin: Origin::Tandem { mark, file: None },
+            dir,
+            target,
+        },
+    )
     .parse(i)
 }
 
 /// `+P+1`, `-R.4`: the sign before the letter (wukong xqdb, some web sites).
 fn wxf_prefix(i: &str) -> Res<'_, Trad> {
-    map((wxf_sign, wxf_piece, wxf_op, digit), |(mark, roles, dir, target)| Trad {
-        roles,
-        origin: Origin::Tandem { mark, file: None },
-        dir,
-        target,
-    })
+    map(
+        (wxf_sign, wxf_piece, wxf_op, digit),
+        |(mark, roles, dir, target)| Trad {
+            roles,
+            origin: Origin::Tandem { mark, file: None },
+            dir,
+            target,
+        },
+    )
     .parse(i)
 }
 
@@ -359,8 +369,8 @@ fn wxf_double(i: &str) -> Res<'_, Trad> {
 /// the file again for the middle one of three).
 fn wxf_two_files(i: &str) -> Res<'_, Trad> {
     let (rest, file) = digit(i)?;
-    let (rest, mark) = alt((wxf_sign, value(Mark::Middle, char((b'0' + file) as char))))
-        .parse(rest)?;
+    let (rest, mark) =
+        alt((wxf_sign, value(Mark::Middle, char((b'0' + file) as char)))).parse(rest)?;
     let (rest, (dir, target)) = (wxf_op, digit).parse(rest)?;
     Ok((
         rest,
@@ -395,10 +405,9 @@ pub fn wxf_move(i: &str) -> Res<'_, Trad> {
 fn vn_piece(i: &str) -> Res<'_, Role> {
     alt((
         value(Role::General, alt((tag("Tg"), tag("TG"), tag("tg")))),
-        map(
-            satisfy(|c| vn_role(c).is_some()),
-            |c| vn_role(c).unwrap_or(Role::Soldier),
-        ),
+        map(satisfy(|c| vn_role(c).is_some()), |c| {
+            vn_role(c).unwrap_or(Role::Soldier)
+        }),
     ))
     .parse(i)
 }
@@ -754,10 +763,26 @@ mod tests {
             ("P2-5", VIETNAM, t(C, Origin::File(2), Dir::Sideways, 5)),
             ("M2.3", VIETNAM, t(H, Origin::File(2), Dir::Advance, 3)),
             ("Tg6.1", VIETNAM, t(g, Origin::File(6), Dir::Advance, 1)),
-            ("Pt/1", VIETNAM, t(C, tand(Mark::Front, None), Dir::Retreat, 1)),
-            ("Bg.1", VIETNAM, t(P, tand(Mark::Middle, None), Dir::Advance, 1)),
-            ("Xs.2", VIETNAM, t(R, tand(Mark::Rear, None), Dir::Advance, 2)),
-            ("Bt7-6", VIETNAM, t(P, tand(Mark::Front, Some(7)), Dir::Sideways, 6)),
+            (
+                "Pt/1",
+                VIETNAM,
+                t(C, tand(Mark::Front, None), Dir::Retreat, 1),
+            ),
+            (
+                "Bg.1",
+                VIETNAM,
+                t(P, tand(Mark::Middle, None), Dir::Advance, 1),
+            ),
+            (
+                "Xs.2",
+                VIETNAM,
+                t(R, tand(Mark::Rear, None), Dir::Advance, 2),
+            ),
+            (
+                "Bt7-6",
+                VIETNAM,
+                t(P, tand(Mark::Front, Some(7)), Dir::Sideways, 6),
+            ),
             ("M2.3", ASIAN, t(H, Origin::File(2), Dir::Retreat, 3)),
             ("P2=5", ASIAN, t(C, Origin::File(2), Dir::Sideways, 5)),
         ];

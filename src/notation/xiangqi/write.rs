@@ -244,7 +244,12 @@ fn new_vietnamese(out: &mut String, pos: &Position, mv: Move, piece: Piece) {
     out.push(nv_letter(piece.role));
     let others: Vec<Square> = Square::all()
         .filter(|s| *s != mv.from && pos.piece_at(*s) == Some(piece))
-        .filter(|s| pos.is_legal(Move { from: *s, to: mv.to }))
+        .filter(|s| {
+            pos.is_legal(Move {
+                from: *s,
+                to: mv.to,
+            })
+        })
         .collect();
     let file = char::from(b'a' + mv.from.file());
     let rank = char::from(b'0' + mv.from.rank());
