@@ -498,6 +498,7 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xiangqi::START_FEN as START;
 
     fn play_all(dialect: Dialect, tokens: &[&str]) -> Result<Vec<String>, Diagnostic> {
         let mut pos = Position::default();
@@ -613,5 +614,210 @@ mod tests {
         let (d, diag) = infer_dialect(&start, &["h2e2", "zz"]);
         assert_eq!(d, Dialect::Iccs);
         assert_eq!(diag.map(|d| d.code), Some("notation-unknown"));
+    }
+
+    const CN: Dialect = Dialect::Chinese(Glyphs::Simplified);
+    const TW: Dialect = Dialect::Chinese(Glyphs::Traditional);
+
+    fn fold_digits(s: &str) -> String {
+        s.chars()
+            .map(|c| match c {
+                '１'..='９' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                _ => c,
+            })
+            .collect()
+    }
+
+    /// Tandem and multi-soldier positions: for each move, its canonical form in every
+    /// dialect; each form reads back to the move.
+    #[test]
+    fn tandem_and_multi_soldier_forms() {
+        // (fen, iccs, [chinese, wxf, old vietnamese, asian, new vietnamese])
+        let three = "5k3/9/4P4/4P4/4P4/9/9/9/9/3K5 w - - 0 1";
+        let four = "4k4/P8/P8/P8/P8/9/9/9/9/3K5 w - - 0 1";
+        let five = "P3k4/P8/P8/P8/P8/9/9/9/9/3K5 w - - 0 1";
+        let two_files = "4k4/9/6P2/2P3P2/2P3P2/9/9/9/9/3K5 w - - 0 1";
+        let chariots = "4k4/9/9/9/R8/9/9/9/9/R2K5 w - - 0 1";
+        let black_chariots = "r3k4/9/9/9/9/r8/9/9/9/3K5 b - - 0 1";
+        let cases: [(&str, &str, [&str; 5]); 17] = [
+            (three, "e7d7", ["前兵平六", "P+.6", "Bt-6", "Bt=6", "Bd7"]),
+            (three, "e6d6", ["中兵平六", "P5.6", "Bg-6", "Bg=6", "Bd6"]),
+            (three, "e5f5", ["后兵平四", "P-.4", "Bs-4", "Bs=4", "Bf5"]),
+            (four, "a8b8", ["一兵平八", "++.8", "Ba-8", "Ba=8", "Bb8"]),
+            (four, "a7b7", ["二兵平八", "P+.8", "Bb-8", "Bb=8", "Bb7"]),
+            (four, "a6b6", ["三兵平八", "P-.8", "Bc-8", "Bc=8", "Bb6"]),
+            (four, "a5b5", ["四兵平八", "--.8", "Bd-8", "Bd=8", "Bb5"]),
+            (five, "a9b9", ["一兵平八", "++.8", "Ba-8", "Ba=8", "Bb9"]),
+            (five, "a8b8", ["二兵平八", "P+.8", "Bb-8", "Bb=8", "Bb8"]),
+            (five, "a7b7", ["三兵平八", "P9.8", "Bc-8", "Bc=8", "Bb7"]),
+            (five, "a5b5", ["五兵平八", "--.8", "Be-8", "Be=8", "Bb5"]),
+            (
+                two_files,
+                "c6b6",
+                ["前兵七平八", "7+.8", "Bt7-8", "Bt7=8", "Bb6"],
+            ),
+            (
+                two_files,
+                "g6f6",
+                ["中兵三平四", "33.4", "Bg3-4", "Bg3=4", "Bf6"],
+            ),
+            (
+                two_files,
+                "g5h5",
+                ["后兵三平二", "3-.2", "Bs3-2", "Bs3=2", "Bh5"],
+            ),
+            (
+                chariots,
+                "a5a6",
+                ["前车进一", "R++1", "Xt.1", "Xt+1", "Xa6"],
+            ),
+            (
+                chariots,
+                "a0b0",
+                ["后车平八", "R-.8", "Xs-8", "Xs=8", "Xb0"],
+            ),
+            (
+                black_chariots,
+                "a4a3",
+                ["前车进1", "R++1", "Xt.1", "Xt+1", "Xa3"],
+            ),
+        ];
+        let dialects = [
+            CN,
+            Dialect::Wxf,
+            Dialect::OldVietnamese,
+            Dialect::Asian,
+            Dialect::NewVietnamese,
+        ];
+        for (fen, iccs, forms) in cases {
+            let pos = Position::from_fen(fen).unwrap();
+            let mv = Move::parse_iccs(iccs).unwrap();
+            for (d, want) in dialects.into_iter().zip(forms) {
+                let mut s = String::new();
+                write(&mut s, &pos, mv, d);
+                assert_eq!(fold_digits(&s), want, "{fen} {iccs} {d}");
+                let mut p = pos.clone();
+                let r = read_play(want, d, &mut p).unwrap_or_else(|e| panic!("{want}: {e:?}"));
+                assert_eq!(r.mv, mv, "{want} {d}");
+            }
+        }
+    }
+
+    /// Other ways real records write tandem pieces.
+    #[test]
+    fn tandem_variants_read() {
+        let two_files = "4k4/9/6P2/2P3P2/2P3P2/9/9/9/9/3K5 w - - 0 1";
+        let cases = [
+            // xqbase: soldiers on several files numbered right to left, front to back
+            (two_files, TW, "二兵平四", "g6f6"),
+            // print practice: the piece name left out
+            (two_files, CN, "前七平八", "c6b6"),
+            // wukong xqdb: the sign before the letter, full width
+            (
+                "4k4/9/9/9/4P4/4P4/9/9/9/3K5 w - - 0 1",
+                Dialect::Wxf,
+                "＋Ｐ＋１",
+                "e5e6",
+            ),
+            (
+                "4k4/9/9/9/4P4/4P4/9/9/9/3K5 w - - 0 1",
+                Dialect::Wxf,
+                "+P.4",
+                "e5f5",
+            ),
+            // traditional 後, variant 俥
+            (
+                "4k4/9/9/9/R8/9/9/9/9/R2K5 w - - 0 1",
+                TW,
+                "後俥平八",
+                "a0b0",
+            ),
+            // the Vietnamese words
+            (
+                "4k4/9/9/9/R8/9/9/9/9/R2K5 w - - 0 1",
+                Dialect::OldVietnamese,
+                "Xe sau bình 8",
+                "a0b0",
+            ),
+            (
+                "5k3/9/4P4/4P4/4P4/9/9/9/9/3K5 w - - 0 1",
+                Dialect::OldVietnamese,
+                "Binh giữa bình 6",
+                "e6d6",
+            ),
+        ];
+        for (fen, d, tok, want) in cases {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let r = read_play(tok, d, &mut pos).unwrap_or_else(|e| panic!("{tok}: {e:?}"));
+            assert_eq!(r.mv.iccs(), want, "{tok}");
+        }
+    }
+
+    /// Front/rear left out: resolved by legality with a note, or ambiguous.
+    #[test]
+    fn omitted_tandem_mark() {
+        let chariots = "4k4/9/9/9/R8/9/9/9/9/R2K5 w - - 0 1";
+        let mut pos = Position::from_fen(chariots).unwrap();
+        let r = read_play("车九退一", CN, &mut pos).unwrap();
+        assert_eq!(r.mv.iccs(), "a5a4");
+        assert_eq!(
+            r.remarks.first().map(|d| d.code),
+            Some("tandem-mark-omitted")
+        );
+        let mut pos = Position::from_fen(chariots).unwrap();
+        let e = read_play("车九进一", CN, &mut pos).unwrap_err();
+        assert_eq!(e.code, "ambiguous-move");
+        let mut c = e.candidates.clone();
+        c.sort();
+        assert_eq!(c, ["前车进一", "后车进一"]);
+        let mut pos = Position::from_fen(chariots).unwrap();
+        let e = read_play("R9+1", Dialect::Wxf, &mut pos).unwrap_err();
+        let mut c = e.candidates.clone();
+        c.sort();
+        assert_eq!(c, ["R++1", "R-+1"]);
+        // advisors and elephants never take a mark: no note
+        let mut pos = Position::default();
+        let r = read_play("相三进五", CN, &mut pos).unwrap();
+        assert!(r.remarks.is_empty());
+    }
+
+    /// The same string, different moves (or none) in different dialects.
+    #[test]
+    fn ambiguities_between_dialects() {
+        let start = START;
+        let after_c25 = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+        // (fen, token, dialect, Ok(iccs) or Err(code))
+        let cases: [(&str, &str, Dialect, Result<&str, &str>); 17] = [
+            // `.`: advance in Vietnam, retreat in the Asian marks, sideways in WXF
+            (start, "M2.3", Dialect::OldVietnamese, Ok("h0g2")),
+            (start, "M2.3", Dialect::Asian, Err("illegal-move")),
+            (start, "P2.5", Dialect::Wxf, Err("illegal-move")),
+            (start, "P2.5", Dialect::OldVietnamese, Err("illegal-move")),
+            (after_c25, "M2.3", Dialect::OldVietnamese, Ok("b9c7")),
+            // `-`: sideways in Vietnam, retreat in WXF
+            (start, "P2-5", Dialect::OldVietnamese, Ok("h2e2")),
+            (start, "P2-5", Dialect::Wxf, Err("illegal-move")),
+            // `P`: cannon in Vietnamese, soldier in WXF
+            (start, "P7+1", Dialect::Wxf, Ok("c3c4")),
+            (start, "P7+1", Dialect::Asian, Err("illegal-move")),
+            // `C`: soldier in old Vietnamese (some sheets), cannon in WXF
+            (start, "C2.5", Dialect::Wxf, Ok("h2e2")),
+            (start, "C2.5", Dialect::OldVietnamese, Err("illegal-move")),
+            (start, "C3.1", Dialect::OldVietnamese, Ok("g3g4")),
+            // `T`: elephant in the old notation, general in the new
+            (start, "T3.5", Dialect::OldVietnamese, Ok("c0e2")),
+            (start, "Te1", Dialect::NewVietnamese, Ok("e0e1")),
+            (start, "T3.5", Dialect::NewVietnamese, Err("invalid-move")),
+            // letters only one system has
+            (start, "H2+3", Dialect::Asian, Err("invalid-move")),
+            (start, "X1.1", Dialect::Wxf, Err("invalid-move")),
+        ];
+        for (fen, tok, d, want) in cases {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let got = read_play(tok, d, &mut pos)
+                .map(|r| r.mv.iccs())
+                .map_err(|e| e.code);
+            assert_eq!(got, want.map(String::from), "{tok} {d}");
+        }
     }
 }
