@@ -805,7 +805,7 @@ mod tests {
             (start, "C2.5", Dialect::OldVietnamese, Err("illegal-move")),
             (start, "C3.1", Dialect::OldVietnamese, Ok("g3g4")),
             // `T`: elephant in the old notation, general in the new
-            (start, "T3.5", Dialect::OldVietnamese, Ok("c0e2")),
+            (start, "T3.5", Dialect::OldVietnamese, Ok("g0e2")),
             (start, "Te1", Dialect::NewVietnamese, Ok("e0e1")),
             (start, "T3.5", Dialect::NewVietnamese, Err("invalid-move")),
             // letters only one system has
