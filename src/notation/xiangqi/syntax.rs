@@ -871,4 +871,47 @@ mod tests {
         );
         assert!(iccs_move("h2e").is_err());
     }
+
+    fn role_named(name: &str) -> Role {
+        Role::ALL
+            .into_iter()
+            .find(|r| r.to_string() == name)
+            .unwrap()
+    }
+
+    /// Every row of grammars/xiangqi-pieces.tsv reads as its role(s) in its dialect.
+    #[test]
+    fn piece_table_matches_the_grammar() {
+        let tsv = include_str!("../../../grammars/xiangqi-pieces.tsv");
+        let mut rows = 0;
+        for line in tsv.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let [dialect, roles, form, _use, _source] = cols[..] else {
+                panic!("bad row {line}");
+            };
+            let want: Vec<Role> = roles.split('|').map(role_named).collect();
+            let got: Vec<Role> = match dialect {
+                "vietnamese-old" | "asian" => {
+                    let (rest, r) = vn_piece(form).unwrap();
+                    assert_eq!(rest, "", "{line}");
+                    vec![r]
+                }
+                "vietnamese-new" => vec![all_consuming(nv_piece).parse(form).unwrap().1],
+                "chinese" => vec![all_consuming(cn_piece).parse(form).unwrap().1],
+                "wxf" => {
+                    let r = all_consuming(wxf_piece).parse(form).unwrap().1;
+                    Role::ALL.into_iter().filter(|x| r.contains(*x)).collect()
+                }
+                "vietnamese-old-words" => {
+                    let f = vn_fold(form);
+                    let r = all_consuming(vw_piece).parse(&f).unwrap().1;
+                    Role::ALL.into_iter().filter(|x| r.contains(*x)).collect()
+                }
+                other => panic!("unknown dialect {other}"),
+            };
+            assert_eq!(got, want, "{line}");
+            rows += 1;
+        }
+        assert!(rows > 60, "{rows}");
+    }
 }

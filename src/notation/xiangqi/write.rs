@@ -265,3 +265,47 @@ fn new_vietnamese(out: &mut String, pos: &Position, mv: Move, piece: Piece) {
     }
     let _ = write!(out, "{}", mv.to);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The writers use the `read+write` rows of grammars/xiangqi-pieces.tsv.
+    #[test]
+    fn writers_use_the_piece_table() {
+        let tsv = include_str!("../../../grammars/xiangqi-pieces.tsv");
+        let mut checked = 0;
+        for line in tsv.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let [dialect, role, form, usage, _] = cols[..] else {
+                panic!("bad row {line}");
+            };
+            if !usage.starts_with("read+write") || dialect == "chinese" {
+                continue;
+            }
+            let role = Role::ALL
+                .into_iter()
+                .find(|r| r.to_string() == role)
+                .unwrap();
+            let written = match dialect {
+                "vietnamese-old" | "asian" => vn_letter(role).to_string(),
+                "vietnamese-new" => nv_letter(role).to_string(),
+                "wxf" => wxf_letter(role).to_string(),
+                _ => continue,
+            };
+            assert_eq!(written, form, "{line}");
+            checked += 1;
+        }
+        assert_eq!(checked, 28);
+        // Chinese: each written glyph is listed for its role
+        for color in [Color::White, Color::Black] {
+            for g in [Glyphs::Simplified, Glyphs::Traditional] {
+                for role in Role::ALL {
+                    let c = cn_piece(Piece { color, role }, g).to_string();
+                    let row = format!("chinese\t{role}\t{c}\tread+write");
+                    assert!(tsv.contains(&row), "{row}");
+                }
+            }
+        }
+    }
+}
