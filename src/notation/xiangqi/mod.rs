@@ -332,6 +332,12 @@ pub fn split_moves(text: &str) -> Vec<String> {
             i += k;
             continue;
         }
+        if let Some((red, black)) = glued_pair(w) {
+            out.push(red.to_string());
+            out.push(black.to_string());
+            i += 1;
+            continue;
+        }
         match syntax::cn_moves(w) {
             Ok((_, moves)) if moves.len() > 1 => {
                 // split the token into its moves by re-parsing prefixes
@@ -354,6 +360,21 @@ pub fn split_moves(text: &str) -> Vec<String> {
         i += 1;
     }
     out
+}
+
+/// `P9.1-Tg6.1`: Red's and Black's moves glued by the scoresheet dash (a digit, a
+/// dash, then a piece letter).
+fn glued_pair(w: &str) -> Option<(&str, &str)> {
+    if syntax::iccs_move(w).is_ok() {
+        return None;
+    }
+    let b = w.as_bytes();
+    let at = (1..b.len().saturating_sub(1)).find(|&k| {
+        b.get(k) == Some(&b'-')
+            && b.get(k - 1).is_some_and(u8::is_ascii_digit)
+            && b.get(k + 1).is_some_and(u8::is_ascii_uppercase)
+    })?;
+    Some((w.get(..at)?, w.get(at + 1..)?))
 }
 
 fn has_cjk(tokens: &[&str]) -> Option<Glyphs> {
@@ -574,7 +595,7 @@ mod tests {
 
     #[test]
     fn split_movetext() {
-        let cases: [(&str, &[&str]); 3] = [
+        let cases: [(&str, &[&str]); 4] = [
             (
                 "1) Pháo2 bình 5  Mã 2 tiến 3 2) Ma 8 tan 7 Phao 8 binh 5",
                 &["Pháo2 bình 5", "Mã 2 tiến 3", "Ma 8 tan 7", "Phao 8 binh 5"],
@@ -584,6 +605,10 @@ mod tests {
                 &["炮二平五", "马8进7", "马二进三"],
             ),
             ("1. X2.1  -Tg6.1 1-0", &["X2.1", "-Tg6.1"]),
+            (
+                "1. P9.1-Tg6.1 2. X3-2- T9/7 3. H2-E2",
+                &["P9.1", "Tg6.1", "X3-2", "T9/7", "H2-E2"],
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(split_moves(text), want, "{text}");
