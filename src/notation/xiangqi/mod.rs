@@ -93,6 +93,25 @@ impl fmt::Display for Dialect {
     }
 }
 
+impl std::str::FromStr for Dialect {
+    type Err = String;
+
+    /// The names [`Dialect`]'s `Display` writes (`iccs`, `chinese`,
+    /// `chinese-traditional`, `wxf`, `vietnamese-old`, `asian`, `vietnamese-new`), for a
+    /// `--notation` option.
+    fn from_str(s: &str) -> Result<Dialect, String> {
+        Dialect::ALL
+            .into_iter()
+            .chain([Dialect::Chinese(Glyphs::Traditional)])
+            .find(|d| d.to_string() == s.trim().to_ascii_lowercase())
+            .ok_or_else(|| {
+                format!(
+                    "expected one of iccs, chinese, chinese-traditional, wxf, vietnamese-old, asian, vietnamese-new, found `{s}`"
+                )
+            })
+    }
+}
+
 /// A move read and resolved, with notes about how it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resolved {
@@ -636,6 +655,21 @@ mod tests {
             assert_eq!(d, want, "{toks:?}");
             assert_eq!(diag.map(|d| d.code), code, "{toks:?}");
         }
+        // `.` advance (Vietnam) or retreat (Asian): both legal here, a tie
+        let mid = Position::from_fen("4k4/9/9/9/9/8R/9/9/9/3K5 w - - 0 1").unwrap();
+        let (d, diag) = infer_dialect(&mid, &["X1.1"]);
+        assert_eq!(d, Dialect::OldVietnamese);
+        let diag = diag.unwrap();
+        assert_eq!(diag.code, "notation-tie");
+        assert!(
+            diag.message.contains("vietnamese-old, asian"),
+            "{}",
+            diag.message
+        );
+        for d in Dialect::ALL {
+            assert_eq!(d.to_string().parse::<Dialect>(), Ok(d));
+        }
+        assert!("klingon".parse::<Dialect>().is_err());
         let (d, diag) = infer_dialect(&start, &["h2e2", "zz"]);
         assert_eq!(d, Dialect::Iccs);
         assert_eq!(diag.map(|d| d.code), Some("notation-unknown"));
