@@ -451,7 +451,9 @@ fn replay_length(start: &Position, tokens: &[&str], dialect: Dialect) -> Run {
 
 /// The dialect of a game's main-line tokens played from `start`, and a diagnostic when
 /// the choice is a tie (`notation-tie`, a note) or a failure (`notation-unknown`, a
-/// warning naming the token where the best dialect stops).
+/// warning naming the token where the best dialect stops). When exactly one dialect
+/// replays furthest and stops on an illegal or ambiguous move (not on a token it cannot
+/// read), that dialect is chosen silently: the replay reports the move itself.
 ///
 /// Chinese characters decide Chinese outright. Otherwise every other dialect is
 /// replayed; those that replay the whole line survive; a tie is broken by preference:
@@ -512,7 +514,15 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
                     best = Some(r);
                 }
             }
+            let tied = best.is_some_and(|b| runs.iter().filter(|r| r.plies == b.plies).count() > 1);
             match best {
+                // the notation is clear and the game has an illegal or ambiguous move:
+                // the replay reports it at its ply, nothing to add here
+                Some(Run {
+                    dialect: d,
+                    failure: Some((_, err)),
+                    ..
+                }) if !tied && err.code != "invalid-move" => (*d, None),
                 Some(Run {
                     dialect: d,
                     plies,
@@ -670,6 +680,9 @@ mod tests {
             assert_eq!(d.to_string().parse::<Dialect>(), Ok(d));
         }
         assert!("klingon".parse::<Dialect>().is_err());
+        // a clear notation with an illegal move: no notation diagnostic
+        let (d, diag) = infer_dialect(&start, &["h2e2", "h9h5"]);
+        assert_eq!((d, diag), (Dialect::Iccs, None));
         let (d, diag) = infer_dialect(&start, &["h2e2", "zz"]);
         assert_eq!(d, Dialect::Iccs);
         assert_eq!(diag.map(|d| d.code), Some("notation-unknown"));
