@@ -26,7 +26,7 @@ mod write;
 
 use std::fmt;
 
-pub use write::write;
+pub use write::{write, write_line};
 
 use crate::{
     diag::Diagnostic,
@@ -610,6 +610,23 @@ mod tests {
     }
 
     #[test]
+    fn write_a_line() {
+        let moves: Vec<Move> = ["h2e2", "h9g7", "h0g2"]
+            .iter()
+            .map(|m| Move::parse_iccs(m).unwrap())
+            .collect();
+        let start = Position::default();
+        assert_eq!(
+            write_line(&start, &moves, Dialect::Wxf).unwrap(),
+            ["C2.5", "H8+7", "H2+3"]
+        );
+        let bad = [moves[0], moves[0]];
+        let (done, e) = write_line(&start, &bad, Dialect::Wxf).unwrap_err();
+        assert_eq!(done, ["C2.5"]);
+        assert_eq!(e.mv, moves[0]);
+    }
+
+    #[test]
     fn many_moves_in_one_token() {
         let mut pos = Position::default();
         let r = read_play_many(
@@ -782,6 +799,7 @@ mod tests {
         let cases = [
             // xqbase: soldiers on several files numbered right to left, front to back
             (two_files, TW, "二兵平四", "g6f6"),
+            (two_files, Dialect::Wxf, "Pb.4", "g6f6"),
             // print practice: the piece name left out
             (two_files, CN, "前七平八", "c6b6"),
             // wukong xqdb: the sign before the letter, full width

@@ -330,6 +330,23 @@ fn wxf_tandem(i: &str) -> Res<'_, Trad> {
     .parse(i)
 }
 
+/// `Pb.5`: xqbase's multi-soldier letters `a`..`e` (一兵..五兵) after the letter.
+fn wxf_lettered(i: &str) -> Res<'_, Trad> {
+    map(
+        (wxf_piece, one_of("abcde"), wxf_op, digit),
+        |(roles, c, dir, target)| Trad {
+            roles,
+            origin: Origin::Tandem {
+                mark: Mark::Index(c as u8 - b'a' + 1),
+                file: None,
+            },
+            dir,
+            target,
+        },
+    )
+    .parse(i)
+}
+
 /// `+P+1`, `-R.4`: the sign before the letter (wukong xqdb, some web sites).
 fn wxf_prefix(i: &str) -> Res<'_, Trad> {
     map(
@@ -391,6 +408,7 @@ pub fn wxf_move(i: &str) -> Res<'_, Trad> {
     all_consuming(alt((
         wxf_plain,
         wxf_tandem,
+        wxf_lettered,
         wxf_prefix,
         wxf_double,
         wxf_two_files,
@@ -746,6 +764,7 @@ mod tests {
             ("++.4", t(P, tand(Mark::PlusPlus, None), Dir::Sideways, 4)),
             ("3+.4", t(P, tand(Mark::Plus, Some(3)), Dir::Sideways, 4)),
             ("33.4", t(P, tand(Mark::Middle, Some(3)), Dir::Sideways, 4)),
+            ("Pb.5", t(P, tand(Mark::Index(2), None), Dir::Sideways, 5)),
         ];
         for (s, want) in cases {
             assert_eq!(wxf_move(s).map(|(_, v)| v), Ok(want), "{s}");

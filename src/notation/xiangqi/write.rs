@@ -72,6 +72,26 @@ pub fn write(out: &mut String, pos: &Position, mv: Move, dialect: Dialect) {
     }
 }
 
+/// Writes a line of moves from `start` in `dialect`, one string per move; stops at
+/// the first move that is not legal, returning the moves written so far with it.
+pub fn write_line(
+    start: &Position,
+    moves: &[Move],
+    dialect: Dialect,
+) -> Result<Vec<String>, (Vec<String>, crate::xiangqi::IllegalMove)> {
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let mut s = String::new();
+        write(&mut s, &pos, *mv, dialect);
+        if let Err(e) = pos.play(*mv) {
+            return Err((out, e));
+        }
+        out.push(s);
+    }
+    Ok(out)
+}
+
 fn cn_numeral(n: u8, color: Color) -> char {
     let (red, black) = ("一二三四五六七八九", "１２３４５６７８９");
     let set = match color {
