@@ -381,6 +381,37 @@ pub fn split_moves(text: &str) -> Vec<String> {
     out
 }
 
+/// Groups PGN move tokens into moves for the replay: the Vietnamese word form, which
+/// the PGN splitter cuts at spaces (`Mã`, `2`, `tiến`, `3`; `Pháo2`, `bình`, `5`), joins
+/// into one range of 2–4 tokens; a lone scoresheet dash (`-`, `–`) belongs to no move;
+/// every other token is a range of its own. Read a range by joining its tokens with
+/// spaces (or slicing the source from the first span's start to the last span's end)
+/// and calling [`read_play`].
+pub fn group_tokens(tokens: &[&str]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(w) = tokens.get(i) {
+        if ["-", "–", "—"].contains(&w.trim()) {
+            i += 1;
+            continue;
+        }
+        let alone = syntax::vw_move(&syntax::vn_fold(w)).is_ok();
+        let joined = (!alone)
+            .then(|| {
+                (2..=4).find(|k| {
+                    tokens.get(i..i + k).is_some_and(|parts| {
+                        syntax::vw_move(&syntax::vn_fold(&parts.join(" "))).is_ok()
+                    })
+                })
+            })
+            .flatten();
+        let k = joined.unwrap_or(1);
+        out.push(i..i + k);
+        i += k;
+    }
+    out
+}
+
 /// `P9.1-Tg6.1`: Red's and Black's moves glued by the scoresheet dash (a digit, a
 /// dash, then a piece letter).
 fn glued_pair(w: &str) -> Option<(&str, &str)> {
@@ -607,6 +638,37 @@ mod tests {
             assert_eq!(e.code, code, "{tok}: {}", e.message);
             assert_eq!(pos, Position::default());
         }
+    }
+
+    #[test]
+    fn grouping_tokens() {
+        let toks = [
+            "Pháo2",
+            "bình",
+            "5",
+            "Mã",
+            "2",
+            "tiến",
+            "3",
+            "-",
+            "X2.1",
+            "Xe sau bình 2",
+        ];
+        let groups = group_tokens(&toks);
+        assert_eq!(groups, [0..3, 3..7, 8..9, 9..10]);
+        let mut pos = Position::default();
+        let moves: Vec<String> = groups
+            .iter()
+            .take(2)
+            .map(|r| {
+                let text = toks[r.clone()].join(" ");
+                read_play(&text, Dialect::OldVietnamese, &mut pos)
+                    .unwrap()
+                    .mv
+                    .iccs()
+            })
+            .collect();
+        assert_eq!(moves, ["h2e2", "b9c7"]);
     }
 
     #[test]
