@@ -386,3 +386,47 @@ fn wukong_three_renderings_agree() {
     }
     assert_eq!(diffs, [(2, 71)]);
 }
+
+/// Whole PGN games through the archive and replay layers, one per dialect.
+#[test]
+fn pgn_games_in_every_dialect() {
+    let want = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b7b3"];
+    let cases = [
+        ("1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b7b3 *", Dialect::Iccs),
+        (
+            "1. H2-E2 H9-G7 2. H0-G2 I9-H9 3. I0-H0 B7-B3 *",
+            Dialect::Iccs,
+        ),
+        (
+            "1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 炮2进4 *",
+            Dialect::Chinese(Glyphs::Simplified),
+        ),
+        ("1. C2.5 H8+7 2. H2+3 R9.8 3. R1.2 C2+4 *", Dialect::Wxf),
+        (
+            "1. P2-5 M8.7 2. M2.3 -X9-8 3. X1-2 -P2.4 *",
+            Dialect::OldVietnamese,
+        ),
+        ("1) P2=5 M8+7 2) M2+3 X9=8 3) X1=2 P2+4 *", Dialect::Asian),
+        (
+            "1. Phe2 Mg7 2. Mg2 Xh9 3. Xh0 Pb3 *",
+            Dialect::NewVietnamese,
+        ),
+    ];
+    for (movetext, dialect) in cases {
+        let text = format!("[Game \"Chinese Chess\"]\n\n{movetext}\n");
+        let raws = kyphu::archive::read_str(&text);
+        assert_eq!(raws.len(), 1, "{movetext}");
+        let raw = raws.into_iter().next().unwrap();
+        let tokens: Vec<String> = raw.move_tokens().map(String::from).collect();
+        let toks: Vec<&str> = tokens.iter().map(String::as_str).collect();
+        assert_eq!(
+            infer_dialect(&Position::default(), &toks).0,
+            dialect,
+            "{movetext}"
+        );
+        let g = replay(raw, &ReplayOptions::default());
+        let got: Vec<String> = main_line(&g).iter().map(|m| m.iccs()).collect();
+        assert_eq!(got, want, "{movetext}: {:?}", g.diagnostics);
+        assert!(g.diagnostics.is_empty(), "{movetext}: {:?}", g.diagnostics);
+    }
+}
