@@ -671,6 +671,40 @@ mod tests {
         assert_eq!(moves, ["h2e2", "b9c7"]);
     }
 
+    /// Random strings over the notations' characters never panic, in any dialect.
+    #[test]
+    fn random_tokens_do_not_panic() {
+        let alphabet: Vec<char> =
+            "CHRPKAEBNMSTXVGtgsabcde0123456789+-./=前中后炮马车兵卒进退平一二五９Ｃ＋ ơáạ-"
+                .chars()
+                .collect();
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut dialects = Dialect::ALL.to_vec();
+        dialects.push(Dialect::Chinese(Glyphs::Traditional));
+        for _ in 0..20_000 {
+            let len = (next() % 9) as usize;
+            let tok: String = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            for d in &dialects {
+                let mut pos = Position::default();
+                let before = pos.clone();
+                if read_play(&tok, *d, &mut pos).is_err() {
+                    assert_eq!(pos, before, "{tok} {d}");
+                }
+                let _ = read_play_many(&tok, *d, &mut pos);
+            }
+            let _ = split_moves(&tok);
+            let _ = group_tokens(&[tok.as_str(), "2", "binh"]);
+        }
+    }
+
     #[test]
     fn write_a_line() {
         let moves: Vec<Move> = ["h2e2", "h9g7", "h0g2"]
