@@ -65,7 +65,9 @@ fn moves_and_rest(game: &Game) -> (Vec<String>, Vec<String>) {
         .map(|u| {
             u.split_whitespace()
                 .filter(|t| {
-                    !t.trim_end_matches(['.', ')', '…']).chars().all(|c| c.is_ascii_digit())
+                    !t.trim_end_matches(['.', ')', '…'])
+                        .chars()
+                        .all(|c| c.is_ascii_digit())
                         && crate::game::GameResult::parse(t).is_none()
                         && *t != "(=)"
                 })
@@ -115,7 +117,11 @@ pub fn compare(
     }
     // The rest of each record from the divergence, as written tokens or resolved SAN.
     let tail = |s: &[String], rest: &[String]| -> Vec<String> {
-        s[agreed.min(s.len())..].iter().chain(rest).cloned().collect()
+        s[agreed.min(s.len())..]
+            .iter()
+            .chain(rest)
+            .cloned()
+            .collect()
     };
     let tail_a = tail(&sa, &rest_a);
     let tail_b = tail(&sb, &rest_b);
@@ -191,8 +197,12 @@ mod tests {
     #[test]
     fn seed_sample_short_against_long_form() {
         let vi = san::table("vi").unwrap();
-        let a = game("1. e4 e5 2. Mf3 Mf6 3. d4 exd4 4. e5 Me4 5. Hxd4 d5 6. exd6 e.p. Mxd6 7. Tg5 Mc6 8. He3+ Te7 9. Mbd2 0-0 10. 0-0-0 Xe8 11. Vb1 (=)");
-        let b = game("e2e4 e7e5 2. Mg1f3 Mg8f6 3. d2d4 e5xd4 4. e4e5 Mf6e4 5. Hd1xd4 d7d5 6. e5xd6 e. p. Me4xd6 7. Tc1g5 Mb8c6 8. Hd4d3 Tf8e7 9. Mb1d2 0-0 10. 0-0-0 Xf8e8 11. Vb1 (=)");
+        let a = game(
+            "1. e4 e5 2. Mf3 Mf6 3. d4 exd4 4. e5 Me4 5. Hxd4 d5 6. exd6 e.p. Mxd6 7. Tg5 Mc6 8. He3+ Te7 9. Mbd2 0-0 10. 0-0-0 Xe8 11. Vb1 (=)",
+        );
+        let b = game(
+            "e2e4 e7e5 2. Mg1f3 Mg8f6 3. d2d4 e5xd4 4. e4e5 Mf6e4 5. Hd1xd4 d7d5 6. e5xd6 e. p. Me4xd6 7. Tc1g5 Mb8c6 8. Hd4d3 Tf8e7 9. Mb1d2 0-0 10. 0-0-0 Xf8e8 11. Vb1 (=)",
+        );
         let c = compare(&a, &b, vi, vi);
         assert_eq!(c.agreed, 14);
         assert_eq!(
@@ -207,10 +217,16 @@ mod tests {
 
     #[test]
     fn identical_and_prefix() {
-        assert_eq!(cmp("1. e4 e5 *", "1. e4 e5 *").divergence, Divergence::Identical);
+        assert_eq!(
+            cmp("1. e4 e5 *", "1. e4 e5 *").divergence,
+            Divergence::Identical
+        );
         assert_eq!(
             cmp("1. e4 e5 2. Nf3 *", "1. e4 e5 *").divergence,
-            Divergence::Prefix { a_plies: 3, b_plies: 2 }
+            Divergence::Prefix {
+                a_plies: 3,
+                b_plies: 2
+            }
         );
     }
 
@@ -240,11 +256,38 @@ mod tests {
             "1. e4 e5 2. Nf3 Nc6 3. Bc5 c3 4. Nf6 *",
         );
         match c.divergence {
-            Divergence::Missing { at, in_record, missing, .. } => {
+            Divergence::Missing {
+                at,
+                in_record,
+                missing,
+                ..
+            } => {
                 assert_eq!((at, in_record), (5, 'A'));
                 assert_eq!(missing, ["Bc4"]);
             }
             other => panic!("{other:?}"),
         }
     }
+}
+
+/// The piece-letter table a chess game's main line was read with: the first table
+/// (in preference order) under which its written moves replay to the same moves.
+pub fn table_of(game: &Game) -> &'static PieceTable {
+    let StartPosition::Chess(start) = &game.start else {
+        return san::english();
+    };
+    let written: Vec<&str> = game.moves.moves.iter().map(|n| game.written(n)).collect();
+    san::tables()
+        .iter()
+        .find(|t| {
+            let mut pos = (**start).clone();
+            written.iter().zip(&game.moves.moves).all(|(w, n)| {
+                matches!(san::read_play(w, t, &mut pos), Ok(r) if match (&r.mv, &n.mv) {
+                    (Some(m), AnyMove::Chess(k)) => m == k,
+                    (None, AnyMove::Null) => true,
+                    _ => false,
+                })
+            })
+        })
+        .unwrap_or(san::english())
 }

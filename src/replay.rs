@@ -192,6 +192,16 @@ fn detect_variant(tags: &Tags) -> Result<Variant, Diagnostic> {
     }) {
         return Ok(Variant::Xiangqi);
     }
+    // Xiangqi files without a Game tag: a Red player, or a xiangqi notation named.
+    if tags.get("Red").is_some()
+        || tags.get("Format").is_some_and(|f| {
+            ["wxf", "iccs", "chinese"]
+                .iter()
+                .any(|n| f.trim().eq_ignore_ascii_case(n))
+        })
+    {
+        return Ok(Variant::Xiangqi);
+    }
     let Some(v) = tags.get("Variant") else {
         return Ok(Variant::Chess);
     };
@@ -595,9 +605,40 @@ fn read_move(
             node
         }
         (Reader::Xiangqi(dialect), Board::Xiangqi(pos)) => {
-            let resolved = xq_notation::read_play(token, dialect, pos).map_err(at)?;
-            diagnostics.extend(resolved.remarks);
-            MoveNode::new(AnyMove::Xiangqi(resolved.mv), span)
+            // One token may hold several moves (Chinese written without spaces).
+            let mut after = pos.clone();
+            let mut resolved =
+                xq_notation::read_play_many(token, dialect, &mut after).map_err(at)?;
+            let Some(last) = resolved.pop() else {
+                return Err(at(Diagnostic::error(
+                    "invalid-move",
+                    format!("no move in `{token}`"),
+                )));
+            };
+            for r in resolved {
+                let mut prev = pos.clone();
+                prev.play_unchecked(r.mv);
+                diagnostics.extend(r.remarks);
+                frame
+                    .line
+                    .moves
+                    .push(MoveNode::new(AnyMove::Xiangqi(r.mv), span));
+                frame.next_ply += 1;
+                *pos = prev;
+            }
+            let before_last = Board::Xiangqi(pos.clone());
+            *pos = after;
+            diagnostics.extend(last.remarks);
+            frame.before_last = before_last;
+            let mut node = MoveNode::new(AnyMove::Xiangqi(last.mv), span);
+            node.span = span;
+            frame.line.moves.push(node);
+            frame.next_ply += 1;
+            for d in &mut diagnostics[first_remark..] {
+                d.span = Some(span);
+                d.ply = Some(ply);
+            }
+            return Ok(());
         }
         _ => {
             return Err(at(Diagnostic::error(
@@ -764,6 +805,9 @@ mod tests {
         let g = one("[Game \"Chinese Chess\"]\n[Red \"A\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *");
         assert_eq!(g.variant, Variant::Xiangqi);
         assert_eq!(main_uci(&g), ["h2e2", "h9g7", "h0g2", "i9h9"]);
+        let red_tag = one("[Red \"A\"]\n\n1. 炮二平五马８进７ 2. 马二进三 *");
+        assert_eq!(main_uci(&red_tag), ["h2e2", "h9g7", "h0g2"]);
+        assert_eq!(red_tag.moves.moves[1].span, red_tag.moves.moves[0].span);
         let bad = one("[Game \"Chinese Chess\"]\n\n1. h2e2 h9h5 *");
         assert_eq!(main_uci(&bad), ["h2e2"]);
         assert_eq!(bad.unparsed.as_deref(), Some("h9h5"));

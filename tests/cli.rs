@@ -222,3 +222,125 @@ fn broken_pipe_exits_quietly() {
     assert_eq!(status.code(), Some(0), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn diff_seed_sample_forms_diverge_at_move_8() {
+    let r = kyphu(
+        &[
+            "diff",
+            "corpus/chess/diff/seed-sample-short.pgn",
+            "corpus/chess/diff/seed-sample-long.pgn",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("First divergence at move 8 white (ply 15): A has Qe3+ (written `He3+`"),
+        "{}",
+        r.stdout
+    );
+    insta::assert_snapshot!("diff_seed_sample", r.stdout);
+}
+
+#[test]
+fn diff_scoresheets_with_missing_pair() {
+    let r = kyphu(
+        &[
+            "diff",
+            "corpus/chess/diff/sheet-white.pgn",
+            "corpus/chess/diff/sheet-black.pgn",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout.contains(
+            "At move 5 white (ply 9), A has O-O Be7 which B does not: a missing move pair"
+        ),
+        "{}",
+        r.stdout
+    );
+    let same = kyphu(
+        &[
+            "diff",
+            "corpus/chess/scoresheet-vi.pgn",
+            "corpus/chess/scoresheet-vi.pgn",
+        ],
+        "",
+    );
+    assert_eq!(same.code, 0);
+    assert!(
+        same.stdout
+            .contains("The records are the same game (33 plies).")
+    );
+}
+
+#[test]
+fn convert_outputs() {
+    let r = kyphu(&["convert", "corpus/chess/scoresheet-vi.pgn"], "");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("12. O-O-O Rd8"), "{}", r.stdout);
+    assert_eq!(
+        r.stderr,
+        "corpus/chess/scoresheet-vi.pgn: 1 games: 1 clean, 0 repaired, 0 partial, 0 failed\n"
+    );
+    let json = kyphu(
+        &["convert", "--to", "json", "corpus/chess/scoresheet-vi.pgn"],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(v["moves"][2]["written"], "Mf3");
+    assert_eq!(v["moves"][2]["san"], "Nf3");
+    let csv = kyphu(
+        &["convert", "--to", "csv", "corpus/chess/scoresheet-vi.pgn"],
+        "",
+    );
+    assert!(
+        csv.stdout.starts_with("game,move,white,black,"),
+        "{}",
+        csv.stdout
+    );
+    // CSV read back through standard input with --from csv.
+    let back = kyphu(&["convert", "--from", "csv", "-"], &csv.stdout);
+    assert_eq!(back.code, 0, "{}", back.stderr);
+    assert!(back.stdout.contains("17. Rd8# 1-0"), "{}", back.stdout);
+    let vi = kyphu(
+        &[
+            "convert",
+            "--out-lang",
+            "vi",
+            "--out-notation",
+            "fide",
+            "corpus/chess/scoresheet-vi.pgn",
+        ],
+        "",
+    );
+    assert!(vi.stdout.contains("12. 0-0-0 Xd8"), "{}", vi.stdout);
+}
+
+#[test]
+fn convert_partial_game_keeps_rest_and_exits_1() {
+    let r = kyphu(&["convert", "corpus/chess/scoresheet-vi-slips.pgn"], "");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout.contains("{kyphu:\nunparsed: Mc3 8. a3"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stderr.contains("did you mean: Mc6"), "{}", r.stderr);
+}
+
+#[test]
+fn convert_xiangqi_notations() {
+    let input = "[Game \"Chinese Chess\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n";
+    let r = kyphu(&["convert", "--out-xiangqi", "vietnamese-old", "-"], input);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("1. P2-5 M8.7 2. M2.3 X9-8 *"),
+        "{}",
+        r.stdout
+    );
+    let r = kyphu(&["convert", "--to", "json", "-"], input);
+    assert!(r.stdout.contains("\"uci\":\"h2e2\""), "{}", r.stdout);
+}

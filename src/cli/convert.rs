@@ -15,6 +15,7 @@ use crate::{
     diag::{LineIndex, Severity},
     emit::{
         CsvOptions, JsonOptions, JsonWriter, MoveStyle, PgnOptions, PgnWriter, ScoresheetWriter,
+        XiangqiNotation,
     },
     game::{Game, Status},
     notation::chess::{SanStyle, english},
@@ -71,6 +72,10 @@ pub struct ConvertArgs {
     /// Style of chess moves in the output
     #[arg(long, value_enum, default_value_t = OutNotation::San)]
     pub out_notation: OutNotation,
+    /// Notation of xiangqi moves in the output: iccs (default), chinese,
+    /// chinese-traditional, wxf, vietnamese-old, asian, vietnamese-new
+    #[arg(long, default_value = "iccs")]
+    pub out_xiangqi: String,
     /// PGN: the reduced export format (Seven Tag Roster, moves, result only)
     #[arg(long)]
     pub reduced: bool,
@@ -114,10 +119,15 @@ impl ConvertArgs {
             OutNotation::Fide => SanStyle::fide(table),
             OutNotation::Figurine => SanStyle::figurine(),
         };
-        Ok(MoveStyle {
-            chess,
-            ..MoveStyle::default()
-        })
+        let xiangqi = match self.out_xiangqi.as_str() {
+            "iccs" => XiangqiNotation::Iccs,
+            other => XiangqiNotation::Dialect(other.parse().map_err(|_| {
+                CliError::Usage(format!(
+                    "unknown xiangqi notation `{other}`; expected iccs, chinese, chinese-traditional, wxf, vietnamese-old, asian or vietnamese-new"
+                ))
+            })?),
+        };
+        Ok(MoveStyle { chess, xiangqi })
     }
 }
 

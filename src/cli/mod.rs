@@ -5,6 +5,7 @@
 
 mod check;
 mod convert;
+mod diff;
 pub mod input;
 mod perft;
 pub mod pipeline;
@@ -54,6 +55,14 @@ pub enum Command {
         cat book.txt | kyphu check --lang de -"
     )]
     Check(check::CheckArgs),
+    /// Compare two records of the same game: first divergence, missing moves, common part
+    #[command(
+        after_help = "Exit status: 0 the same game, 1 the records differ, 2 usage or I/O error.\n\n\
+        Examples:\n  \
+        kyphu diff white-sheet.pgn black-sheet.pgn\n  \
+        kyphu diff --game 3 edition1.pgn edition2.pgn"
+    )]
+    Diff(diff::DiffArgs),
     /// Show the position after a move as a diagram with its FEN
     #[command(after_help = "Examples:\n  \
         kyphu show games.pgn --game 3 --ply 20\n  \
@@ -196,6 +205,7 @@ pub fn run(args: Args) -> ExitCode {
     let result = match args.command {
         Command::Convert(a) => convert::run(&a),
         Command::Check(a) => check::run(&a),
+        Command::Diff(a) => diff::run(&a),
         Command::Show(a) => show::run(&a),
         Command::Perft(a) => perft::run(&a),
     };

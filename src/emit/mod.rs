@@ -81,14 +81,16 @@ impl Default for MoveStyle {
     }
 }
 
-/// How xiangqi moves are written. Only ICCS coordinates exist so far; the relative
-/// notations (Chinese, Vietnamese, WXF) are to come with their writers.
+/// How xiangqi moves are written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum XiangqiNotation {
     /// ICCS coordinates, `h2e2`.
     #[default]
     Iccs,
+    /// One of the notations of [`crate::notation::xiangqi`] (Chinese, WXF, Vietnamese…),
+    /// each in its canonical form.
+    Dialect(crate::notation::xiangqi::Dialect),
 }
 
 /// The position a writer carries while walking a move tree. Cloning a `Board`
@@ -153,9 +155,11 @@ impl Board {
             (_, AnyMove::Null) => out.push_str("--"),
             (Board::Chess(p), AnyMove::Chess(m)) => write_chess_san(out, p, m, &style.chess),
             (_, AnyMove::Chess(m)) => m.write_uci(out, false),
-            (_, AnyMove::Xiangqi(m)) => match style.xiangqi {
+            (Board::Xiangqi(p), AnyMove::Xiangqi(m)) => match style.xiangqi {
                 XiangqiNotation::Iccs => write_iccs(out, m),
+                XiangqiNotation::Dialect(d) => crate::notation::xiangqi::write(out, p, *m, d),
             },
+            (_, AnyMove::Xiangqi(m)) => write_iccs(out, m),
         }
     }
 

@@ -127,6 +127,11 @@ impl<W: io::Write> PgnWriter<W> {
         for name in SEVEN_TAG_ROSTER {
             let value = match name {
                 "Result" => game.result.as_str(),
+                // Xiangqi records name the first player Red: White in the roster.
+                "White" if game.variant == Variant::Xiangqi && tags.get("White").is_none() => tags
+                    .get("Red")
+                    .filter(|v| !v.trim().is_empty())
+                    .unwrap_or("?"),
                 _ => match tags.get(name) {
                     Some(v) if !v.trim().is_empty() => v,
                     _ if name == "Date" => "????.??.??",
