@@ -177,6 +177,28 @@ pub fn agreed_fen(a: &Game, agreed: usize) -> Option<String> {
     final_chess_position(&g).map(|p| p.fen())
 }
 
+/// The piece-letter table a chess game's main line was read with: the first table
+/// (in preference order) under which its written moves replay to the same moves.
+pub fn table_of(game: &Game) -> &'static PieceTable {
+    let StartPosition::Chess(start) = &game.start else {
+        return san::english();
+    };
+    let written: Vec<&str> = game.moves.moves.iter().map(|n| game.written(n)).collect();
+    san::tables()
+        .iter()
+        .find(|t| {
+            let mut pos = (**start).clone();
+            written.iter().zip(&game.moves.moves).all(|(w, n)| {
+                matches!(san::read_play(w, t, &mut pos), Ok(r) if match (&r.mv, &n.mv) {
+                    (Some(m), AnyMove::Chess(k)) => m == k,
+                    (None, AnyMove::Null) => true,
+                    _ => false,
+                })
+            })
+        })
+        .unwrap_or(san::english())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,26 +290,4 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
-}
-
-/// The piece-letter table a chess game's main line was read with: the first table
-/// (in preference order) under which its written moves replay to the same moves.
-pub fn table_of(game: &Game) -> &'static PieceTable {
-    let StartPosition::Chess(start) = &game.start else {
-        return san::english();
-    };
-    let written: Vec<&str> = game.moves.moves.iter().map(|n| game.written(n)).collect();
-    san::tables()
-        .iter()
-        .find(|t| {
-            let mut pos = (**start).clone();
-            written.iter().zip(&game.moves.moves).all(|(w, n)| {
-                matches!(san::read_play(w, t, &mut pos), Ok(r) if match (&r.mv, &n.mv) {
-                    (Some(m), AnyMove::Chess(k)) => m == k,
-                    (None, AnyMove::Null) => true,
-                    _ => false,
-                })
-            })
-        })
-        .unwrap_or(san::english())
 }
