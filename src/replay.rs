@@ -30,6 +30,12 @@ pub struct ReplayOptions {
     pub lang: Option<&'static PieceTable>,
     /// The file name to record in [`Source::file`].
     pub file: Option<Arc<str>>,
+    /// Keep an illegal main-line move that only one piece can make by its movement
+    /// (FIDE Laws 7.5: an illegal move not claimed stands), flag it, and replay on from
+    /// the position it made.
+    pub keep_illegal: bool,
+    /// Read every game as this variant, whatever its tags say.
+    pub variant: Option<Variant>,
 }
 
 /// The position of either game.
@@ -92,7 +98,10 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
             .map(|t| (raw.tag_name(t).to_owned(), raw.tag_value(t).into_owned()))
             .collect(),
     );
-    let variant = detect_variant(&tags);
+    let variant = match options.variant {
+        Some(v) => Ok(v),
+        None => detect_variant(&tags),
+    };
     let tag_result = tags.get("Result").and_then(GameResult::parse);
     let result = raw
         .result
@@ -146,7 +155,14 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
             Reader::Xiangqi(dialect)
         }
     };
-    let (line, unparsed) = walk(&raw, start, reader, movetext_end, &mut diagnostics);
+    let (line, unparsed) = walk(
+        &raw,
+        start,
+        reader,
+        movetext_end,
+        options.keep_illegal,
+        &mut diagnostics,
+    );
     game.moves = line;
     game.unparsed = unparsed;
     diagnostics.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
@@ -375,6 +391,7 @@ fn walk(
     start: Board,
     reader: Reader,
     movetext_end: usize,
+    keep_illegal: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Line, Option<String>) {
     let mut stack: Vec<Frame> = vec![Frame::new(start, 1)];
@@ -401,6 +418,20 @@ fn walk(
                 match read_move(token, reader, frame, span, diagnostics) {
                     Ok(()) => {}
                     Err(mut d) => {
+                        if depth == 1
+                            && keep_illegal
+                            && d.code == "illegal-move"
+                            && keep_illegal_move(token, reader, frame, span)
+                        {
+                            d.severity = Severity::Warning;
+                            d.code = "illegal-move-kept";
+                            d.message = format!(
+                                "{}; kept as played (--keep-illegal, FIDE Laws 7.5)",
+                                d.message
+                            );
+                            diagnostics.push(d);
+                            continue;
+                        }
                         if depth == 1 {
                             if let (Reader::Chess(table), Board::Chess(pos)) = (reader, &frame.pos)
                                 && d.candidates.is_empty()
@@ -573,6 +604,30 @@ fn close_variation(stack: &mut Vec<Frame>) {
     {
         node.variations.push(child.line);
     }
+}
+
+/// Plays an illegal chess move that only one piece can make by its movement, flagged;
+/// `false` (nothing changed) when there is no such move.
+fn keep_illegal_move(token: &str, reader: Reader, frame: &mut Frame, span: Span) -> bool {
+    let (Reader::Chess(table), Board::Chess(pos)) = (reader, &mut frame.pos) else {
+        return false;
+    };
+    let Ok(syntax) = san::parse(token, table) else {
+        return false;
+    };
+    let Some(mv) = san::resolve_by_movement(&syntax, pos) else {
+        return false;
+    };
+    let before = Board::Chess(pos.clone());
+    pos.play_unchecked(&mv);
+    let mut node = MoveNode::new(AnyMove::Chess(mv), span);
+    node.illegal = true;
+    node.nags.extend(syntax.nag);
+    node.draw_offer = syntax.draw_offer;
+    frame.before_last = before;
+    frame.line.moves.push(node);
+    frame.next_ply += 1;
+    true
 }
 
 /// Reads one move token on the frame's position and appends it to the frame's line.
@@ -798,6 +853,36 @@ mod tests {
         assert_eq!(codes(&bad), ["bad-fen"]);
         let zh = one("[Variant \"crazyhouse\"]\n\n1. e4 *");
         assert_eq!(codes(&zh), ["unsupported-variant"]);
+    }
+
+    #[test]
+    fn keep_illegal_moves() {
+        // 3... Kf6 steps into the queen's attack; say it stood in the real game.
+        let text = "1. e4 e5 2. Qh5 Ke7 3. Qxe5+ Kf6 4. d4 Kg6 *";
+        let strict = one(text);
+        assert_eq!(main_uci(&strict).len(), 5);
+        let mut games = read_str(text);
+        let kept = replay(
+            games.remove(0),
+            &ReplayOptions {
+                keep_illegal: true,
+                ..ReplayOptions::default()
+            },
+        );
+        assert_eq!(
+            main_uci(&kept),
+            [
+                "e2e4", "e7e5", "d1h5", "e8e7", "h5e5", "e7f6", "d2d4", "f6g6"
+            ]
+        );
+        assert!(kept.moves.moves[5].illegal);
+        assert_eq!(kept.status(), Status::Repaired);
+        assert!(codes(&kept).contains(&"illegal-move-kept"));
+        assert!(
+            kept.diagnostics
+                .iter()
+                .all(|d| d.severity < Severity::Error)
+        );
     }
 
     #[test]

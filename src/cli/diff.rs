@@ -39,6 +39,8 @@ fn load(a: &DiffArgs, file: &str) -> Result<Game, CliError> {
         lang: a.lang.clone(),
         encoding: a.encoding.clone(),
         threads: 1,
+        game: super::GameArg::Auto,
+        keep_illegal: false,
     };
     let options = read.replay_options(file)?;
     let wanted = a.game.max(1) - 1;

@@ -18,7 +18,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::{
     archive::{ArchiveReader, ReadOptions},
-    game::{Game, Status},
+    game::{Game, Status, Variant},
     notation::chess::{PieceTable, table, tables},
     replay::ReplayOptions,
 };
@@ -100,6 +100,22 @@ pub struct ReadArgs {
     /// Worker threads for replay (0: one per core)
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Which game the records are of: auto (from the tags: `Game`, `Variant`, `Red`)
+    /// or chess, chess960, xiangqi for every game
+    #[arg(long, value_enum, default_value_t = GameArg::Auto)]
+    pub game: GameArg,
+    /// Keep an illegal move that only one piece can make (FIDE Laws 7.5: an illegal
+    /// move not claimed stands), flagged, and replay on from it
+    #[arg(long)]
+    pub keep_illegal: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GameArg {
+    Auto,
+    Chess,
+    Chess960,
+    Xiangqi,
 }
 
 impl ReadArgs {
@@ -152,6 +168,13 @@ impl ReadArgs {
         Ok(ReplayOptions {
             lang: self.lang()?,
             file: Some(Arc::from(file)),
+            keep_illegal: self.keep_illegal,
+            variant: match self.game {
+                GameArg::Auto => None,
+                GameArg::Chess => Some(Variant::Chess),
+                GameArg::Chess960 => Some(Variant::Chess960),
+                GameArg::Xiangqi => Some(Variant::Xiangqi),
+            },
         })
     }
 

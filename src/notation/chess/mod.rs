@@ -48,7 +48,7 @@ pub use infer::{Inference, InferenceFailure, infer_language};
 pub use lang::{LetterCase, PieceTable, english, figurine, table, tables};
 pub use resolve::{
     CastleWhy, Illegal, ReadError, Remark, Remarks, ResolveError, Resolved, read, read_play,
-    resolve, resolve_play,
+    resolve, resolve_by_movement, resolve_play,
 };
 pub use syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
 pub use write::{
