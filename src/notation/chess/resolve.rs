@@ -805,6 +805,53 @@ fn reaches(
     }
 }
 
+/// The move `san` describes under the pieces' movement alone, ignoring checks and pins:
+/// for keeping an illegal move that stood in a real game (FIDE Laws 7.5: an illegal
+/// move not claimed stands). `None` unless exactly one piece fits, or for castling.
+pub fn resolve_by_movement(san: &SanSyntax, pos: &Position) -> Option<Move> {
+    if san.castle.is_some() || san.null {
+        return None;
+    }
+    let us = pos.turn();
+    let occupied = pos.occupied();
+    if pos.by_color(us).contains(san.to) {
+        return None;
+    }
+    let mut found = None;
+    for from in pos.by_piece(Piece {
+        color: us,
+        role: san.role,
+    }) {
+        if san.from_file.is_some_and(|f| f != from.file())
+            || san.from_rank.is_some_and(|r| r != from.rank())
+            || !reaches(pos, us, san.role, from, san.to, occupied, true)
+        {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(from);
+    }
+    let from = found?;
+    if san.role == Role::Pawn && from.file() != san.to.file() && pos.piece_at(san.to).is_none() {
+        return Some(Move::EnPassant { from, to: san.to });
+    }
+    let last = Rank::EIGHTH.relative(us);
+    let promotion = match (san.role, san.promotion) {
+        (Role::Pawn, Some(p)) if san.to.rank() == last => Some(p),
+        (Role::Pawn, None) if san.to.rank() == last => Some(Role::Queen),
+        _ => None,
+    };
+    Some(Move::Normal {
+        role: san.role,
+        from,
+        capture: pos.role_at(san.to),
+        to: san.to,
+        promotion,
+    })
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
@@ -1210,51 +1257,4 @@ mod tests {
             assert_eq!(pgn_san(&p, &r.mv.unwrap()), want, "{code} {tok}");
         }
     }
-}
-
-/// The move `san` describes under the pieces' movement alone, ignoring checks and pins:
-/// for keeping an illegal move that stood in a real game (FIDE Laws 7.5: an illegal
-/// move not claimed stands). `None` unless exactly one piece fits, or for castling.
-pub fn resolve_by_movement(san: &SanSyntax, pos: &Position) -> Option<Move> {
-    if san.castle.is_some() || san.null {
-        return None;
-    }
-    let us = pos.turn();
-    let occupied = pos.occupied();
-    if pos.by_color(us).contains(san.to) {
-        return None;
-    }
-    let mut found = None;
-    for from in pos.by_piece(Piece {
-        color: us,
-        role: san.role,
-    }) {
-        if san.from_file.is_some_and(|f| f != from.file())
-            || san.from_rank.is_some_and(|r| r != from.rank())
-            || !reaches(pos, us, san.role, from, san.to, occupied, true)
-        {
-            continue;
-        }
-        if found.is_some() {
-            return None;
-        }
-        found = Some(from);
-    }
-    let from = found?;
-    if san.role == Role::Pawn && from.file() != san.to.file() && pos.piece_at(san.to).is_none() {
-        return Some(Move::EnPassant { from, to: san.to });
-    }
-    let last = Rank::EIGHTH.relative(us);
-    let promotion = match (san.role, san.promotion) {
-        (Role::Pawn, Some(p)) if san.to.rank() == last => Some(p),
-        (Role::Pawn, None) if san.to.rank() == last => Some(Role::Queen),
-        _ => None,
-    };
-    Some(Move::Normal {
-        role: san.role,
-        from,
-        capture: pos.role_at(san.to),
-        to: san.to,
-        promotion,
-    })
 }
