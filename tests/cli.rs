@@ -344,3 +344,71 @@ fn convert_xiangqi_notations() {
     let r = kyphu(&["convert", "--to", "json", "-"], input);
     assert!(r.stdout.contains("\"uci\":\"h2e2\""), "{}", r.stdout);
 }
+
+#[test]
+fn broken_game_among_good_ones() {
+    let input = "[Event \"one\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n\
+                 [Event \"two\"]\n\n1. d4 d5 2. Nf3 Nf3 3. c4 *\n\n\
+                 [Event \"three\"]\n\n1. c4 e5 *\n";
+    let r = kyphu(&["convert", "--threads", "2", "-"], input);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .ends_with("-: 3 games: 2 clean, 0 repaired, 1 partial, 0 failed\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.contains("[Event \"one\"]"));
+    assert!(r.stdout.contains("1. e4 e5 2. Nf3 Nc6 *"));
+    assert!(
+        r.stdout
+            .contains("1. d4 d5 2. Nf3 {kyphu: unparsed: Nf3 3. c4} *"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("[Event \"three\"]"));
+    assert!(r.stdout.contains("1. c4 e5 *"));
+    // Each game read back is the same.
+    let again = kyphu(&["convert", "-"], &r.stdout);
+    assert_eq!(again.stdout, r.stdout);
+}
+
+#[test]
+fn keep_illegal_on_the_command_line() {
+    let input = "1. e4 e5 2. Qh5 Ke7 3. Qxe5+ Kf6 4. d4 *\n";
+    let strict = kyphu(&["convert", "-"], input);
+    assert_eq!(strict.code, 1);
+    let kept = kyphu(&["convert", "--keep-illegal", "-"], input);
+    assert_eq!(kept.code, 0, "{}", kept.stderr);
+    assert!(
+        kept.stdout.contains("Kf6 {kyphu: illegal move} 4. d4"),
+        "{}",
+        kept.stdout
+    );
+    assert!(
+        kept.stderr.contains("0 clean, 1 repaired"),
+        "{}",
+        kept.stderr
+    );
+}
+
+#[test]
+fn xiangqi_scoresheet_csv() {
+    let sheet = "TT,Trắng,Đen\n1,P2-5,M8.7\n2,M2.3,X9-8\n";
+    let r = kyphu(
+        &[
+            "convert", "--game", "xiangqi", "--from", "csv", "--to", "json", "-",
+        ],
+        sheet,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["kind"], "xiangqi");
+    let uci: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap())
+        .collect();
+    assert_eq!(uci, ["h2e2", "h9g7", "h0g2", "i9h9"]);
+}

@@ -263,3 +263,13 @@ impl From<io::Error> for CliError {
         CliError::Io(e)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn argument_definitions_are_consistent() {
+        super::Args::command().debug_assert();
+    }
+}

@@ -16,8 +16,14 @@ use crate::{
 
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
-    #[command(flatten)]
-    pub read: ReadArgs,
+    /// The file holding the game
+    pub file: String,
+    /// Piece-letter language: auto (inferred per game) or a code
+    #[arg(long, default_value = "auto")]
+    pub lang: String,
+    /// Text encoding: auto or a label
+    #[arg(long, default_value = "auto")]
+    pub encoding: String,
     /// Which game of the file (1 = first)
     #[arg(long, default_value_t = 1)]
     pub game: u64,
@@ -27,14 +33,19 @@ pub struct ShowArgs {
 }
 
 pub fn run(a: &ShowArgs) -> Result<ExitCode, CliError> {
-    let files = a.read.files();
-    let [file] = files.as_slice() else {
-        return Err(CliError::Usage("show takes exactly one file".into()));
+    let read = ReadArgs {
+        files: vec![a.file.clone()],
+        lang: a.lang.clone(),
+        encoding: a.encoding.clone(),
+        threads: 1,
+        game: super::GameArg::Auto,
+        keep_illegal: false,
     };
-    let options = a.read.replay_options(file)?;
+    let file = &a.file;
+    let options = read.replay_options(file)?;
     let wanted = a.game.max(1) - 1;
     let mut found = None;
-    for raw in a.read.open(file)? {
+    for raw in read.open(file)? {
         let raw = raw.map_err(CliError::Input)?;
         if raw.junk || raw.index != wanted {
             continue;
