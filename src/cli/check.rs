@@ -48,11 +48,13 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
         let mut counts = Counts::default();
         let format = a.format;
         let file_name = file.as_str();
+        let mut progress = super::progress::Progress::new(&file);
         pipeline::run(
             reader,
             a.read.threads(),
             |raw| {
                 let junk = raw.junk;
+                let byte_end = raw.byte_end;
                 let game = replay(raw, &options);
                 let mut text = String::new();
                 let index = LineIndex::new(&game.source.text, game.source.first_line);
@@ -70,9 +72,10 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
                         }
                     }
                 }
-                (junk, game, text, found)
+                (junk, game, text, found, byte_end)
             },
-            |(junk, game, text, found)| {
+            |(junk, game, text, found, byte_end)| {
+                progress.update(counts.read, byte_end);
                 if junk {
                     counts.junk += 1;
                 } else {
@@ -86,6 +89,7 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
             io::ErrorKind::BrokenPipe => CliError::Io(e),
             _ => CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))),
         })?;
+        progress.finish();
         if a.format == Format::Human {
             writeln!(out, "{}", counts.summary(&file))?;
         } else {

@@ -144,6 +144,7 @@ fn create(path: &str) -> Result<Box<dyn Write + Send>, CliError> {
 /// What a worker hands to the writer for one input item.
 struct Item {
     junk: bool,
+    byte_end: u64,
     status: Status,
     game: Option<Game>,
     rendered: Vec<u8>,
@@ -191,8 +192,10 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         let mut counts = Counts::default();
         let quiet = a.quiet;
         let file_name = file.as_str();
+        let mut progress = super::progress::Progress::new(&file);
         let process = |raw: RawGame| {
             let junk = raw.junk;
+            let byte_end = raw.byte_end;
             let game = replay(raw, &options);
             let mut messages = String::new();
             if !quiet {
@@ -223,6 +226,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             };
             Item {
                 junk,
+                byte_end,
                 status,
                 game,
                 rendered,
@@ -230,7 +234,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             }
         };
         pipeline::run(source, a.read.threads(), process, |item| {
+            progress.update(counts.read, item.byte_end);
             if !item.messages.is_empty() {
+                progress.finish();
                 eprint!("{}", item.messages);
             }
             if item.junk {
@@ -254,6 +260,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             io::ErrorKind::BrokenPipe => CliError::Io(e),
             _ => CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))),
         })?;
+        progress.finish();
         incomplete |= counts.partial + counts.failed > 0;
         eprintln!("{}", counts.summary(&file));
     }

@@ -9,6 +9,7 @@ mod diff;
 pub mod input;
 mod perft;
 pub mod pipeline;
+mod progress;
 pub mod render;
 mod show;
 
