@@ -142,6 +142,9 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
             return game;
         }
     };
+    if let Board::Xiangqi(_) = start {
+        join_word_forms(&mut raw);
+    }
     let tokens = main_line_tokens(&raw);
     let reader = match &start {
         Board::Chess(p) => {
@@ -269,6 +272,47 @@ fn plain_english(token: &str) -> bool {
                 b'A' | b'C' | b'D' | b'F' | b'H' | b'L' | b'M' | b'S' | b'T' | b'V' | b'X'
             )
         })
+}
+
+/// Joins the Vietnamese word form of xiangqi moves, which the PGN layer cuts at spaces
+/// (`Pháo2 bình 5`, `Mã 2 tiến 3`: words and bare numbers), into one move element: a
+/// token that is no move on its own is joined with the next one to three tokens when
+/// together they read as one.
+fn join_word_forms(raw: &mut RawGame) {
+    let dialect = xq_notation::Dialect::OldVietnamese;
+    let text = &raw.text;
+    let is_word = |e: &Element| matches!(e, Element::Move { .. } | Element::MoveNumber { .. });
+    let old = std::mem::take(&mut raw.movetext);
+    let mut out = Vec::with_capacity(old.len());
+    let mut i = 0;
+    while i < old.len() {
+        let e = old[i];
+        if let Element::Move { span, .. } = e
+            && xq_notation::check_syntax(span.slice(text), dialect).is_err()
+        {
+            let joined = (1..=3).find_map(|n| {
+                let group = old.get(i..=i + n)?;
+                if !group[1..].iter().all(is_word) {
+                    return None;
+                }
+                let whole = Span::new(span.start, group[n].span().end);
+                xq_notation::check_syntax(whole.slice(text), dialect)
+                    .is_ok()
+                    .then_some((n, whole))
+            });
+            if let Some((n, whole)) = joined {
+                out.push(Element::Move {
+                    span: whole,
+                    ep: None,
+                });
+                i += n + 1;
+                continue;
+            }
+        }
+        out.push(e);
+        i += 1;
+    }
+    raw.movetext = out;
 }
 
 /// The move tokens of the main line, in order.
@@ -509,6 +553,10 @@ fn walk(
             },
             Element::Annotation { span } => {
                 let token = raw.slice(span);
+                if matches!(reader, Reader::Xiangqi(_)) && matches!(token, "-" | "–" | "—") {
+                    // The dash between Red's and Black's move on a scoresheet line.
+                    continue;
+                }
                 match (annotation_nag(token), frame.line.moves.last_mut()) {
                     (Some(nag), Some(n)) => n.nags.push(nag),
                     (None, Some(n)) => n.comments.push(token.to_owned()),
@@ -853,6 +901,18 @@ mod tests {
         assert_eq!(codes(&bad), ["bad-fen"]);
         let zh = one("[Variant \"crazyhouse\"]\n\n1. e4 *");
         assert_eq!(codes(&zh), ["unsupported-variant"]);
+    }
+
+    #[test]
+    fn xiangqi_vietnamese_word_form() {
+        let g = one(
+            "[Game \"Chinese Chess\"]\n\n1) Pháo2 bình 5  Mã 8 tiến 7 2) Mã 2 tiến 3 - Xe 9 bình 8 *",
+        );
+        assert_eq!(main_uci(&g), ["h2e2", "h9g7", "h0g2", "i9h9"]);
+        assert!(g.unparsed.is_none(), "{:?}", g.diagnostics);
+        assert_eq!(g.written(&g.moves.moves[0]), "Pháo2 bình 5");
+        let plain = one("[Game \"Chinese Chess\"]\n\n1) Phao2 binh 5 Ma 8 tien 7 *");
+        assert_eq!(main_uci(&plain), ["h2e2", "h9g7"]);
     }
 
     #[test]

@@ -146,6 +146,7 @@ struct Item {
     junk: bool,
     byte_end: u64,
     status: Status,
+    encoding: Option<(&'static str, &'static str)>,
     game: Option<Game>,
     rendered: Vec<u8>,
     messages: String,
@@ -207,6 +208,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 }
             }
             let status = game.status();
+            let encoding = Counts::encoding_of(&game);
             let (rendered, game) = if junk {
                 (Vec::new(), None)
             } else {
@@ -228,6 +230,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 junk,
                 byte_end,
                 status,
+                encoding,
                 game,
                 rendered,
                 messages,
@@ -244,12 +247,8 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 return Ok(());
             }
             counts.read += 1;
-            match item.status {
-                Status::Clean => counts.clean += 1,
-                Status::Repaired => counts.repaired += 1,
-                Status::Partial => counts.partial += 1,
-                Status::Failed => counts.failed += 1,
-            }
+            counts.add_status(item.status);
+            counts.add_encoding(item.encoding);
             out.write_all(&item.rendered)?;
             if let (Some(w), Some(g)) = (csv.as_mut(), item.game.as_ref()) {
                 w.write_game(g)?;

@@ -187,7 +187,7 @@ impl ReadArgs {
 }
 
 /// Per-file accounting: every game read lands in exactly one category.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Counts {
     pub read: u64,
     pub clean: u64,
@@ -196,16 +196,46 @@ pub struct Counts {
     pub failed: u64,
     /// Text between games that was not a game (reported, not counted as a game).
     pub junk: u64,
+    /// Games decoded from something other than plain UTF-8: (encoding, how) → games.
+    pub encodings: std::collections::BTreeMap<(&'static str, &'static str), u64>,
 }
 
 impl Counts {
     pub fn add(&mut self, game: &Game) {
         self.read += 1;
-        match game.status() {
+        self.add_status(game.status());
+        self.add_encoding(Counts::encoding_of(game));
+    }
+
+    pub fn add_status(&mut self, status: Status) {
+        match status {
             Status::Clean => self.clean += 1,
             Status::Repaired => self.repaired += 1,
             Status::Partial => self.partial += 1,
             Status::Failed => self.failed += 1,
+        }
+    }
+
+    /// The encoding of a game and how it was chosen, when it was not plain UTF-8
+    /// (or had replacements).
+    pub fn encoding_of(game: &Game) -> Option<(&'static str, &'static str)> {
+        let has = |code| game.diagnostics.iter().any(|d| d.code == code);
+        let how = if has("encoding-guessed") {
+            "guessed"
+        } else if has("encoding-replaced") {
+            "with replacements"
+        } else {
+            match game.source.encoding {
+                Some("UTF-8") | None => return None,
+                Some(_) => "from a BOM or --encoding",
+            }
+        };
+        Some((game.source.encoding.unwrap_or("?"), how))
+    }
+
+    pub fn add_encoding(&mut self, key: Option<(&'static str, &'static str)>) {
+        if let Some(key) = key {
+            *self.encodings.entry(key).or_default() += 1;
         }
     }
 
@@ -219,6 +249,14 @@ impl Counts {
                 "; {} stretches of non-game text reported",
                 self.junk
             ));
+        }
+        if !self.encodings.is_empty() {
+            let parts: Vec<String> = self
+                .encodings
+                .iter()
+                .map(|((name, how), n)| format!("{name} ({how}) in {n} games"))
+                .collect();
+            s.push_str(&format!("; encodings: {}", parts.join(", ")));
         }
         s
     }
