@@ -152,6 +152,17 @@ pub fn decode_chunk(
         };
         return (super::normalize::nfc(s.to_owned()), report);
     }
+    if mostly_utf8(bytes) {
+        // UTF-8 text with a few stray bytes: keep the UTF-8 and replace the strays,
+        // rather than turn every valid character into mojibake with a legacy guess.
+        let (text, _) = decode_with(UTF_8, bytes);
+        let report = DecodeReport {
+            encoding: UTF_8,
+            source: EncodingSource::Utf8,
+            had_replacements: true,
+        };
+        return (super::normalize::nfc(text), report);
+    }
     let enc = guess_legacy(bytes, hint);
     let (text, had_replacements) = decode_with(enc, bytes);
     let report = DecodeReport {
@@ -160,6 +171,31 @@ pub fn decode_chunk(
         had_replacements,
     };
     (super::normalize::nfc(text), report)
+}
+
+/// Does `bytes` hold at least two valid multi-byte UTF-8 characters for every invalid
+/// sequence? Legacy-encoded text almost never forms valid UTF-8 sequences, so this
+/// tells UTF-8 with stray bytes from a legacy encoding.
+fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (mut valid, mut invalid) = (0usize, 0usize);
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                valid += s.chars().filter(|c| !c.is_ascii()).count();
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                valid += std::str::from_utf8(good)
+                    .map_or(0, |s| s.chars().filter(|c| !c.is_ascii()).count());
+                invalid += 1;
+                let skip = e.error_len().unwrap_or(bad.len()).max(1);
+                rest = bad.get(skip..).unwrap_or(&[]);
+            }
+        }
+    }
+    valid >= 2 * invalid.max(1)
 }
 
 fn decode_with(enc: &'static Encoding, bytes: &[u8]) -> (String, bool) {

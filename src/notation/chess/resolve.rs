@@ -603,6 +603,20 @@ fn matching(san: &SanSyntax, role: Role, list: &MoveList) -> Matches {
         // more than fit are reported as ambiguous all the same
         let _ = out.try_push(*m);
     }
+    // In chess960 a king step can reach the square castling takes the king to
+    // (`Kf1g1`, `d1c1`): written with its origin it is the step, castling being
+    // written `O-O` or king-takes-rook.
+    if out.iter().any(|m| {
+        matches!(
+            m,
+            Move::Normal {
+                role: Role::King,
+                ..
+            }
+        )
+    }) {
+        out.retain(|m| !matches!(m, Move::Castle { .. }));
+    }
     out
 }
 
