@@ -93,7 +93,7 @@ fn check_clean_input_exits_0() {
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert_eq!(
         r.stdout,
-        "-: 1 games: 1 clean, 0 repaired, 0 partial, 0 failed\n"
+        "-: 1 game: 1 clean, 0 repaired, 0 partial, 0 failed\n"
     );
 }
 
@@ -160,7 +160,7 @@ fn check_json_lines() {
         d["fen"],
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
     );
-    assert!(r.stderr.contains("1 games"), "{}", r.stderr);
+    assert!(r.stderr.contains("1 game:"), "{}", r.stderr);
 }
 
 #[test]
@@ -283,7 +283,7 @@ fn convert_outputs() {
     assert!(r.stdout.contains("12. O-O-O Rd8"), "{}", r.stdout);
     assert_eq!(
         r.stderr,
-        "corpus/chess/scoresheet-vi.pgn: 1 games: 1 clean, 0 repaired, 0 partial, 0 failed\n"
+        "corpus/chess/scoresheet-vi.pgn: 1 game: 1 clean, 0 repaired, 0 partial, 0 failed\n"
     );
     let json = kyphu(
         &["convert", "--to", "json", "corpus/chess/scoresheet-vi.pgn"],

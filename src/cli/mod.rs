@@ -240,8 +240,9 @@ impl Counts {
     }
 
     pub fn summary(&self, file: &str) -> String {
+        let plural = if self.read == 1 { "" } else { "s" };
         let mut s = format!(
-            "{file}: {} games: {} clean, {} repaired, {} partial, {} failed",
+            "{file}: {} game{plural}: {} clean, {} repaired, {} partial, {} failed",
             self.read, self.clean, self.repaired, self.partial, self.failed
         );
         if self.junk > 0 {
@@ -254,7 +255,12 @@ impl Counts {
             let parts: Vec<String> = self
                 .encodings
                 .iter()
-                .map(|((name, how), n)| format!("{name} ({how}) in {n} games"))
+                .map(|((name, how), n)| {
+                    format!(
+                        "{name} ({how}) in {n} game{}",
+                        if *n == 1 { "" } else { "s" }
+                    )
+                })
                 .collect();
             s.push_str(&format!("; encodings: {}", parts.join(", ")));
         }
