@@ -278,6 +278,14 @@ impl Position {
     }
 
     pub fn has_legal_moves(&self) -> bool {
+        // A king step is the usual answer and needs no pin test: try those first.
+        if let Some(king) = self.king_of(self.turn) {
+            let mut moves = MoveList::new();
+            self.gen_safe_king(king, !self.by_color(self.turn), &mut moves);
+            if !moves.is_empty() {
+                return true;
+            }
+        }
         !self.legal_moves().is_empty()
     }
 
@@ -518,8 +526,12 @@ impl Position {
             Color::White => (Bitboard::north, -8),
             Color::Black => (Bitboard::south, 8),
         };
-        // Captures.
-        for from in pawns {
+        // Captures; for one target square only the pawns that attack it.
+        let capturers = match target.single() {
+            Some(t) => pawns & attacks::pawn(color.other(), t),
+            None => pawns,
+        };
+        for from in capturers {
             for to in attacks::pawn(color, from) & them & target {
                 self.push_pawn(from, to, self.role_at(to), last_rank.contains(to), out);
             }
