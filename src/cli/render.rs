@@ -136,8 +136,11 @@ impl<'a> Located<'a> {
         Located {
             file,
             game: game.source.game_index + 1,
-            white: tags.get("White").or_else(|| tags.get("Red")),
-            black: tags.get("Black"),
+            white: tags
+                .get("White")
+                .or_else(|| tags.get("Red"))
+                .filter(|v| !v.trim().is_empty()),
+            black: tags.get("Black").filter(|v| !v.trim().is_empty()),
             severity: d.severity,
             code: d.code,
             message: &d.message,
