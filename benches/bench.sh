@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Archive benchmark: kyphu against pgn-reader+shakmaty (anchorbench), pgn-extract and
+# python-chess on the same file, several runs each, medians and ratios to kyphu from
+# the same run (machines are noisy: compare ratios, not absolute times).
+#
+#   benches/bench.sh [RUNS] [FILE]
+#
+# FILE defaults to ../shared/corpus/bench/bench.pgn.zst (decompressed to a temp file).
+# Tools that cannot be found or installed are skipped with a note. pgn-extract comes
+# from Debian (apt-get install pgn-extract), python-chess from PyPI (pip install chess),
+# anchorbench is built from ../shared/tools/anchorbench (a comparison point only, never
+# a dependency of kyphu). Prints a Markdown table on standard output.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-3}
+src=${2:-../shared/corpus/bench/bench.pgn.zst}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [[ "$src" == *.zst ]]; then
+  zstd -q -d -f "$src" -o "$work/bench.pgn" || { echo "cannot decompress $src" >&2; exit 2; }
+  file="$work/bench.pgn"
+else
+  file="$src"
+fi
+bytes=$(stat -c %s "$file")
+mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
+
+cargo build --release --quiet || exit 2
+kyphu=./target/release/kyphu
+
+anchor=""
+if [ -d ../shared/tools/anchorbench ]; then
+  cp -r ../shared/tools/anchorbench "$work/anchorbench" && chmod -R u+w "$work/anchorbench"
+  if (cd "$work/anchorbench" && cargo build --release --quiet 2>/dev/null); then
+    anchor="$work/anchorbench/target/release/anchorbench"
+  else
+    echo "note: anchorbench did not build; skipped" >&2
+  fi
+fi
+# Debian installs pgn-extract in /usr/games, which is not always on PATH.
+export PATH="$PATH:/usr/games"
+command -v pgn-extract >/dev/null || { apt-get install -y -qq pgn-extract >/dev/null 2>&1 || true; }
+command -v pgn-extract >/dev/null || echo "note: pgn-extract not found; skipped" >&2
+python3 -c 'import chess' 2>/dev/null || pip install -q chess >/dev/null 2>&1 || true
+python3 -c 'import chess' 2>/dev/null || echo "note: python-chess not found; skipped" >&2
+
+# median wall seconds and peak RSS (KB) of a command over $runs runs
+measure() {
+  local times=() rss=0 t r
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" > /dev/null 2>&1
+    read -r t r < <(tail -n 1 "$work/time")
+    times+=("$t")
+    (( r > rss )) && rss=$r
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk -v rss="$rss" '{ a[NR] = $1 } END { printf "%s %s", a[int((NR + 1) / 2)], rss }'
+}
+
+declare -A secs rss
+row() { # name, command…
+  local name=$1; shift
+  read -r s r <<< "$(measure "$@")"
+  secs[$name]=$s; rss[$name]=$r
+}
+
+row "kyphu check (1 thread)" $kyphu check --threads 1 "$file"
+row "kyphu convert (1 thread)" $kyphu convert --quiet --threads 1 "$file"
+row "kyphu convert (2 threads)" $kyphu convert --quiet --threads 2 "$file"
+row "kyphu convert --to json (1 thread)" $kyphu convert --quiet --to json --threads 1 "$file"
+if [ -n "$anchor" ]; then
+  row "pgn-reader+shakmaty replay" "$anchor" replay "$file"
+  row "pgn-reader+shakmaty san" "$anchor" san "$file"
+  row "pgn-reader+shakmaty replay-mt 2" "$anchor" replay-mt "$file" 2
+fi
+if command -v pgn-extract >/dev/null; then
+  row "pgn-extract -r (validate)" pgn-extract -r -s "$file"
+  row "pgn-extract (rewrite SAN)" pgn-extract -s -o /dev/null "$file"
+fi
+if python3 -c 'import chess' 2>/dev/null; then
+  cat > "$work/pychess.py" <<'PY'
+import sys, chess.pgn
+with open(sys.argv[1], encoding="latin-1") as f:
+    while chess.pgn.read_game(f) is not None:
+        pass
+PY
+  # python-chess is slow: a tenth of the file, scaled
+  head -c $((bytes / 10)) "$file" > "$work/tenth.pgn"
+  row "python-chess read_game (1/10 file)" python3 "$work/pychess.py" "$work/tenth.pgn"
+fi
+
+ref=${secs["kyphu check (1 thread)"]}
+echo "Input: $file, $mb MB; $runs runs each, median wall time; $(date -u +%Y-%m-%d), $(nproc) cores"
+echo
+echo "| tool and work | seconds | MB/s | peak RSS (MB) | MB/s relative to kyphu check (1 thread) |"
+echo "|---|---|---|---|---|"
+for name in "${!secs[@]}"; do
+  s=${secs[$name]}
+  size=$mb
+  [[ "$name" == *"1/10"* ]] && size=$(awk -v m="$mb" 'BEGIN { printf "%.1f", m / 10 }')
+  awk -v n="$name" -v s="$s" -v m="$size" -v r="${rss[$name]}" -v ref="$ref" -v full="$mb" 'BEGIN {
+    rate = m / s; base = full / ref
+    printf "| %s | %.2f | %.1f | %.1f | %.2f |\n", n, s, rate, r / 1024, rate / base }'
+done | sort
