@@ -761,16 +761,6 @@ fn read_move(
     Ok(())
 }
 
-/// Severity counts of a game's diagnostics: (errors, warnings, notes).
-pub fn severity_counts(game: &Game) -> (usize, usize, usize) {
-    let count = |s| game.diagnostics.iter().filter(|d| d.severity == s).count();
-    (
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Note),
-    )
-}
-
 /// The chess position after the main line, if the game is chess.
 pub fn final_chess_position(game: &Game) -> Option<Position> {
     let StartPosition::Chess(start) = &game.start else {
