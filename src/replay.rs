@@ -678,6 +678,20 @@ fn keep_illegal_move(token: &str, reader: Reader, frame: &mut Frame, span: Span)
     true
 }
 
+/// Messages quote the token as written; a hostile token may be megabytes long.
+fn short_message(mut d: Diagnostic) -> Diagnostic {
+    const MAX: usize = 240;
+    if d.message.len() > MAX {
+        let mut end = MAX;
+        while !d.message.is_char_boundary(end) {
+            end -= 1;
+        }
+        d.message.truncate(end);
+        d.message.push_str("… (message cut)");
+    }
+    d
+}
+
 /// Reads one move token on the frame's position and appends it to the frame's line.
 fn read_move(
     token: &str,
@@ -687,7 +701,7 @@ fn read_move(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(), Diagnostic> {
     let ply = frame.next_ply;
-    let at = |d: Diagnostic| d.with_span(span).with_ply(ply);
+    let at = |d: Diagnostic| short_message(d).with_span(span).with_ply(ply);
     let before = frame.pos.clone();
     let first_remark = diagnostics.len();
     let mut node = match (reader, &mut frame.pos) {

@@ -17,6 +17,8 @@ use crate::{
     notation::chess::{PieceTable, SanStyle, read_play, tables, write_san},
 };
 
+/// Written moves longer than this (in characters) get no suggestions.
+const MAX_TOKEN: usize = 24;
 /// At most this many following moves are replayed per candidate.
 const LOOK_AHEAD: usize = 6;
 /// Candidates further than this (and not confirmed by look-ahead) are not offered.
@@ -120,7 +122,9 @@ pub fn suggest(
     max: usize,
 ) -> Vec<Suggestion> {
     let target = core(written);
-    if target.is_empty() {
+    // No move is longer than this (`Кр×e8=Ф++` has 10 characters): longer text is no
+    // slip of a move, and the edit distance would cost its length squared per candidate.
+    if target.is_empty() || target.chars().count() > MAX_TOKEN {
         return Vec::new();
     }
     let mirrored = mirror_ranks(&target);
@@ -224,6 +228,15 @@ mod tests {
         let vi = table("vi").unwrap();
         let s = suggest(&pos, "Nf3", &[], vi, 1);
         assert_eq!(s[0].san, "Mf3");
+    }
+
+    #[test]
+    fn long_garbage_is_not_searched() {
+        let pos = Position::default();
+        let garbage = "Nf3".repeat(10_000);
+        let start = std::time::Instant::now();
+        assert!(sans(&pos, &garbage, &[]).is_empty());
+        assert!(start.elapsed().as_secs() < 1);
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub struct Located<'a> {
     pub fen: Option<String>,
     pub candidates: &'a [String],
     #[serde(skip)]
-    source_line: Option<&'a str>,
+    source_line: Option<String>,
     #[serde(skip)]
     caret: Option<(usize, usize)>,
 }
@@ -91,6 +91,32 @@ pub fn fen_before(game: &Game, ply: u32) -> Option<String> {
     }
 }
 
+/// Characters of a long source line shown around the caret.
+const WINDOW: usize = 100;
+
+/// The part of `line` shown under a diagnostic and the caret's column in it: the whole
+/// line when short, else a window around character `col` with `…` at cut ends (a
+/// hostile file can hold megabytes on one line).
+fn window(line: &str, col: usize) -> (String, usize) {
+    let len = line.chars().count();
+    if len <= WINDOW {
+        return (line.to_owned(), col);
+    }
+    let start = col
+        .saturating_sub(WINDOW / 2)
+        .min(len.saturating_sub(WINDOW));
+    let mut shown: String = line.chars().skip(start).take(WINDOW).collect();
+    let mut caret = col - start;
+    if start > 0 {
+        shown.insert(0, '…');
+        caret += 1;
+    }
+    if start + WINDOW < len {
+        shown.push('…');
+    }
+    (shown, caret)
+}
+
 /// Is the diagnostic about a main-line move (or the move where the main line stopped)?
 fn on_main_line(game: &Game, d: &Diagnostic) -> bool {
     let (Some(span), Some(ply)) = (d.span, d.ply) else {
@@ -112,13 +138,14 @@ impl<'a> Located<'a> {
             line = Some(at.line);
             column = Some(at.column);
             let l = index.line_text(text, span.start as usize);
-            source_line = Some(l);
             let width = span
                 .slice(text)
                 .lines()
                 .next()
                 .map_or(1, |s| s.chars().count().max(1));
-            caret = Some((at.column as usize - 1, width));
+            let (shown, col) = window(l, at.column as usize - 1);
+            source_line = Some(shown);
+            caret = Some((col, width.min(WINDOW)));
         }
         let (move_number, side) = match d.ply {
             Some(p) => {
@@ -178,7 +205,8 @@ impl<'a> Located<'a> {
             let _ = write!(out, ", move {n} {side}");
         }
         out.push_str(")\n");
-        if let (Some(l), Some(src), Some((col, width))) = (self.line, self.source_line, self.caret)
+        if let (Some(l), Some(src), Some((col, width))) =
+            (self.line, self.source_line.as_deref(), self.caret)
         {
             let _ = writeln!(out, "{pad} |");
             let _ = writeln!(out, "{l} | {src}");
@@ -229,6 +257,19 @@ mod tests {
             = position: r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3\n  \
             = did you mean: Nf6, Nb8, Nh6\n\n";
         assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn long_lines_are_windowed() {
+        assert_eq!(window("1. e4 e5", 3), ("1. e4 e5".to_owned(), 3));
+        let line = "x".repeat(500);
+        let (shown, caret) = window(&line, 300);
+        assert_eq!(shown.chars().count(), WINDOW + 2);
+        assert!(shown.starts_with('…') && shown.ends_with('…'));
+        assert_eq!(caret, 51);
+        let (end, caret) = window(&line, 499);
+        assert!(!end.ends_with('…'));
+        assert_eq!(caret, 100);
     }
 
     #[test]
