@@ -26,9 +26,10 @@ fn bad_dir() -> PathBuf {
 /// The 100 000-ply game: knights out and back, never a capture, always legal.
 fn long_game(plies: usize) -> String {
     const CYCLE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
-    let mut s = String::from("[Event \"100 000 plies\"]\n[White \"Knight\"]\n[Black \"Knight\"]\n\n");
+    let mut s =
+        String::from("[Event \"100 000 plies\"]\n[White \"Knight\"]\n[Black \"Knight\"]\n\n");
     for i in 0..plies {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             s.push_str(&(i / 2 + 1).to_string());
             s.push_str(". ");
         }
@@ -43,7 +44,7 @@ fn long_game(plies: usize) -> String {
 fn nested_variations(depth: usize) -> String {
     let mut s = String::from("[Event \"10 000 nested variations\"]\n\n1. e4 ");
     for i in 0..depth {
-        s.push_str(if i % 2 == 0 { "(1. d4 " } else { "(1. c4 " });
+        s.push_str(if i.is_multiple_of(2) { "(1. d4 " } else { "(1. c4 " });
         if i % 32 == 31 {
             s.push('\n');
         }
@@ -157,9 +158,15 @@ fn check_and_render(name: &str, run: &Run, expected_games: u64) -> String {
         run.stderr
     );
     let [games, clean, repaired, partial, failed] = counts(&run.stderr);
-    assert_eq!(games, clean + repaired + partial + failed, "{name}: {}", run.stderr);
+    assert_eq!(
+        games,
+        clean + repaired + partial + failed,
+        "{name}: {}",
+        run.stderr
+    );
     assert_eq!(games, expected_games, "{name}: {}", run.stderr);
     if let Some(kb) = run.max_rss_kb {
+        eprintln!("{name}: exit {}, peak RSS {kb} kB", run.code);
         assert!(kb < RSS_LIMIT_KB, "{name}: peak RSS {kb} kB");
     } else if cfg!(target_os = "linux") {
         panic!("{name}: peak RSS not measured");
@@ -218,7 +225,11 @@ fn every_bad_file_is_listed() {
     listed.sort();
     assert_eq!(on_disk, listed);
     let readme = std::fs::read_to_string(bad_dir().join("README.md")).unwrap();
-    for f in listed.iter().map(String::as_str).chain(["long-game.pgn", "nested-variations.pgn"]) {
+    for f in listed
+        .iter()
+        .map(String::as_str)
+        .chain(["long-game.pgn", "nested-variations.pgn"])
+    {
         assert!(readme.contains(f), "{f} missing from corpus/bad/README.md");
     }
 }

@@ -64,7 +64,7 @@ pub fn long_game(plies: usize) -> String {
     let mut s = String::with_capacity(plies * 6 + 64);
     s.push_str("[Event \"long\"]\n\n");
     for i in 0..plies {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             s.push_str(&(i / 2 + 1).to_string());
             s.push_str(". ");
         }
@@ -79,7 +79,7 @@ pub fn long_game(plies: usize) -> String {
 pub fn nested_variations(depth: usize, closed: bool) -> String {
     let mut s = String::from("[Event \"nested\"]\n\n1. e4 ");
     for i in 0..depth {
-        s.push_str(if i % 2 == 0 { "(1. d4 " } else { "(1. c4 " });
+        s.push_str(if i.is_multiple_of(2) { "(1. d4 " } else { "(1. c4 " });
         if i % 32 == 31 {
             s.push('\n');
         }
@@ -158,7 +158,10 @@ fn byte_budget_holds_while_streaming_through_a_small_buffer() {
         },
     );
     let raws: Vec<RawGame> = reader.map(Result::unwrap).collect();
-    assert!(raws.iter().all(|r| r.text.len() <= 8192 + 4), "a chunk over budget");
+    assert!(
+        raws.iter().all(|r| r.text.len() <= 8192 + 4),
+        "a chunk over budget"
+    );
     let last = raws.last().unwrap();
     assert_eq!(last.move_tokens().collect::<Vec<_>>(), ["d4", "d5", "c4"]);
 }
@@ -332,7 +335,11 @@ fn binary_junk_between_games_is_reported_and_both_games_read() {
     // The junk shares a chunk with the first game (the chunk is split after `1-0`),
     // and the chunk is decoded as a whole: the first game, pure ASCII itself, gets the
     // chunk's `encoding-guessed` warning and counts as repaired.
-    assert_eq!(s[0], (vec!["encoding-guessed"], Status::Repaired, 2), "{s:?}");
+    assert_eq!(
+        s[0],
+        (vec!["encoding-guessed"], Status::Repaired, 2),
+        "{s:?}"
+    );
     assert_eq!(s[1], (vec![], Status::Clean, 3), "{s:?}");
 }
 
@@ -343,22 +350,17 @@ fn invalid_utf8_in_the_middle_of_a_game_is_reported_and_the_game_kept() {
     assert_eq!(s.len(), 2, "{s:?}");
     // decoded with a guessed legacy encoding: every move kept, with a warning
     assert_eq!(s[0].2, 4, "{s:?}");
-    assert!(
-        s[0].0.iter().any(|c| c.starts_with("encoding-")),
-        "{s:?}"
-    );
+    assert!(s[0].0.iter().any(|c| c.starts_with("encoding-")), "{s:?}");
     assert_eq!(s[1], (vec![], Status::Clean, 3));
 }
 
 #[test]
 fn truncated_tags_are_reported_and_the_next_game_is_read() {
-    let text = format!("[Event \"cut\n[Site \"x\"\n[Date 2024]\n\n1. e4 e5 *\n\n{NEXT}[Event \"end");
+    let text =
+        format!("[Event \"cut\n[Site \"x\"\n[Date 2024]\n\n1. e4 e5 *\n\n{NEXT}[Event \"end");
     let s = summary(&read_all(text.as_bytes(), Limits::default()));
     assert!(s.len() >= 2, "{s:?}");
-    assert!(
-        s[0].0.iter().any(|c| c.contains("tag")),
-        "{s:?}"
-    );
+    assert!(s[0].0.iter().any(|c| c.contains("tag")), "{s:?}");
     assert_eq!(s[0].2, 2, "{s:?}");
     assert_eq!(s[1], (vec![], Status::Clean, 3));
     // the cut-off tag at the end of the file is not dropped silently

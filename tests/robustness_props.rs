@@ -129,7 +129,7 @@ fn pgn_text(tags: &[(&str, &str)], tokens: &[String]) -> String {
     }
     s.push('\n');
     for (i, t) in tokens.iter().enumerate() {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             s.push_str(&format!("{}. ", i / 2 + 1));
         }
         s.push_str(t);
@@ -167,8 +167,14 @@ fn read_one(text: &str, table: Option<&'static PieceTable>) -> Game {
 
 fn styles(table: &'static PieceTable) -> Vec<(String, Style)> {
     let mut v = vec![
-        (format!("fide san {}", table.code), Style::San(SanStyle::fide(table))),
-        (format!("fide long {}", table.code), Style::Long(SanStyle::fide(table))),
+        (
+            format!("fide san {}", table.code),
+            Style::San(SanStyle::fide(table)),
+        ),
+        (
+            format!("fide long {}", table.code),
+            Style::Long(SanStyle::fide(table)),
+        ),
         (
             format!("pgn-like san {}", table.code),
             Style::San(SanStyle {
@@ -199,7 +205,9 @@ fn king_step_to_castling_square(pos: &Position, m: &Move) -> bool {
 /// Writes `game` in every table and style and checks it reads back to the same moves.
 fn round_trip_chess(tags: &[(&str, &str)], game: &[(Position, Move)]) -> Result<(), TestCaseError> {
     let expected: Vec<AnyMove> = game.iter().map(|(_, m)| AnyMove::Chess(*m)).collect();
-    let long_ok = !game.iter().any(|(pos, m)| king_step_to_castling_square(pos, m));
+    let long_ok = !game
+        .iter()
+        .any(|(pos, m)| king_step_to_castling_square(pos, m));
     for table in tables() {
         for (name, style) in styles(table) {
             if matches!(style, Style::Long(_) | Style::Uci) && !long_ok {
@@ -230,9 +238,13 @@ fn rich_record(game: &[(Position, Move)], variation_at: usize) -> String {
     let mut s = String::from(
         "[Event \"Giải vô địch — ♔\"]\n[White \"Nguyễn\"]\n[Black \"Müller\"]\n[Result \"*\"]\n\n{Mở đầu} ",
     );
-    let at = if game.is_empty() { 0 } else { variation_at % game.len() };
+    let at = if game.is_empty() {
+        0
+    } else {
+        variation_at % game.len()
+    };
     for (i, (pos, m)) in game.iter().enumerate() {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             s.push_str(&format!("{}. ", i / 2 + 1));
         }
         write_san(&mut s, pos, m, &SanStyle::pgn());
@@ -241,12 +253,14 @@ fn rich_record(game: &[(Position, Move)], variation_at: usize) -> String {
             s.push_str("$1 {một ghi chú [%clk 1:30:00]} ");
             let alt = pos.legal_moves().into_iter().find(|a| a != m);
             if let Some(a) = alt {
-                s.push_str(if i % 2 == 0 {
-                    format!("({}. ", i / 2 + 1)
-                } else {
-                    format!("({}... ", i / 2 + 1)
-                }
-                .as_str());
+                s.push_str(
+                    if i.is_multiple_of(2) {
+                        format!("({}. ", i / 2 + 1)
+                    } else {
+                        format!("({}... ", i / 2 + 1)
+                    }
+                    .as_str(),
+                );
                 write_san(&mut s, pos, &a, &SanStyle::pgn());
                 s.push_str(" {biến} ) ");
             }
@@ -264,7 +278,13 @@ fn check_spans(game: &Game) -> Result<(), TestCaseError> {
     let text = &game.source.text;
     for d in &game.diagnostics {
         if let Some(s) = d.span {
-            prop_assert!(within(text, s), "diagnostic {} span {:?} in {:?}", d.code, s, text);
+            prop_assert!(
+                within(text, s),
+                "diagnostic {} span {:?} in {:?}",
+                d.code,
+                s,
+                text
+            );
         }
     }
     let mut stack: Vec<&Line> = vec![&game.moves];
@@ -310,7 +330,12 @@ fn check_tiling(input: &[u8], raws: &[RawGame]) -> Result<(), TestCaseError> {
     let mut at = 0u64;
     let mut prev = None;
     for r in raws {
-        prop_assert!(r.byte_start <= r.byte_end, "{}..{}", r.byte_start, r.byte_end);
+        prop_assert!(
+            r.byte_start <= r.byte_end,
+            "{}..{}",
+            r.byte_start,
+            r.byte_end
+        );
         if prev == Some((r.byte_start, r.byte_end)) {
             continue;
         }
@@ -359,7 +384,11 @@ fn apply(bytes: &mut Vec<u8>, m: Mutation) {
     match m {
         Mutation::Flip(i, b) if len > 0 => bytes[i % len] ^= b,
         Mutation::Insert(i, b) => {
-            let byte = if b < 128 { SPECIAL[usize::from(b) % SPECIAL.len()] } else { b };
+            let byte = if b < 128 {
+                SPECIAL[usize::from(b) % SPECIAL.len()]
+            } else {
+                b
+            };
             bytes.insert(i % (len + 1), byte);
         }
         Mutation::Delete(i, n) if len > 0 => {
@@ -382,7 +411,11 @@ fn read_and_check(input: &[u8]) -> Result<Vec<Status>, TestCaseError> {
         let game = replay(raw, &ReplayOptions::default());
         check_spans(&game)?;
         if junk {
-            prop_assert!(game.diagnostics.iter().any(|d| d.code == "junk-between-games"));
+            prop_assert!(
+                game.diagnostics
+                    .iter()
+                    .any(|d| d.code == "junk-between-games")
+            );
         } else {
             check_status_explained(&game)?;
             statuses.push(game.status());

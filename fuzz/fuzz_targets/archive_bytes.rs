@@ -28,15 +28,30 @@ fuzz_target!(|data: &[u8]| {
     let limits = if flags & 1 == 0 {
         Limits::default()
     } else {
-        Limits { max_game_bytes: 2048, max_elements: 128, max_depth: 8, max_comment_bytes: 64 }
+        Limits {
+            max_game_bytes: 2048,
+            max_elements: 128,
+            max_depth: 8,
+            max_comment_bytes: 64,
+        }
     };
-    let games = read_bytes(rest, ReadOptions { encoding: None, limits });
+    let games = read_bytes(
+        rest,
+        ReadOptions {
+            encoding: None,
+            limits,
+        },
+    );
     for raw in games {
         let game = replay(raw, &ReplayOptions::default());
         let text = &game.source.text;
         for d in &game.diagnostics {
             if let Some(s) = d.span {
-                assert!(on_boundaries(text, s), "diagnostic span {s:?} of {}", d.code);
+                assert!(
+                    on_boundaries(text, s),
+                    "diagnostic span {s:?} of {}",
+                    d.code
+                );
             }
         }
         check_line(text, &game.moves);

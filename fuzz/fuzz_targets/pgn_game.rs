@@ -12,10 +12,17 @@ fn on_boundaries(text: &str, s: Span) -> bool {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     for limits in [
         Limits::default(),
-        Limits { max_game_bytes: 4096, max_elements: 64, max_depth: 4, max_comment_bytes: 32 },
+        Limits {
+            max_game_bytes: 4096,
+            max_elements: 64,
+            max_depth: 4,
+            max_comment_bytes: 32,
+        },
     ] {
         let g = parse_game(text, &limits);
         let mut depth = 0i64;
@@ -34,7 +41,11 @@ fuzz_target!(|data: &[u8]| {
         }
         for d in &g.diagnostics {
             if let Some(s) = d.span {
-                assert!(on_boundaries(text, s), "diagnostic span {s:?} of {}", d.code);
+                assert!(
+                    on_boundaries(text, s),
+                    "diagnostic span {s:?} of {}",
+                    d.code
+                );
             }
         }
     }

@@ -5,11 +5,17 @@ use kyphu::xiangqi::Position;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(fen) = std::str::from_utf8(data) else { return };
+    let Ok(fen) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(pos) = Position::from_fen(fen) {
         let written = pos.fen();
         let again = Position::from_fen(&written);
-        assert_eq!(again.as_ref().ok(), Some(&pos), "{fen:?} → {written:?} → {again:?}");
+        assert_eq!(
+            again.as_ref().ok(),
+            Some(&pos),
+            "{fen:?} → {written:?} → {again:?}"
+        );
         let _ = pos.legal_moves();
     }
 });

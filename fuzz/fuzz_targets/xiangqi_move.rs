@@ -19,7 +19,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut pos = start.clone();
     match read_play(&token, Dialect::Iccs, &mut pos) {
-        Ok(r) => assert!(start.is_legal(r.mv), "played an illegal move from {token:?}"),
+        Ok(r) => assert!(
+            start.is_legal(r.mv),
+            "played an illegal move from {token:?}"
+        ),
         Err(_) => assert_eq!(pos, start, "position changed on error"),
     }
 });
