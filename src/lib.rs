@@ -7,6 +7,7 @@ pub mod chess;
 pub mod cli;
 pub mod color;
 pub mod diag;
+pub mod emit;
 pub mod game;
 pub mod notation;
 pub mod replay;

@@ -10,6 +10,7 @@ use std::borrow::Cow;
 
 use crate::{diag::Diagnostic, diag::Span, game::GameResult, text::DecodeReport};
 
+pub mod csv;
 pub mod pgn;
 pub mod split;
 

@@ -463,22 +463,32 @@ impl Position {
     fn gen_non_king(&self, target: Bitboard, out: &mut MoveList) {
         let us = self.by_color(self.turn);
         let occupied = self.occupied();
-        for from in self.by_role(Role::Knight) & us {
+        // For one target square (resolving a written move), only the pieces that
+        // attack it need their moves generated.
+        let (knights, diagonal, straight) = match target.single() {
+            Some(t) => (
+                attacks::knight(t),
+                attacks::bishop(t, occupied),
+                attacks::rook(t, occupied),
+            ),
+            None => (Bitboard::FULL, Bitboard::FULL, Bitboard::FULL),
+        };
+        for from in self.by_role(Role::Knight) & us & knights {
             for to in attacks::knight(from) & target {
                 self.push_normal(Role::Knight, from, to, out);
             }
         }
-        for from in self.by_role(Role::Bishop) & us {
+        for from in self.by_role(Role::Bishop) & us & diagonal {
             for to in attacks::bishop(from, occupied) & target {
                 self.push_normal(Role::Bishop, from, to, out);
             }
         }
-        for from in self.by_role(Role::Rook) & us {
+        for from in self.by_role(Role::Rook) & us & straight {
             for to in attacks::rook(from, occupied) & target {
                 self.push_normal(Role::Rook, from, to, out);
             }
         }
-        for from in self.by_role(Role::Queen) & us {
+        for from in self.by_role(Role::Queen) & us & (diagonal | straight) {
             for to in attacks::queen(from, occupied) & target {
                 self.push_normal(Role::Queen, from, to, out);
             }

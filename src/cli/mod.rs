@@ -4,6 +4,7 @@
 //! I/O error. A closed output pipe ends the run quietly with 0.
 
 mod check;
+mod convert;
 pub mod input;
 mod perft;
 pub mod pipeline;
@@ -32,6 +33,18 @@ pub struct Args {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Convert game records to PGN, JSON Lines or scoresheet CSV, checking every move
+    #[command(
+        after_help = "Exit status: 0 every game read completely, 1 some game partial or failed \
+        (it is still written, with its unread rest kept), 2 usage or I/O error.\n\n\
+        Examples:\n  \
+        kyphu convert corpus/chess/scoresheet-vi.pgn\n  \
+        kyphu convert --to json games.pgn.zst -o games.jsonl\n  \
+        kyphu convert --out-lang vi --out-notation fide games.pgn\n  \
+        kyphu convert --to csv --games-csv games.csv -o moves.csv games.pgn\n  \
+        kyphu convert sheet.csv -o sheet.pgn"
+    )]
+    Convert(convert::ConvertArgs),
     /// Check game records: every invalid, illegal or ambiguous move, every repair
     #[command(
         after_help = "Exit status: 0 clean, 1 problems found, 2 usage or I/O error.\n\n\
@@ -181,6 +194,7 @@ impl Counts {
 /// Runs the parsed command line and returns the process exit code.
 pub fn run(args: Args) -> ExitCode {
     let result = match args.command {
+        Command::Convert(a) => convert::run(&a),
         Command::Check(a) => check::run(&a),
         Command::Show(a) => show::run(&a),
         Command::Perft(a) => perft::run(&a),

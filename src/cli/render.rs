@@ -51,7 +51,7 @@ pub fn move_of_ply(game: &Game, ply: u32) -> (u32, Color) {
     let index = ply.saturating_sub(1) + u32::from(turn == Color::Black);
     (
         number + index / 2,
-        if index % 2 == 0 {
+        if index.is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
@@ -223,7 +223,8 @@ mod tests {
         Located::new("t.pgn", &game, d, &index).human(&mut out);
         let expected = "error[illegal-move]: illegal move Nf3: no black knight can reach f3\n \
             --> t.pgn:5:8 (game 1, A – B, move 3 black)\n  |\n5 | 3. Bb5 Nf3 *\n  |        ^^^\n  \
-            = position: r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3\n\n";
+            = position: r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3\n  \
+            = did you mean: Nf6, Nb8, Nh6\n\n";
         assert_eq!(out, expected);
     }
 

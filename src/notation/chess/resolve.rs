@@ -565,13 +565,13 @@ fn find_move(
 }
 
 /// The legal moves in `list` that `san` describes, with `role` as the moving piece.
-fn matching(san: &SanSyntax, role: Role, list: &MoveList) -> MoveList {
+fn matching(san: &SanSyntax, role: Role, list: &MoveList) -> Matches {
     let alt = role != san.role;
     // `g1f3`, `e1g1`: a long move without a letter may move any piece (UCI)
     let uci_like = san.role == Role::Pawn
         && !san.form.contains(Form::PAWN_LETTER)
         && san.from_square().is_some();
-    let mut out = MoveList::new();
+    let mut out = Matches::new();
     for m in list {
         let role_ok = m.role() == role || uci_like;
         if !role_ok {
@@ -600,10 +600,14 @@ fn matching(san: &SanSyntax, role: Role, list: &MoveList) -> MoveList {
         if san.promotion.is_some() && m.promotion() != san.promotion {
             continue;
         }
-        out.push(*m);
+        // more than fit are reported as ambiguous all the same
+        let _ = out.try_push(*m);
     }
     out
 }
+
+/// The moves a written move may mean: few, so a small inline list (copied cheaply).
+type Matches = arrayvec::ArrayVec<Move, 24>;
 
 fn king_takes_rook(san: &SanSyntax, pos: &Position) -> Option<Move> {
     let from = san.from_square()?;

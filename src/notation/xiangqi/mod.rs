@@ -1,14 +1,49 @@
 //! Xiangqi move notations: each dialect's grammar, resolution against a
-//! [`Position`], and dialect inference by replay.
+//! [`Position`], writers, and dialect inference by replay.
 //!
-//! Dialects read so far: ICCS coordinates (`h2e2`, `H2-E2`).
+//! Dialects: ICCS coordinates (`h2e2`, `H2-E2`), Chinese vertical-line (`炮二平五`,
+//! simplified or traditional), WXF (`C2.5`, `R+.3`), old Vietnamese (`P2-5`, `Pt/1`,
+//! and the word form `Pháo 2 bình 5`), the Asian marks of the Vietnamese law (`P2=5`,
+//! `M2.3` = retreat) and the new Vietnamese coordinate notation (`Phe2`).
+//! See `docs/notation/xiangqi.md`.
+//!
+//! ```
+//! use kyphu::notation::xiangqi::{Dialect, Glyphs, read_play, write};
+//! use kyphu::xiangqi::Position;
+//!
+//! let mut pos = Position::default();
+//! let before = pos.clone();
+//! let r = read_play("P2-5", Dialect::OldVietnamese, &mut pos)?;
+//! let mut s = String::new();
+//! write(&mut s, &before, r.mv, Dialect::Chinese(Glyphs::Simplified));
+//! assert_eq!(s, "炮二平五");
+//! # Ok::<_, kyphu::diag::Diagnostic>(())
+//! ```
+
+mod resolve;
+mod syntax;
+mod write;
 
 use std::fmt;
+
+pub use write::{write, write_line};
 
 use crate::{
     diag::Diagnostic,
     xiangqi::{Move, Position},
 };
+
+use resolve::Failure;
+use syntax::{ASIAN, Marks, VIETNAM};
+
+/// The glyph set a Chinese record is written in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Glyphs {
+    /// 车马进后 (mainland, GBK).
+    Simplified,
+    /// 車馬進後 (Taiwan / Hong Kong, Big5).
+    Traditional,
+}
 
 /// A xiangqi move notation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -17,13 +52,63 @@ pub enum Dialect {
     /// ICCS coordinates: origin and destination, files `a`–`i`, ranks `0`–`9` from Red
     /// (`h2e2`, also `H2-E2`).
     Iccs,
+    /// Chinese vertical-line notation, `炮二平五 马８进７`; reads every glyph set, writes
+    /// the one given.
+    Chinese(Glyphs),
+    /// WXF: `C2.5 H8+7`, `+` advance, `-` retreat, `.` or `=` sideways, tandem `R+.3`.
+    Wxf,
+    /// Old Vietnamese (Law 1409/2004 Art. 11.2): `P2-5 M8.7`, `.` advance, `/`
+    /// retreat, `-` sideways, tandem `Pt/1 Bg.1 Xs.2`; also the word form.
+    OldVietnamese,
+    /// The Asian marks of the same article with Vietnamese letters: `+` advance, `.`
+    /// retreat, `=` sideways.
+    Asian,
+    /// New Vietnamese coordinate notation (Appendix 3): `Phe2 Mg7`, `Xc8`.
+    NewVietnamese,
+}
+
+impl Dialect {
+    /// Every dialect (Chinese in simplified glyphs).
+    pub const ALL: [Dialect; 6] = [
+        Dialect::Iccs,
+        Dialect::Chinese(Glyphs::Simplified),
+        Dialect::Wxf,
+        Dialect::OldVietnamese,
+        Dialect::Asian,
+        Dialect::NewVietnamese,
+    ];
 }
 
 impl fmt::Display for Dialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Dialect::Iccs => "iccs",
+            Dialect::Chinese(Glyphs::Simplified) => "chinese",
+            Dialect::Chinese(Glyphs::Traditional) => "chinese-traditional",
+            Dialect::Wxf => "wxf",
+            Dialect::OldVietnamese => "vietnamese-old",
+            Dialect::Asian => "asian",
+            Dialect::NewVietnamese => "vietnamese-new",
         })
+    }
+}
+
+impl std::str::FromStr for Dialect {
+    type Err = String;
+
+    /// The names [`Dialect`]'s `Display` writes (`iccs`, `chinese`,
+    /// `chinese-traditional`, `wxf`, `vietnamese-old`, `asian`, `vietnamese-new`), for a
+    /// `--notation` option.
+    fn from_str(s: &str) -> Result<Dialect, String> {
+        Dialect::ALL
+            .into_iter()
+            .chain([Dialect::Chinese(Glyphs::Traditional)])
+            .find(|d| d.to_string() == s.trim().to_ascii_lowercase())
+            .ok_or_else(|| {
+                format!(
+                    "expected one of iccs, chinese, chinese-traditional, wxf, vietnamese-old, asian, vietnamese-new, found `{s}`"
+                )
+            })
     }
 }
 
@@ -35,36 +120,890 @@ pub struct Resolved {
     pub remarks: Vec<Diagnostic>,
 }
 
+/// One syntactic move of any dialect.
+enum Parsed {
+    Trad(syntax::Trad),
+    Coord(syntax::Coord),
+    Iccs(Move),
+}
+
+fn invalid(token: &str, dialect: Dialect, expected: &str) -> Diagnostic {
+    Diagnostic::error(
+        "invalid-move",
+        format!("cannot read `{token}` as a {dialect} move: expected {expected}"),
+    )
+}
+
+fn expected(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Iccs => "two points such as h2e2",
+        Dialect::Chinese(_) => "piece, file, 进/退/平 and a number such as 炮二平五",
+        Dialect::Wxf => "letter, file or +/-, operator and a digit such as C2.5 or R+.3",
+        Dialect::OldVietnamese => {
+            "letter, file, . / or - and a digit such as P2-5, or words such as Pháo 2 bình 5"
+        }
+        Dialect::Asian => "letter, file, + . or = and a digit such as P2=5",
+        Dialect::NewVietnamese => "piece letter and destination such as Phe2",
+    }
+}
+
+/// Folds, trims annotation suffixes (`!`, `?`), a leading move number (`12.`, `12)`)
+/// and, outside WXF, the scoresheet dash before Black's move (`-Tg6.1`).
+fn clean(token: &str, dialect: Dialect) -> String {
+    let s = syntax::fold(token.trim());
+    let mut s = s.trim_end_matches(['!', '?']).to_string();
+    if dialect != Dialect::Wxf {
+        let digits = s.trim_start_matches(|c: char| c.is_ascii_digit());
+        if digits.len() < s.len() && (digits.starts_with('.') || digits.starts_with(')')) {
+            s = digits
+                .trim_start_matches(['.', ')'])
+                .trim_start()
+                .to_string();
+        }
+        if let Some(rest) = s.strip_prefix('-')
+            && !rest.is_empty()
+        {
+            s = rest.to_string();
+        }
+    }
+    s
+}
+
+/// Every move `token` holds, syntactically.
+fn parse(token: &str, dialect: Dialect) -> Result<Vec<Parsed>, Diagnostic> {
+    let s = clean(token, dialect);
+    let bad = || invalid(token, dialect, expected(dialect));
+    let one = |r: Option<Parsed>| r.map(|p| vec![p]).ok_or_else(bad);
+    match dialect {
+        Dialect::Iccs => one(syntax::iccs_move(&s).ok().map(|(_, m)| Parsed::Iccs(m))),
+        Dialect::Chinese(_) => syntax::cn_moves(&s)
+            .map(|(_, v)| v.into_iter().map(Parsed::Trad).collect())
+            .map_err(|_| bad()),
+        Dialect::Wxf => {
+            let r = syntax::wxf_move(&s).ok().or_else(|| {
+                // a scoresheet dash before Black's move, when it is not a tandem sign
+                s.strip_prefix('-')
+                    .and_then(|rest| syntax::wxf_move(rest).ok())
+            });
+            one(r.map(|(_, t)| Parsed::Trad(t)))
+        }
+        Dialect::OldVietnamese => one(vn_marks(&s, VIETNAM)
+            .or_else(|| syntax::vw_move(&syntax::vn_fold(&s)).ok().map(|(_, t)| t))
+            .map(Parsed::Trad)),
+        Dialect::Asian => one(vn_marks(&s, ASIAN).map(Parsed::Trad)),
+        Dialect::NewVietnamese => one(syntax::nv_move(&s).ok().map(|(_, c)| Parsed::Coord(c))),
+    }
+}
+
+fn vn_marks(s: &str, marks: Marks) -> Option<syntax::Trad> {
+    syntax::vn_move(marks)(s).ok().map(|(_, t)| t)
+}
+
+fn canonical(pos: &Position, moves: &[Move], dialect: Dialect) -> Vec<String> {
+    moves
+        .iter()
+        .map(|m| {
+            let mut s = String::new();
+            write(&mut s, pos, *m, dialect);
+            s
+        })
+        .collect()
+}
+
+fn play_parsed(
+    token: &str,
+    p: &Parsed,
+    dialect: Dialect,
+    pos: &mut Position,
+) -> Result<Resolved, Diagnostic> {
+    let (mv, note) = match p {
+        Parsed::Iccs(m) => (*m, None),
+        Parsed::Trad(t) => match resolve::resolve_trad(t, pos, dialect == Dialect::Wxf) {
+            Ok(x) => x,
+            Err(f) => return Err(failure(token, f, pos, dialect)),
+        },
+        Parsed::Coord(c) => match resolve::resolve_coord(c, pos) {
+            Ok(m) => (m, None),
+            Err(f) => return Err(failure(token, f, pos, dialect)),
+        },
+    };
+    pos.play(mv)
+        .map_err(|e| Diagnostic::error("illegal-move", format!("`{token}`: {e}")))?;
+    Ok(Resolved {
+        mv,
+        remarks: note.into_iter().collect(),
+    })
+}
+
+fn failure(token: &str, f: Failure, pos: &Position, dialect: Dialect) -> Diagnostic {
+    match f {
+        Failure::NoPiece(m) | Failure::Illegal(m) => {
+            Diagnostic::error("illegal-move", format!("`{token}` ({dialect}): {m}"))
+        }
+        Failure::Ambiguous(moves) => {
+            let mut d = Diagnostic::error(
+                "ambiguous-move",
+                format!(
+                    "`{token}` ({dialect}) fits {} legal moves: {}",
+                    moves.len(),
+                    moves
+                        .iter()
+                        .map(|m| m.iccs())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+            d.candidates = canonical(pos, &moves, dialect);
+            d
+        }
+    }
+}
+
 /// Reads `token` in `dialect` and plays it on `pos`; `pos` is unchanged on error.
-/// Errors are diagnostics with the stable codes `invalid-move` (syntax) and
-/// `illegal-move`.
+/// Errors are diagnostics with the stable codes `invalid-move` (syntax),
+/// `illegal-move` (no legal move fits; the message says why) and `ambiguous-move`
+/// (several fit; [`Diagnostic::candidates`] lists them in the dialect's canonical
+/// form). A token holding several Chinese moves written together is an
+/// `invalid-move` here: read it with [`read_play_many`].
 pub fn read_play(
     token: &str,
     dialect: Dialect,
     pos: &mut Position,
 ) -> Result<Resolved, Diagnostic> {
-    match dialect {
-        Dialect::Iccs => {
-            let mv = Move::parse_iccs(token).ok_or_else(|| {
-                Diagnostic::error(
-                    "invalid-move",
-                    format!("cannot read `{token}` as a coordinate move: expected two points such as h2e2"),
-                )
-            })?;
-            pos.play(mv).map_err(|e| {
-                Diagnostic::error("illegal-move", format!("illegal move {token}: {e}"))
-            })?;
-            Ok(Resolved {
-                mv,
-                remarks: Vec::new(),
-            })
+    let parsed = parse(token, dialect)?;
+    match parsed.as_slice() {
+        [one] => play_parsed(token, one, dialect, pos),
+        several => Err(Diagnostic::error(
+            "invalid-move",
+            format!(
+                "`{token}` holds {} moves written together: expected one move per token (read_play_many reads them)",
+                several.len()
+            ),
+        )),
+    }
+}
+
+/// Checks `token` against `dialect`'s grammar without a position: the number of moves
+/// it holds, or an `invalid-move` diagnostic.
+pub fn check_syntax(token: &str, dialect: Dialect) -> Result<usize, Diagnostic> {
+    parse(token, dialect).map(|v| v.len())
+}
+
+/// Reads every move `token` holds (Chinese moves written without spaces,
+/// `炮二平五马８进７`, give several) and plays them on `pos`. On error `pos` is left
+/// after the moves that were played, and the error says which move of the token failed.
+pub fn read_play_many(
+    token: &str,
+    dialect: Dialect,
+    pos: &mut Position,
+) -> Result<Vec<Resolved>, Diagnostic> {
+    let parsed = parse(token, dialect)?;
+    let mut out = Vec::with_capacity(parsed.len());
+    let n = parsed.len();
+    for (i, p) in parsed.iter().enumerate() {
+        let r = play_parsed(token, p, dialect, pos).map_err(|mut d| {
+            if n > 1 {
+                d.message = format!("move {} of {n} in the token: {}", i + 1, d.message);
+            }
+            d
+        })?;
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// Splits a whole movetext string into move strings: drops move numbers (`1.`, `1)`,
+/// `1...`) and results, joins the Vietnamese word form that spaces split
+/// (`Mã 2 tiến 3` → one move) and splits Chinese moves written together. Each item
+/// reads with [`read_play`] in its dialect.
+pub fn split_moves(text: &str) -> Vec<String> {
+    let words: Vec<String> = syntax::fold(text)
+        .split_whitespace()
+        .filter_map(|w| {
+            let rest = w.trim_start_matches(|c: char| c.is_ascii_digit());
+            let w = if rest.len() < w.len() && (rest.starts_with('.') || rest.starts_with(')')) {
+                rest.trim_start_matches(['.', ')'])
+            } else {
+                w
+            };
+            // scoresheet separators: a lone dash, or one glued after Red's move
+            let w = if w.chars().count() > 1 {
+                w.trim_end_matches(['-', '–', '—'])
+            } else {
+                w
+            };
+            let w = w.trim_start_matches(['–', '—']).trim_end_matches('.');
+            let junk = ["1-0", "0-1", "1/2-1/2", "*", "|", "-", ""].contains(&w);
+            (!junk).then(|| w.to_string())
+        })
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        // the Vietnamese word form: up to four words make one move
+        let joined = (2..=4).find_map(|k| {
+            let parts = words.get(i..i + k)?;
+            let s = parts.join(" ");
+            syntax::vw_move(&syntax::vn_fold(&s)).ok().map(|_| (k, s))
+        });
+        if let Some((k, s)) = joined.filter(|_| syntax::vw_move(&syntax::vn_fold(w)).is_err()) {
+            out.push(s);
+            i += k;
+            continue;
         }
+        if let Some((red, black)) = glued_pair(w) {
+            out.push(red.to_string());
+            out.push(black.to_string());
+            i += 1;
+            continue;
+        }
+        match syntax::cn_moves(w) {
+            Ok((_, moves)) if moves.len() > 1 => {
+                // split the token into its moves by re-parsing prefixes
+                let mut rest = w.as_str();
+                while !rest.is_empty() {
+                    let before = rest.len();
+                    match syntax::cn_move(rest.trim_start()) {
+                        Ok((r, _)) => {
+                            let start = w.len() - before;
+                            let end = w.len() - r.len();
+                            out.push(w.get(start..end).unwrap_or("").trim().to_string());
+                            rest = r;
+                        }
+                        Err(_) => break,
+                    }
+                }
+            }
+            _ => out.push(w.clone()),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Groups PGN move tokens into moves for the replay: the Vietnamese word form, which
+/// the PGN splitter cuts at spaces (`Mã`, `2`, `tiến`, `3`; `Pháo2`, `bình`, `5`), joins
+/// into one range of 2–4 tokens; a lone scoresheet dash (`-`, `–`) belongs to no move;
+/// every other token is a range of its own. Read a range by joining its tokens with
+/// spaces (or slicing the source from the first span's start to the last span's end)
+/// and calling [`read_play`].
+pub fn group_tokens(tokens: &[&str]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(w) = tokens.get(i) {
+        if ["-", "–", "—"].contains(&w.trim()) {
+            i += 1;
+            continue;
+        }
+        let alone = syntax::vw_move(&syntax::vn_fold(w)).is_ok();
+        let joined = (!alone)
+            .then(|| {
+                (2..=4).find(|k| {
+                    tokens.get(i..i + k).is_some_and(|parts| {
+                        syntax::vw_move(&syntax::vn_fold(&parts.join(" "))).is_ok()
+                    })
+                })
+            })
+            .flatten();
+        let k = joined.unwrap_or(1);
+        out.push(i..i + k);
+        i += k;
+    }
+    out
+}
+
+/// `P9.1-Tg6.1`: Red's and Black's moves glued by the scoresheet dash (a digit, a
+/// dash, then a piece letter).
+fn glued_pair(w: &str) -> Option<(&str, &str)> {
+    if syntax::iccs_move(w).is_ok() {
+        return None;
+    }
+    let b = w.as_bytes();
+    let at = (1..b.len().saturating_sub(1)).find(|&k| {
+        b.get(k) == Some(&b'-')
+            && b.get(k - 1).is_some_and(u8::is_ascii_digit)
+            && b.get(k + 1).is_some_and(u8::is_ascii_uppercase)
+    })?;
+    Some((w.get(..at)?, w.get(at + 1..)?))
+}
+
+fn has_cjk(tokens: &[&str]) -> Option<Glyphs> {
+    let all: String = tokens.concat();
+    let cjk = all
+        .chars()
+        .any(|c| syntax::cn_role(c).is_some() || "进進退平".contains(c));
+    cjk.then(|| {
+        if all.chars().any(|c| "車馬進後帥將砲俥傌".contains(c)) {
+            Glyphs::Traditional
+        } else {
+            Glyphs::Simplified
+        }
+    })
+}
+
+/// Do the tokens use letters only the Vietnamese notations use?
+fn vietnamese_letters(tokens: &[&str]) -> bool {
+    tokens.iter().any(|t| {
+        let t = syntax::fold(t);
+        let t = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
+        t.starts_with(['X', 'M', 'T', 'V']) || !t.is_ascii()
+    })
+}
+
+/// How far a game's tokens replay in one dialect.
+struct Run {
+    dialect: Dialect,
+    plies: usize,
+    /// The index of the first token that failed, and why.
+    failure: Option<(usize, Diagnostic)>,
+}
+
+fn replay_length(start: &Position, tokens: &[&str], dialect: Dialect) -> Run {
+    let mut pos = start.clone();
+    let mut plies = 0;
+    for (i, t) in tokens.iter().enumerate() {
+        match read_play_many(t, dialect, &mut pos) {
+            Ok(v) => plies += v.len(),
+            Err(d) => {
+                return Run {
+                    dialect,
+                    plies,
+                    failure: Some((i, d)),
+                };
+            }
+        }
+    }
+    Run {
+        dialect,
+        plies,
+        failure: None,
     }
 }
 
 /// The dialect of a game's main-line tokens played from `start`, and a diagnostic when
-/// the choice is a tie or a failure.
+/// the choice is a tie (`notation-tie`, a note) or a failure (`notation-unknown`, a
+/// warning naming the token where the best dialect stops). When exactly one dialect
+/// replays furthest and stops on an illegal or ambiguous move (not on a token it cannot
+/// read), that dialect is chosen silently: the replay reports the move itself.
+///
+/// Chinese characters decide Chinese outright. Otherwise every other dialect is
+/// replayed; those that replay the whole line survive; a tie is broken by preference:
+/// the Vietnamese dialects first (old, Asian, new) when Vietnamese-only letters
+/// (X M T V, diacritics) appear, otherwise ICCS, WXF, then the Vietnamese ones.
 pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diagnostic>) {
-    let _ = (start, tokens);
-    (Dialect::Iccs, None)
+    if tokens.is_empty() {
+        return (Dialect::Iccs, None);
+    }
+    let order: Vec<Dialect> = if let Some(g) = has_cjk(tokens) {
+        vec![Dialect::Chinese(g)]
+    } else if vietnamese_letters(tokens) {
+        vec![
+            Dialect::OldVietnamese,
+            Dialect::Asian,
+            Dialect::NewVietnamese,
+            Dialect::Wxf,
+            Dialect::Iccs,
+        ]
+    } else {
+        vec![
+            Dialect::Iccs,
+            Dialect::Wxf,
+            Dialect::OldVietnamese,
+            Dialect::Asian,
+            Dialect::NewVietnamese,
+        ]
+    };
+    let runs: Vec<Run> = order
+        .iter()
+        .map(|d| replay_length(start, tokens, *d))
+        .collect();
+    let survivors: Vec<Dialect> = runs
+        .iter()
+        .filter(|r| r.failure.is_none())
+        .map(|r| r.dialect)
+        .collect();
+    match survivors.as_slice() {
+        [one] => (*one, None),
+        [first, ..] => {
+            let names: Vec<String> = survivors.iter().map(|d| d.to_string()).collect();
+            (
+                *first,
+                Some(Diagnostic::note(
+                    "notation-tie",
+                    format!(
+                        "the game replays in {}; chose {first} by preference",
+                        names.join(", ")
+                    ),
+                )),
+            )
+        }
+        [] => {
+            // the one that replays furthest; the first in preference order on a tie
+            let mut best: Option<&Run> = None;
+            for r in &runs {
+                if best.is_none_or(|b| r.plies > b.plies) {
+                    best = Some(r);
+                }
+            }
+            let tied = best.is_some_and(|b| runs.iter().filter(|r| r.plies == b.plies).count() > 1);
+            match best {
+                // the notation is clear and the game has an illegal or ambiguous move:
+                // the replay reports it at its ply, nothing to add here
+                Some(Run {
+                    dialect: d,
+                    failure: Some((_, err)),
+                    ..
+                }) if !tied && err.code != "invalid-move" => (*d, None),
+                Some(Run {
+                    dialect: d,
+                    plies,
+                    failure: Some((i, err)),
+                }) => (
+                    *d,
+                    Some(Diagnostic::warning(
+                        "notation-unknown",
+                        format!(
+                            "no notation replays the whole game; {d} replays furthest ({plies} plies), failing at token {} `{}`: {}",
+                            i + 1,
+                            tokens.get(*i).copied().unwrap_or(""),
+                            err.message
+                        ),
+                    )),
+                ),
+                _ => (Dialect::Iccs, None),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::xiangqi::START_FEN as START;
+
+    fn play_all(dialect: Dialect, tokens: &[&str]) -> Result<Vec<String>, Diagnostic> {
+        let mut pos = Position::default();
+        tokens
+            .iter()
+            .map(|t| read_play(t, dialect, &mut pos).map(|r| r.mv.iccs()))
+            .collect()
+    }
+
+    #[test]
+    fn the_same_opening_in_every_dialect() {
+        let want = ["h2e2", "h9g7", "h0g2", "i9h9"];
+        let cases: [(Dialect, [&str; 4]); 8] = [
+            (Dialect::Iccs, ["h2e2", "h9g7", "H0-G2", "i9h9"]),
+            (
+                Dialect::Chinese(Glyphs::Simplified),
+                ["炮二平五", "马８进７", "马二进三", "车９平８"],
+            ),
+            (
+                Dialect::Chinese(Glyphs::Traditional),
+                ["炮二平五", "馬8進7", "傌二進三", "車９平８"],
+            ),
+            (Dialect::Wxf, ["C2.5", "H8+7", "H2+3", "R9.8"]),
+            (Dialect::Wxf, ["Ｃ２＝５", "h8+7", "N2+3", "R9=8"]),
+            (Dialect::OldVietnamese, ["P2-5", "M8.7", "M2.3", "-X9-8"]),
+            (Dialect::Asian, ["P2=5", "M8+7", "M2+3", "X9=8"]),
+            (Dialect::NewVietnamese, ["Phe2", "Mg7", "Mg2", "Xh9"]),
+        ];
+        for (d, toks) in cases {
+            assert_eq!(play_all(d, &toks).unwrap(), want, "{d} {toks:?}");
+        }
+    }
+
+    #[test]
+    fn errors_by_family() {
+        let cases = [
+            (Dialect::Wxf, "C2", "invalid-move"),
+            (Dialect::Wxf, "C3.5", "illegal-move"),
+            (Dialect::Wxf, "R1.2", "illegal-move"),
+            (
+                Dialect::Chinese(Glyphs::Simplified),
+                "前炮平五",
+                "illegal-move",
+            ),
+            (Dialect::OldVietnamese, "P2=5", "invalid-move"),
+            (Dialect::NewVietnamese, "Mf2", "illegal-move"),
+            (
+                Dialect::Chinese(Glyphs::Simplified),
+                "炮二平五马８进７",
+                "invalid-move",
+            ),
+        ];
+        for (d, tok, code) in cases {
+            let mut pos = Position::default();
+            let e = read_play(tok, d, &mut pos).unwrap_err();
+            assert_eq!(e.code, code, "{tok}: {}", e.message);
+            assert_eq!(pos, Position::default());
+        }
+    }
+
+    #[test]
+    fn grouping_tokens() {
+        let toks = [
+            "Pháo2",
+            "bình",
+            "5",
+            "Mã",
+            "2",
+            "tiến",
+            "3",
+            "-",
+            "X2.1",
+            "Xe sau bình 2",
+        ];
+        let groups = group_tokens(&toks);
+        assert_eq!(groups, [0..3, 3..7, 8..9, 9..10]);
+        let mut pos = Position::default();
+        let moves: Vec<String> = groups
+            .iter()
+            .take(2)
+            .map(|r| {
+                let text = toks[r.clone()].join(" ");
+                read_play(&text, Dialect::OldVietnamese, &mut pos)
+                    .unwrap()
+                    .mv
+                    .iccs()
+            })
+            .collect();
+        assert_eq!(moves, ["h2e2", "b9c7"]);
+    }
+
+    /// Random strings over the notations' characters never panic, in any dialect.
+    #[test]
+    fn random_tokens_do_not_panic() {
+        let alphabet: Vec<char> =
+            "CHRPKAEBNMSTXVGtgsabcde0123456789+-./=前中后炮马车兵卒进退平一二五９Ｃ＋ ơáạ-"
+                .chars()
+                .collect();
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut dialects = Dialect::ALL.to_vec();
+        dialects.push(Dialect::Chinese(Glyphs::Traditional));
+        for _ in 0..20_000 {
+            let len = (next() % 9) as usize;
+            let tok: String = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            for d in &dialects {
+                let mut pos = Position::default();
+                let before = pos.clone();
+                if read_play(&tok, *d, &mut pos).is_err() {
+                    assert_eq!(pos, before, "{tok} {d}");
+                }
+                let _ = read_play_many(&tok, *d, &mut pos);
+            }
+            let _ = split_moves(&tok);
+            let _ = group_tokens(&[tok.as_str(), "2", "binh"]);
+        }
+    }
+
+    #[test]
+    fn write_a_line() {
+        let moves: Vec<Move> = ["h2e2", "h9g7", "h0g2"]
+            .iter()
+            .map(|m| Move::parse_iccs(m).unwrap())
+            .collect();
+        let start = Position::default();
+        assert_eq!(
+            write_line(&start, &moves, Dialect::Wxf).unwrap(),
+            ["C2.5", "H8+7", "H2+3"]
+        );
+        let bad = [moves[0], moves[0]];
+        let (done, e) = write_line(&start, &bad, Dialect::Wxf).unwrap_err();
+        assert_eq!(done, ["C2.5"]);
+        assert_eq!(e.mv, moves[0]);
+    }
+
+    #[test]
+    fn many_moves_in_one_token() {
+        let mut pos = Position::default();
+        let r = read_play_many(
+            "炮二平五马８进７",
+            Dialect::Chinese(Glyphs::Simplified),
+            &mut pos,
+        )
+        .unwrap();
+        let got: Vec<String> = r.iter().map(|r| r.mv.iccs()).collect();
+        assert_eq!(got, ["h2e2", "h9g7"]);
+    }
+
+    #[test]
+    fn split_movetext() {
+        let cases: [(&str, &[&str]); 4] = [
+            (
+                "1) Pháo2 bình 5  Mã 2 tiến 3 2) Ma 8 tan 7 Phao 8 binh 5",
+                &["Pháo2 bình 5", "Mã 2 tiến 3", "Ma 8 tan 7", "Phao 8 binh 5"],
+            ),
+            (
+                "1. 炮二平五马８进７ 2.马二进三",
+                &["炮二平五", "马8进7", "马二进三"],
+            ),
+            ("1. X2.1  -Tg6.1 1-0", &["X2.1", "-Tg6.1"]),
+            (
+                "1. P9.1-Tg6.1 2. X3-2- T9/7 3. H2-E2",
+                &["P9.1", "Tg6.1", "X3-2", "T9/7", "H2-E2"],
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(split_moves(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn inference() {
+        let start = Position::default();
+        // (tokens, chosen dialect, diagnostic code)
+        let cases: [(&[&str], Dialect, Option<&str>); 6] = [
+            (&["h2e2", "h9g7"], Dialect::Iccs, None),
+            (
+                &["炮二平五", "馬８進７"],
+                Dialect::Chinese(Glyphs::Traditional),
+                None,
+            ),
+            (&["C2.5", "H8+7"], Dialect::Wxf, None),
+            (&["P2-5", "M8.7", "M2.3"], Dialect::OldVietnamese, None),
+            (&["P2=5", "M8+7"], Dialect::Asian, None),
+            (&["Phe2", "Mg7"], Dialect::NewVietnamese, None),
+        ];
+        for (toks, want, code) in cases {
+            let (d, diag) = infer_dialect(&start, toks);
+            assert_eq!(d, want, "{toks:?}");
+            assert_eq!(diag.map(|d| d.code), code, "{toks:?}");
+        }
+        // `.` advance (Vietnam) or retreat (Asian): both legal here, a tie
+        let mid = Position::from_fen("4k4/9/9/9/9/8R/9/9/9/3K5 w - - 0 1").unwrap();
+        let (d, diag) = infer_dialect(&mid, &["X1.1"]);
+        assert_eq!(d, Dialect::OldVietnamese);
+        let diag = diag.unwrap();
+        assert_eq!(diag.code, "notation-tie");
+        assert!(
+            diag.message.contains("vietnamese-old, asian"),
+            "{}",
+            diag.message
+        );
+        for d in Dialect::ALL {
+            assert_eq!(d.to_string().parse::<Dialect>(), Ok(d));
+        }
+        assert!("klingon".parse::<Dialect>().is_err());
+        // a clear notation with an illegal move: no notation diagnostic
+        let (d, diag) = infer_dialect(&start, &["h2e2", "h9h5"]);
+        assert_eq!((d, diag), (Dialect::Iccs, None));
+        let (d, diag) = infer_dialect(&start, &["h2e2", "zz"]);
+        assert_eq!(d, Dialect::Iccs);
+        assert_eq!(diag.map(|d| d.code), Some("notation-unknown"));
+    }
+
+    const CN: Dialect = Dialect::Chinese(Glyphs::Simplified);
+    const TW: Dialect = Dialect::Chinese(Glyphs::Traditional);
+
+    fn fold_digits(s: &str) -> String {
+        s.chars()
+            .map(|c| match c {
+                '１'..='９' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                _ => c,
+            })
+            .collect()
+    }
+
+    /// Tandem and multi-soldier positions: for each move, its canonical form in every
+    /// dialect; each form reads back to the move.
+    #[test]
+    fn tandem_and_multi_soldier_forms() {
+        // (fen, iccs, [chinese, wxf, old vietnamese, asian, new vietnamese])
+        let three = "5k3/9/4P4/4P4/4P4/9/9/9/9/3K5 w - - 0 1";
+        let four = "4k4/P8/P8/P8/P8/9/9/9/9/3K5 w - - 0 1";
+        let five = "P3k4/P8/P8/P8/P8/9/9/9/9/3K5 w - - 0 1";
+        let two_files = "4k4/9/6P2/2P3P2/2P3P2/9/9/9/9/3K5 w - - 0 1";
+        let chariots = "4k4/9/9/9/R8/9/9/9/9/R2K5 w - - 0 1";
+        let black_chariots = "r3k4/9/9/9/9/r8/9/9/9/3K5 b - - 0 1";
+        let cases: [(&str, &str, [&str; 5]); 17] = [
+            (three, "e7d7", ["前兵平六", "P+.6", "Bt-6", "Bt=6", "Bd7"]),
+            (three, "e6d6", ["中兵平六", "P5.6", "Bg-6", "Bg=6", "Bd6"]),
+            (three, "e5f5", ["后兵平四", "P-.4", "Bs-4", "Bs=4", "Bf5"]),
+            (four, "a8b8", ["一兵平八", "++.8", "Ba-8", "Ba=8", "Bb8"]),
+            (four, "a7b7", ["二兵平八", "P+.8", "Bb-8", "Bb=8", "Bb7"]),
+            (four, "a6b6", ["三兵平八", "P-.8", "Bc-8", "Bc=8", "Bb6"]),
+            (four, "a5b5", ["四兵平八", "--.8", "Bd-8", "Bd=8", "Bb5"]),
+            (five, "a9b9", ["一兵平八", "++.8", "Ba-8", "Ba=8", "Bb9"]),
+            (five, "a8b8", ["二兵平八", "P+.8", "Bb-8", "Bb=8", "Bb8"]),
+            (five, "a7b7", ["三兵平八", "P9.8", "Bc-8", "Bc=8", "Bb7"]),
+            (five, "a5b5", ["五兵平八", "--.8", "Be-8", "Be=8", "Bb5"]),
+            (
+                two_files,
+                "c6b6",
+                ["前兵七平八", "7+.8", "Bt7-8", "Bt7=8", "Bb6"],
+            ),
+            (
+                two_files,
+                "g6f6",
+                ["中兵三平四", "33.4", "Bg3-4", "Bg3=4", "Bf6"],
+            ),
+            (
+                two_files,
+                "g5h5",
+                ["后兵三平二", "3-.2", "Bs3-2", "Bs3=2", "Bh5"],
+            ),
+            (
+                chariots,
+                "a5a6",
+                ["前车进一", "R++1", "Xt.1", "Xt+1", "Xa6"],
+            ),
+            (
+                chariots,
+                "a0b0",
+                ["后车平八", "R-.8", "Xs-8", "Xs=8", "Xb0"],
+            ),
+            (
+                black_chariots,
+                "a4a3",
+                ["前车进1", "R++1", "Xt.1", "Xt+1", "Xa3"],
+            ),
+        ];
+        let dialects = [
+            CN,
+            Dialect::Wxf,
+            Dialect::OldVietnamese,
+            Dialect::Asian,
+            Dialect::NewVietnamese,
+        ];
+        for (fen, iccs, forms) in cases {
+            let pos = Position::from_fen(fen).unwrap();
+            let mv = Move::parse_iccs(iccs).unwrap();
+            for (d, want) in dialects.into_iter().zip(forms) {
+                let mut s = String::new();
+                write(&mut s, &pos, mv, d);
+                assert_eq!(fold_digits(&s), want, "{fen} {iccs} {d}");
+                let mut p = pos.clone();
+                let r = read_play(want, d, &mut p).unwrap_or_else(|e| panic!("{want}: {e:?}"));
+                assert_eq!(r.mv, mv, "{want} {d}");
+            }
+        }
+    }
+
+    /// Other ways real records write tandem pieces.
+    #[test]
+    fn tandem_variants_read() {
+        let two_files = "4k4/9/6P2/2P3P2/2P3P2/9/9/9/9/3K5 w - - 0 1";
+        let cases = [
+            // xqbase: soldiers on several files numbered right to left, front to back
+            (two_files, TW, "二兵平四", "g6f6"),
+            (two_files, Dialect::Wxf, "Pb.4", "g6f6"),
+            // print practice: the piece name left out
+            (two_files, CN, "前七平八", "c6b6"),
+            // wukong xqdb: the sign before the letter, full width
+            (
+                "4k4/9/9/9/4P4/4P4/9/9/9/3K5 w - - 0 1",
+                Dialect::Wxf,
+                "＋Ｐ＋１",
+                "e5e6",
+            ),
+            (
+                "4k4/9/9/9/4P4/4P4/9/9/9/3K5 w - - 0 1",
+                Dialect::Wxf,
+                "+P.4",
+                "e5f5",
+            ),
+            // traditional 後, variant 俥
+            (
+                "4k4/9/9/9/R8/9/9/9/9/R2K5 w - - 0 1",
+                TW,
+                "後俥平八",
+                "a0b0",
+            ),
+            // the Vietnamese words
+            (
+                "4k4/9/9/9/R8/9/9/9/9/R2K5 w - - 0 1",
+                Dialect::OldVietnamese,
+                "Xe sau bình 8",
+                "a0b0",
+            ),
+            (
+                "5k3/9/4P4/4P4/4P4/9/9/9/9/3K5 w - - 0 1",
+                Dialect::OldVietnamese,
+                "Binh giữa bình 6",
+                "e6d6",
+            ),
+        ];
+        for (fen, d, tok, want) in cases {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let r = read_play(tok, d, &mut pos).unwrap_or_else(|e| panic!("{tok}: {e:?}"));
+            assert_eq!(r.mv.iccs(), want, "{tok}");
+        }
+    }
+
+    /// Front/rear left out: resolved by legality with a note, or ambiguous.
+    #[test]
+    fn omitted_tandem_mark() {
+        let chariots = "4k4/9/9/9/R8/9/9/9/9/R2K5 w - - 0 1";
+        let mut pos = Position::from_fen(chariots).unwrap();
+        let r = read_play("车九退一", CN, &mut pos).unwrap();
+        assert_eq!(r.mv.iccs(), "a5a4");
+        assert_eq!(
+            r.remarks.first().map(|d| d.code),
+            Some("tandem-mark-omitted")
+        );
+        let mut pos = Position::from_fen(chariots).unwrap();
+        let e = read_play("车九进一", CN, &mut pos).unwrap_err();
+        assert_eq!(e.code, "ambiguous-move");
+        let mut c = e.candidates.clone();
+        c.sort();
+        assert_eq!(c, ["前车进一", "后车进一"]);
+        let mut pos = Position::from_fen(chariots).unwrap();
+        let e = read_play("R9+1", Dialect::Wxf, &mut pos).unwrap_err();
+        let mut c = e.candidates.clone();
+        c.sort();
+        assert_eq!(c, ["R++1", "R-+1"]);
+        // advisors and elephants never take a mark: no note
+        let mut pos = Position::default();
+        let r = read_play("相三进五", CN, &mut pos).unwrap();
+        assert!(r.remarks.is_empty());
+    }
+
+    /// The same string, different moves (or none) in different dialects.
+    #[test]
+    fn ambiguities_between_dialects() {
+        let start = START;
+        let after_c25 = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+        // (fen, token, dialect, Ok(iccs) or Err(code))
+        let cases: [(&str, &str, Dialect, Result<&str, &str>); 17] = [
+            // `.`: advance in Vietnam, retreat in the Asian marks, sideways in WXF
+            (start, "M2.3", Dialect::OldVietnamese, Ok("h0g2")),
+            (start, "M2.3", Dialect::Asian, Err("illegal-move")),
+            (start, "P2.5", Dialect::Wxf, Err("illegal-move")),
+            (start, "P2.5", Dialect::OldVietnamese, Err("illegal-move")),
+            (after_c25, "M2.3", Dialect::OldVietnamese, Ok("b9c7")),
+            // `-`: sideways in Vietnam, retreat in WXF
+            (start, "P2-5", Dialect::OldVietnamese, Ok("h2e2")),
+            (start, "P2-5", Dialect::Wxf, Err("illegal-move")),
+            // `P`: cannon in Vietnamese, soldier in WXF
+            (start, "P7+1", Dialect::Wxf, Ok("c3c4")),
+            (start, "P7+1", Dialect::Asian, Err("illegal-move")),
+            // `C`: soldier in old Vietnamese (some sheets), cannon in WXF
+            (start, "C2.5", Dialect::Wxf, Ok("h2e2")),
+            (start, "C2.5", Dialect::OldVietnamese, Err("illegal-move")),
+            (start, "C3.1", Dialect::OldVietnamese, Ok("g3g4")),
+            // `T`: elephant in the old notation, general in the new
+            (start, "T3.5", Dialect::OldVietnamese, Ok("g0e2")),
+            (start, "Te1", Dialect::NewVietnamese, Ok("e0e1")),
+            (start, "T3.5", Dialect::NewVietnamese, Err("invalid-move")),
+            // letters only one system has
+            (start, "H2+3", Dialect::Asian, Err("invalid-move")),
+            (start, "X1.1", Dialect::Wxf, Err("invalid-move")),
+        ];
+        for (fen, tok, d, want) in cases {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let got = read_play(tok, d, &mut pos)
+                .map(|r| r.mv.iccs())
+                .map_err(|e| e.code);
+            assert_eq!(got, want.map(String::from), "{tok} {d}");
+        }
+    }
 }

@@ -1,0 +1,744 @@
+//! Reading a scoresheet typed into a spreadsheet (CSV) into the same syntactic form as
+//! the PGN reader produces: one [`RawGame`] per game, ready for replay.
+//!
+//! Columns are recognized by their header (English or Vietnamese, any case, with or
+//! without diacritics): `game` (optional: several games in one sheet), `move`/`no`/`#`/
+//! `TT`, `white`/`Trắng`, `black`/`Đen`, `white_clock`, `black_clock`, `draw_offer`,
+//! `flags` (see [`Column::from_header`]). Each game's [`RawGame::text`] is synthesized
+//! from the cells, one text line per CSV line: line *k* of the text is line
+//! `first_line + k - 1` of the CSV file, so the line numbers of every diagnostic are
+//! the CSV's own. Within a line the text reads like PGN (`12. Nf3 {[%clk 1:02:03]} Nc6`);
+//! [`CsvGame::cells`] maps every span back to its CSV line and field. The first game's
+//! text begins with the header row, verbatim, so header diagnostics can point at it.
+//! See `docs/formats.md`.
+
+use csv::{ReaderBuilder, StringRecord, Trim};
+use encoding_rs::UTF_8;
+use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
+
+use super::{CommentKind, Element, RawGame};
+use crate::{
+    diag::{Diagnostic, Span},
+    game::GameResult,
+    text::{DecodeReport, EncodingSource},
+};
+
+/// A recognized column of a scoresheet.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Column {
+    Game,
+    Move,
+    White,
+    Black,
+    WhiteClock,
+    BlackClock,
+    DrawOffer,
+    Flags,
+}
+
+impl Column {
+    /// Recognizes a header cell: trimmed, case-folded, diacritics and `đ` folded,
+    /// spaces, `_`, `-` and `.` ignored. English and Vietnamese names (Red/Đỏ for
+    /// xiangqi's first player).
+    pub fn from_header(cell: &str) -> Option<Column> {
+        let key: String = cell
+            .nfd()
+            .filter(|c| !is_combining_mark(*c))
+            .flat_map(char::to_lowercase)
+            .map(|c| if c == 'đ' { 'd' } else { c })
+            .filter(|c| !matches!(c, ' ' | '_' | '-' | '.' | '\u{feff}'))
+            .collect();
+        Some(match key.as_str() {
+            "game" | "games" | "gameno" | "van" | "vanso" | "vandau" => Column::Game,
+            "move" | "moveno" | "no" | "nr" | "n" | "#" | "tt" | "stt" | "nuoc" | "nuocdi" => {
+                Column::Move
+            }
+            "white" | "w" | "red" | "trang" | "do" | "bentrang" | "bendo" => Column::White,
+            "black" | "b" | "den" | "benden" => Column::Black,
+            "whiteclock" | "clockwhite" | "whitetime" | "donghotrang" | "thoigiantrang"
+            | "redclock" | "donghodo" => Column::WhiteClock,
+            "blackclock" | "clockblack" | "blacktime" | "donghoden" | "thoigianden" => {
+                Column::BlackClock
+            }
+            "drawoffer" | "draw" | "cauhoa" | "denghihoa" | "xinhoa" => Column::DrawOffer,
+            "flags" | "flag" | "notes" | "note" | "ghichu" => Column::Flags,
+            _ => return None,
+        })
+    }
+}
+
+/// Where a span of a synthesized text came from in the CSV file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CellRef {
+    /// The span in [`RawGame::text`].
+    pub span: Span,
+    /// 1-based line of the CSV file on which the record starts.
+    pub line: u64,
+    /// 0-based field index in the record.
+    pub field: usize,
+    /// The column, when the header named a known one.
+    pub column: Option<Column>,
+    /// The cell is from the games (header fields) file, not the moves file.
+    pub games_file: bool,
+}
+
+/// One game read from a scoresheet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsvGame {
+    /// The value of the `game` column, if the sheet has one.
+    pub game: Option<String>,
+    pub raw: RawGame,
+    /// Every cell copied into `raw.text`, in text order.
+    pub cells: Vec<CellRef>,
+}
+
+impl CsvGame {
+    /// The CSV cell that `span` starts in.
+    pub fn cell_at(&self, span: Span) -> Option<&CellRef> {
+        self.cells
+            .iter()
+            .find(|c| c.span.start <= span.start && span.start <= c.span.end)
+    }
+}
+
+/// Reads all games of a scoresheet. Never fails: a missing header, unknown columns,
+/// ragged rows or unreadable CSV become diagnostics of the games (a sheet without a
+/// usable header gives one game with no moves and a `csv-missing-header` error).
+pub fn read_scoresheet(text: &str) -> Vec<CsvGame> {
+    let mut rdr = ReaderBuilder::new()
+        .delimiter(sniff_delimiter(text))
+        .has_headers(false)
+        .flexible(true)
+        .trim(Trim::All)
+        .from_reader(text.as_bytes());
+    let mut records = rdr.records();
+    let header = match records.next() {
+        None => return Vec::new(),
+        Some(Ok(h)) => h,
+        Some(Err(e)) => return vec![failed(text, "csv-unreadable", e.to_string())],
+    };
+    let header_line = header.position().map_or(1, |p| p.line());
+    let columns: Vec<Option<Column>> = header.iter().map(Column::from_header).collect();
+    if !columns
+        .iter()
+        .any(|c| matches!(c, Some(Column::White | Column::Black)))
+    {
+        return vec![failed(
+            text,
+            "csv-missing-header",
+            format!(
+                "expected a header row naming the white and black columns, found `{}`",
+                header.iter().collect::<Vec<_>>().join(",")
+            ),
+        )];
+    }
+    let mut out = Vec::new();
+    let mut b = Builder::new(0, header_line, 0);
+    // the header row, verbatim, opens the first game's text
+    let line_text = text.lines().next().unwrap_or("");
+    b.text.push_str(line_text);
+    for (i, (cell, col)) in header.iter().zip(&columns).enumerate() {
+        if col.is_none() {
+            let start = line_text.find(cell).unwrap_or(0);
+            b.diagnostics.push(
+                Diagnostic::warning(
+                    "csv-unknown-column",
+                    format!("unknown column `{cell}` (field {}) is ignored", i + 1),
+                )
+                .with_span(Span::from_range(start, start + cell.len())),
+            );
+        }
+    }
+    let mut game_key: Option<String> = None;
+    let mut any_row = false;
+    for rec in records {
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => {
+                let at = b.text.len();
+                b.diagnostics.push(
+                    Diagnostic::error("csv-unreadable", e.to_string().to_lowercase())
+                        .with_span(Span::from_range(at, at)),
+                );
+                break;
+            }
+        };
+        let (line, byte) = rec.position().map_or((0, 0), |p| (p.line(), p.byte()));
+        let key = field(&rec, &columns, Column::Game).map(str::to_owned);
+        if let (Some(k), Some(cur)) = (&key, &game_key)
+            && !k.is_empty()
+            && k != cur
+            && any_row
+        {
+            b.byte_end = byte;
+            out.push(b.finish());
+            b = Builder::new(out.len() as u64, line, byte);
+        }
+        if let Some(k) = key.filter(|k| !k.is_empty()) {
+            game_key = Some(k);
+        }
+        if b.key.is_none() {
+            b.key.clone_from(&game_key);
+        }
+        b.row(&rec, &columns, line);
+        any_row = true;
+    }
+    b.byte_end = text.len() as u64;
+    out.push(b.finish());
+    out
+}
+
+/// Reads a scoresheet with its games file (`games.csv`, as
+/// [`crate::emit::ScoresheetWriter`] writes it): each row's fields become the tags of
+/// the game with the same `game` value (of the only game, when the moves file has no
+/// `game` column and the games file one row). Column names are tag names (`start_fen`
+/// becomes `SetUp "1"` + `FEN`; empty cells and the `game`, `status`, `source_file`
+/// and `source_game_index` columns are skipped). The tag text is appended to the
+/// game's text after its last line; [`CsvGame::cells`] maps it back to the games file.
+pub fn read_scoresheet_with_games(moves: &str, games: &str) -> Vec<CsvGame> {
+    let mut out = read_scoresheet(moves);
+    let mut rdr = ReaderBuilder::new()
+        .delimiter(sniff_delimiter(games))
+        .has_headers(false)
+        .flexible(true)
+        .trim(Trim::All)
+        .from_reader(games.as_bytes());
+    let mut records = rdr.records();
+    let Some(Ok(header)) = records.next() else {
+        return out;
+    };
+    let names: Vec<String> = header.iter().map(str::to_owned).collect();
+    let key_col = names
+        .iter()
+        .position(|n| Column::from_header(n) == Some(Column::Game));
+    let rows: Vec<StringRecord> = records.flatten().collect();
+    let single = out.len() == 1 && out.first().is_some_and(|g| g.game.is_none()) && rows.len() == 1;
+    for g in &mut out {
+        let row = if single {
+            rows.first()
+        } else {
+            rows.iter().find(|r| {
+                key_col
+                    .and_then(|k| r.get(k))
+                    .is_some_and(|k| Some(k) == g.game.as_deref())
+            })
+        };
+        if let Some(row) = row {
+            attach_tags(g, &names, row);
+        }
+    }
+    out
+}
+
+fn attach_tags(g: &mut CsvGame, names: &[String], row: &StringRecord) {
+    let line = row.position().map_or(0, |p| p.line());
+    let text = &mut g.raw.text;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    for (field, (name, value)) in names.iter().zip(row.iter()).enumerate() {
+        let key: String = name
+            .chars()
+            .map(|c| if c.is_whitespace() { '_' } else { c })
+            .collect();
+        if value.is_empty()
+            || key.is_empty()
+            || Column::from_header(&key) == Some(Column::Game)
+            || matches!(key.as_str(), "status" | "source_file" | "source_game_index")
+        {
+            continue;
+        }
+        let pairs: &[(&str, &str)] = if key == "start_fen" {
+            &[("SetUp", "1"), ("FEN", value)]
+        } else {
+            &[(key.as_str(), value)]
+        };
+        for &(n, v) in pairs {
+            let start = text.len();
+            text.push('[');
+            let name_span = Span::from_range(text.len(), text.len() + n.len());
+            text.push_str(n);
+            text.push_str(" \"");
+            let vstart = text.len();
+            let mut escaped = false;
+            for c in v.chars() {
+                match c {
+                    '"' | '\\' => {
+                        escaped = true;
+                        text.push('\\');
+                        text.push(c);
+                    }
+                    '\n' | '\r' => text.push(' '),
+                    c => text.push(c),
+                }
+            }
+            let value_span = Span::from_range(vstart, text.len());
+            text.push_str("\"]");
+            let span = Span::from_range(start, text.len());
+            text.push('\n');
+            g.raw.tags.push(super::RawTag {
+                span,
+                name: name_span,
+                value: value_span,
+                escaped,
+            });
+            g.cells.push(CellRef {
+                span: value_span,
+                line,
+                field,
+                column: None,
+                games_file: true,
+            });
+        }
+    }
+}
+
+/// The field delimiter: whichever of `,`, `;` and tab occurs most in the header line
+/// (spreadsheets in locales with a decimal comma save CSV with `;`), `,` on a tie.
+pub fn sniff_delimiter(text: &str) -> u8 {
+    let header = text.lines().next().unwrap_or("");
+    let count = |c: char| header.matches(c).count();
+    let (comma, semi, tab) = (count(','), count(';'), count('\t'));
+    if semi > comma && semi >= tab {
+        b';'
+    } else if tab > comma && tab > semi {
+        b'\t'
+    } else {
+        b','
+    }
+}
+
+fn field<'r>(rec: &'r StringRecord, columns: &[Option<Column>], col: Column) -> Option<&'r str> {
+    let i = columns.iter().position(|c| *c == Some(col))?;
+    rec.get(i)
+}
+
+fn decoding() -> DecodeReport {
+    DecodeReport {
+        encoding: UTF_8,
+        source: EncodingSource::Utf8,
+        had_replacements: false,
+    }
+}
+
+/// A game holding the whole text and one error.
+fn failed(text: &str, code: &'static str, message: String) -> CsvGame {
+    let first = text.lines().next().map_or(0, str::len);
+    CsvGame {
+        game: None,
+        raw: RawGame {
+            index: 0,
+            junk: false,
+            tags: Vec::new(),
+            movetext: Vec::new(),
+            result: None,
+            text: text.to_owned(),
+            byte_start: 0,
+            byte_end: text.len() as u64,
+            first_line: 1,
+            decoding: decoding(),
+            diagnostics: vec![
+                Diagnostic::error(code, message.to_lowercase())
+                    .with_span(Span::from_range(0, first)),
+            ],
+        },
+        cells: Vec::new(),
+    }
+}
+
+struct Builder {
+    index: u64,
+    text: String,
+    first_line: u64,
+    /// The CSV line the end of `text` is on.
+    line: u64,
+    movetext: Vec<Element>,
+    cells: Vec<CellRef>,
+    diagnostics: Vec<Diagnostic>,
+    result: Option<(GameResult, Span)>,
+    byte_start: u64,
+    byte_end: u64,
+    header_len: Option<usize>,
+    key: Option<String>,
+}
+
+impl Builder {
+    fn new(index: u64, first_line: u64, byte_start: u64) -> Builder {
+        Builder {
+            index,
+            text: String::new(),
+            first_line,
+            line: first_line,
+            movetext: Vec::new(),
+            cells: Vec::new(),
+            diagnostics: Vec::new(),
+            result: None,
+            byte_start,
+            byte_end: byte_start,
+            header_len: None,
+            key: None,
+        }
+    }
+
+    /// Appends `s` as one span of the text, recording its cell.
+    fn put(&mut self, s: &str, line: u64, field: usize, column: Option<Column>) -> Span {
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.text.push(' ');
+        }
+        let start = self.text.len();
+        for c in s.chars() {
+            self.text.push(if c == '\n' || c == '\r' { ' ' } else { c });
+        }
+        let span = Span::from_range(start, self.text.len());
+        self.cells.push(CellRef {
+            span,
+            line,
+            field,
+            column,
+            games_file: false,
+        });
+        span
+    }
+
+    /// Appends literal syntax (not from a cell).
+    fn lit(&mut self, s: &str) -> Span {
+        let start = self.text.len();
+        self.text.push_str(s);
+        Span::from_range(start, self.text.len())
+    }
+
+    fn row(&mut self, rec: &StringRecord, columns: &[Option<Column>], line: u64) {
+        if self.header_len.is_none() {
+            self.header_len = Some(columns.len());
+        }
+        while self.line < line {
+            self.text.push('\n');
+            self.line += 1;
+        }
+        if rec.iter().all(str::is_empty) {
+            return;
+        }
+        let row_start = self.text.len();
+        if rec.len() != columns.len() {
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    "csv-ragged-row",
+                    format!(
+                        "expected {} fields as in the header, found {}",
+                        columns.len(),
+                        rec.len()
+                    ),
+                )
+                .with_span(Span::from_range(row_start, row_start)),
+            );
+        }
+        let idx = |c: Column| columns.iter().position(|x| *x == Some(c));
+        let get = |c: Column| idx(c).and_then(|i| rec.get(i)).unwrap_or("");
+        let flags = get(Column::Flags).to_ascii_lowercase();
+        let white = get(Column::White);
+        let black = get(Column::Black);
+        if flags.split(';').any(|f| f.trim() == "unparsed") {
+            // verbatim unread text of a written game: kept as a comment
+            if let Some(i) = idx(Column::White) {
+                self.lit("{");
+                let body = self.put(white, line, i, Some(Column::White));
+                let end = self.lit("}");
+                self.movetext.push(Element::Comment {
+                    kind: CommentKind::Brace,
+                    body,
+                    span: Span::new(body.start.saturating_sub(1), end.end),
+                });
+            }
+            return;
+        }
+        let number = get(Column::Move);
+        let white_empty = white.is_empty() || white == "..." || white == "…";
+        if !number.is_empty()
+            && let Some(i) = idx(Column::Move)
+        {
+            match number.trim_end_matches('.').parse::<u32>() {
+                Ok(n) => {
+                    let span = self.put(number, line, i, Some(Column::Move));
+                    let dots = self.lit(if white_empty { "..." } else { "." });
+                    self.movetext.push(Element::MoveNumber {
+                        number: n,
+                        black: white_empty,
+                        span: span.join(dots),
+                    });
+                }
+                Err(_) => {
+                    let span = self.put(number, line, i, Some(Column::Move));
+                    self.diagnostics.push(
+                        Diagnostic::warning(
+                            "csv-bad-move-number",
+                            format!("expected a move number, found `{number}`"),
+                        )
+                        .with_span(span),
+                    );
+                }
+            }
+        }
+        let draw = get(Column::DrawOffer);
+        let draw_side = match Column::from_header(draw) {
+            _ if draw.is_empty() => None,
+            Some(Column::White) => Some(Column::White),
+            Some(Column::Black) => Some(Column::Black),
+            _ => {
+                let at = self.text.len();
+                self.diagnostics.push(
+                    Diagnostic::warning(
+                        "csv-bad-draw-offer",
+                        format!("expected `white` or `black` for a draw offer, found `{draw}`"),
+                    )
+                    .with_span(Span::from_range(at, at)),
+                );
+                None
+            }
+        };
+        for (side, cell, clock_col) in [
+            (Column::White, white, Column::WhiteClock),
+            (Column::Black, black, Column::BlackClock),
+        ] {
+            if cell.is_empty() || (side == Column::White && white_empty) {
+                continue;
+            }
+            let Some(i) = idx(side) else { continue };
+            let span = self.put(cell, line, i, Some(side));
+            if let Some(r) = GameResult::parse(cell) {
+                self.result = Some((r, span));
+                continue;
+            }
+            self.movetext.push(Element::Move { span, ep: None });
+            let clock = get(clock_col);
+            if !clock.is_empty()
+                && let Some(ci) = idx(clock_col)
+            {
+                let open = self.lit(" {[%clk ");
+                self.put_glued(clock, line, ci, clock_col);
+                let close = self.lit("]}");
+                self.movetext.push(Element::Comment {
+                    kind: CommentKind::Brace,
+                    body: Span::new(open.start.saturating_add(2), close.start.saturating_add(1)),
+                    span: Span::new(open.start.saturating_add(1), close.end),
+                });
+            }
+            if draw_side == Some(side) {
+                let span = self.lit(" (=)");
+                self.movetext.push(Element::DrawOffer {
+                    span: Span::new(span.start.saturating_add(1), span.end),
+                });
+            }
+        }
+    }
+
+    /// Like [`Builder::put`] without a leading space.
+    fn put_glued(&mut self, s: &str, line: u64, field: usize, column: Column) -> Span {
+        let start = self.text.len();
+        for c in s.chars() {
+            self.text.push(if c == '\n' || c == '\r' { ' ' } else { c });
+        }
+        let span = Span::from_range(start, self.text.len());
+        self.cells.push(CellRef {
+            span,
+            line,
+            field,
+            column: Some(column),
+            games_file: false,
+        });
+        span
+    }
+
+    fn finish(mut self) -> CsvGame {
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.text.push('\n');
+        }
+        CsvGame {
+            game: self.key,
+            raw: RawGame {
+                index: self.index,
+                junk: false,
+                tags: Vec::new(),
+                movetext: self.movetext,
+                result: self.result,
+                text: self.text,
+                byte_start: self.byte_start,
+                byte_end: self.byte_end,
+                first_line: self.first_line,
+                decoding: decoding(),
+                diagnostics: self.diagnostics,
+            },
+            cells: self.cells,
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers() {
+        let cases = [
+            ("move", Some(Column::Move)),
+            ("No", Some(Column::Move)),
+            ("#", Some(Column::Move)),
+            ("TT", Some(Column::Move)),
+            ("Trắng", Some(Column::White)),
+            ("TRANG", Some(Column::White)),
+            ("Đen", Some(Column::Black)),
+            ("den", Some(Column::Black)),
+            ("white_clock", Some(Column::WhiteClock)),
+            ("Draw offer", Some(Column::DrawOffer)),
+            ("Ván", Some(Column::Game)),
+            ("comment", None),
+        ];
+        for (h, want) in cases {
+            assert_eq!(Column::from_header(h), want, "{h}");
+        }
+    }
+
+    #[test]
+    fn reads_vietnamese_sheet() {
+        let csv = "TT,Trắng,Đen,Ghi chú\n1,e4,e5,\n2,Mf3,Mc6,\n3,,1-0,\n";
+        let games = read_scoresheet(csv);
+        assert_eq!(games.len(), 1);
+        let g = &games[0].raw;
+        assert_eq!(
+            g.move_tokens().collect::<Vec<_>>(),
+            ["e4", "e5", "Mf3", "Mc6"]
+        );
+        assert_eq!(g.result.map(|r| r.0), Some(GameResult::WhiteWins));
+        // line 2 of the CSV is line 2 of the text
+        let e4 = g.movetext.iter().find_map(|e| match e {
+            Element::Move { span, .. } => Some(*span),
+            _ => None,
+        });
+        let lc = crate::diag::LineIndex::new(&g.text, g.first_line)
+            .locate(&g.text, e4.unwrap().start as usize);
+        assert_eq!(lc.line, 2);
+        assert_eq!(games[0].cell_at(e4.unwrap()).unwrap().field, 1);
+    }
+
+    #[test]
+    fn errors_are_diagnostics() {
+        let cases: [(&str, &str); 4] = [
+            ("x,y\n1,2\n", "csv-missing-header"),
+            ("move,white,black,extra\n1,e4,e5,x\n", "csv-unknown-column"),
+            ("move,white,black\n1,e4\n", "csv-ragged-row"),
+            ("move,white,black\nx,e4,e5\n", "csv-bad-move-number"),
+        ];
+        for (csv, code) in cases {
+            let games = read_scoresheet(csv);
+            assert!(
+                games
+                    .iter()
+                    .any(|g| g.raw.diagnostics.iter().any(|d| d.code == code)),
+                "{csv}: {games:?}"
+            );
+        }
+        assert!(read_scoresheet("").is_empty());
+    }
+
+    #[test]
+    fn delimiters_quotes_and_multiline_cells() {
+        let cases: [(&str, &[&str], u64); 4] = [
+            (
+                "move;white;black\n1;e4;e5\n2;Nf3;Nc6\n",
+                &["e4", "e5", "Nf3", "Nc6"],
+                3,
+            ),
+            ("move\twhite\tblack\n1\te4\te5\n", &["e4", "e5"], 2),
+            (
+                "\u{feff}\"move\",\"white\",\"black\"\n1,\"e4\",\" e5 \"\n",
+                &["e4", "e5"],
+                2,
+            ),
+            // a cell over two lines keeps later rows on their own CSV lines
+            (
+                "move,white,black,flags\n1,e4,e5,\"a\nb\"\n2,Nf3,Nc6,\n",
+                &["e4", "e5", "Nf3", "Nc6"],
+                4,
+            ),
+        ];
+        for (csv, tokens, last_line) in cases {
+            let games = read_scoresheet(csv);
+            assert_eq!(games.len(), 1, "{csv:?}");
+            let g = &games[0].raw;
+            assert_eq!(g.move_tokens().collect::<Vec<_>>(), tokens, "{csv:?}");
+            assert!(
+                g.diagnostics.iter().all(|d| d.code != "csv-ragged-row"),
+                "{csv:?}"
+            );
+            let last = g
+                .movetext
+                .iter()
+                .rev()
+                .find_map(|e| match e {
+                    Element::Move { span, .. } => Some(*span),
+                    _ => None,
+                })
+                .unwrap();
+            let lc = crate::diag::LineIndex::new(&g.text, g.first_line)
+                .locate(&g.text, last.start as usize);
+            assert_eq!(lc.line, last_line, "{csv:?}: {:?}", g.text);
+        }
+    }
+
+    #[test]
+    fn games_file_gives_tags() {
+        let moves = "game,move,white,black\n1,1,e4,e5\n2,1,d4,d5\n";
+        let games = "game,Event,White,start_fen,status\n1,\"A \"\"big\"\" one\",Ann,,clean\n\
+                     2,B,Bob,4k3/8/8/8/8/8/8/4K3 w - - 0 1,clean\n";
+        let read = read_scoresheet_with_games(moves, games);
+        assert_eq!(read.len(), 2);
+        let tags = |g: &CsvGame| {
+            g.raw
+                .tags
+                .iter()
+                .map(|t| {
+                    (
+                        g.raw.tag_name(t).to_owned(),
+                        g.raw.tag_value(t).into_owned(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            tags(&read[0]),
+            [
+                ("Event".into(), "A \"big\" one".into()),
+                ("White".into(), "Ann".into())
+            ]
+        );
+        assert_eq!(tags(&read[1])[2], ("SetUp".to_owned(), "1".to_owned()));
+        assert_eq!(read[1].game.as_deref(), Some("2"));
+        assert!(read[1].cells.iter().any(|c| c.games_file && c.line == 3));
+        assert_eq!(read[0].raw.move_tokens().collect::<Vec<_>>(), ["e4", "e5"]);
+    }
+
+    #[test]
+    fn several_games_and_clocks() {
+        let csv = "game,move,white,black,white_clock,black_clock,draw_offer\n\
+                   1,1,e4,e5,1:00:00,0:59:59,black\n2,1,d4,d5,,,\n";
+        let games = read_scoresheet(csv);
+        assert_eq!(games.len(), 2);
+        let g = &games[0].raw;
+        let comments: Vec<&str> = g
+            .movetext
+            .iter()
+            .filter_map(|e| match e {
+                Element::Comment { body, .. } => Some(g.slice(*body)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(comments, ["[%clk 1:00:00]", "[%clk 0:59:59]"]);
+        assert!(
+            g.movetext
+                .iter()
+                .any(|e| matches!(e, Element::DrawOffer { .. }))
+        );
+        assert_eq!(games[1].raw.first_line, 3);
+        assert_eq!(games[1].raw.move_tokens().collect::<Vec<_>>(), ["d4", "d5"]);
+    }
+}

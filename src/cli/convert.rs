@@ -1,0 +1,284 @@
+//! `kyphu convert`: any input to PGN, JSON Lines or scoresheet CSV.
+
+use std::{
+    fs::File,
+    io::{self, BufWriter, Read, Write},
+    path::Path,
+    process::ExitCode,
+};
+
+use clap::ValueEnum;
+
+use super::{CliError, Counts, ReadArgs, pipeline, render::Located};
+use crate::{
+    archive::{RawGame, csv::read_scoresheet},
+    diag::{LineIndex, Severity},
+    emit::{
+        CsvOptions, JsonOptions, JsonWriter, MoveStyle, PgnOptions, PgnWriter, ScoresheetWriter,
+    },
+    game::{Game, Status},
+    notation::chess::{SanStyle, english},
+    replay::replay,
+    text::decode::decode_chunk,
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// PGN export format, canonical SAN
+    Pgn,
+    /// JSON Lines, one object per game (docs/schema/game.schema.json)
+    Json,
+    /// Scoresheet CSV, one row per move number
+    Csv,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    /// By file name: `.csv` is a scoresheet, anything else PGN or plain movetext
+    Auto,
+    /// PGN, or plain movetext with or without tags
+    Pgn,
+    /// A scoresheet typed into a spreadsheet (columns move/white/black or TT/Trắng/Đen)
+    Csv,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutNotation {
+    /// Standard algebraic as PGN writes it: `O-O`, `e8=Q`
+    San,
+    /// The FIDE Laws' style: `0-0`, `d8Q` (with --out-lang, in that language)
+    Fide,
+    /// Figurine algebraic: `♘f3`
+    Figurine,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// Write here instead of standard output
+    #[arg(short, long)]
+    pub output: Option<String>,
+    /// Output format (default: from the -o extension, else pgn)
+    #[arg(long, value_enum)]
+    pub to: Option<OutputFormat>,
+    /// Input format
+    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    pub from: InputFormat,
+    /// Piece letters of the output (a language code, as for --lang; default en)
+    #[arg(long)]
+    pub out_lang: Option<String>,
+    /// Style of chess moves in the output
+    #[arg(long, value_enum, default_value_t = OutNotation::San)]
+    pub out_notation: OutNotation,
+    /// PGN: the reduced export format (Seven Tag Roster, moves, result only)
+    #[arg(long)]
+    pub reduced: bool,
+    /// CSV: also write the header fields of the games to this file (games.csv)
+    #[arg(long)]
+    pub games_csv: Option<String>,
+    /// Print nothing on standard error but the per-file summary
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl ConvertArgs {
+    fn format(&self) -> OutputFormat {
+        if let Some(f) = self.to {
+            return f;
+        }
+        let ext = self
+            .output
+            .as_deref()
+            .and_then(|o| Path::new(o).extension())
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("json" | "jsonl" | "ndjson") => OutputFormat::Json,
+            Some("csv") => OutputFormat::Csv,
+            _ => OutputFormat::Pgn,
+        }
+    }
+
+    fn style(&self) -> Result<MoveStyle, CliError> {
+        let table = match &self.out_lang {
+            None => english(),
+            Some(code) => crate::notation::chess::table(code)
+                .ok_or_else(|| CliError::Usage(format!("unknown output language `{code}`")))?,
+        };
+        let chess = match self.out_notation {
+            OutNotation::San => SanStyle {
+                table,
+                ..SanStyle::pgn()
+            },
+            OutNotation::Fide => SanStyle::fide(table),
+            OutNotation::Figurine => SanStyle::figurine(),
+        };
+        Ok(MoveStyle {
+            chess,
+            ..MoveStyle::default()
+        })
+    }
+}
+
+fn create(path: &str) -> Result<Box<dyn Write + Send>, CliError> {
+    let f = File::create(path).map_err(|e| {
+        CliError::Io(io::Error::new(
+            e.kind(),
+            format!("cannot create {path}: {e}"),
+        ))
+    })?;
+    Ok(Box::new(f))
+}
+
+/// What a worker hands to the writer for one input item.
+struct Item {
+    junk: bool,
+    status: Status,
+    game: Option<Game>,
+    rendered: Vec<u8>,
+    messages: String,
+}
+
+pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
+    let format = a.format();
+    let style = a.style()?;
+    let sink: Box<dyn Write + Send> = match &a.output {
+        Some(path) => create(path)?,
+        None => Box::new(io::stdout()),
+    };
+    let mut out = BufWriter::with_capacity(1 << 16, sink);
+    let mut csv = match format {
+        OutputFormat::Csv => {
+            let games = a.games_csv.as_deref().map(create).transpose()?;
+            Some(ScoresheetWriter::new(
+                Vec::new(),
+                games,
+                CsvOptions { moves: style },
+            ))
+        }
+        _ => None,
+    };
+    let pgn_options = PgnOptions {
+        reduced: a.reduced,
+        moves: style,
+        ..PgnOptions::default()
+    };
+    let json_options = JsonOptions { moves: style };
+    let mut incomplete = false;
+    for file in a.read.files() {
+        let options = a.read.replay_options(&file)?;
+        let is_csv = match a.from {
+            InputFormat::Csv => true,
+            InputFormat::Pgn => false,
+            InputFormat::Auto => file.to_ascii_lowercase().ends_with(".csv"),
+        };
+        let source: Box<dyn Iterator<Item = io::Result<RawGame>> + Send> = if is_csv {
+            Box::new(read_csv(&a.read, &file)?.into_iter().map(Ok))
+        } else {
+            Box::new(a.read.open(&file)?)
+        };
+        let mut counts = Counts::default();
+        let quiet = a.quiet;
+        let file_name = file.as_str();
+        let process = |raw: RawGame| {
+            let junk = raw.junk;
+            let game = replay(raw, &options);
+            let mut messages = String::new();
+            if !quiet {
+                let index = LineIndex::new(&game.source.text, game.source.first_line);
+                for d in game.diagnostics.iter().filter(|d| {
+                    d.severity == Severity::Error || (junk && d.severity >= Severity::Warning)
+                }) {
+                    Located::new(file_name, &game, d, &index).human(&mut messages);
+                }
+            }
+            let status = game.status();
+            let (rendered, game) = if junk {
+                (Vec::new(), None)
+            } else {
+                match format {
+                    OutputFormat::Pgn => {
+                        let mut w = PgnWriter::new(Vec::new(), pgn_options);
+                        let _ = w.write_game(&game);
+                        (w.into_inner(), None)
+                    }
+                    OutputFormat::Json => {
+                        let mut w = JsonWriter::new(Vec::new(), json_options);
+                        let _ = w.write_game(&game);
+                        (w.into_inner(), None)
+                    }
+                    OutputFormat::Csv => (Vec::new(), Some(game)),
+                }
+            };
+            Item {
+                junk,
+                status,
+                game,
+                rendered,
+                messages,
+            }
+        };
+        pipeline::run(source, a.read.threads(), process, |item| {
+            if !item.messages.is_empty() {
+                eprint!("{}", item.messages);
+            }
+            if item.junk {
+                counts.junk += 1;
+                return Ok(());
+            }
+            counts.read += 1;
+            match item.status {
+                Status::Clean => counts.clean += 1,
+                Status::Repaired => counts.repaired += 1,
+                Status::Partial => counts.partial += 1,
+                Status::Failed => counts.failed += 1,
+            }
+            out.write_all(&item.rendered)?;
+            if let (Some(w), Some(g)) = (csv.as_mut(), item.game.as_ref()) {
+                w.write_game(g)?;
+            }
+            Ok(())
+        })
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::BrokenPipe => CliError::Io(e),
+            _ => CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))),
+        })?;
+        incomplete |= counts.partial + counts.failed > 0;
+        eprintln!("{}", counts.summary(&file));
+    }
+    if let Some(w) = csv {
+        let (moves, games) = w.into_inner()?;
+        out.write_all(&moves)?;
+        if let Some(mut g) = games {
+            g.flush()?;
+        }
+    }
+    out.flush()?;
+    Ok(if incomplete {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Reads a whole scoresheet CSV (small by nature) into raw games.
+fn read_csv(read: &ReadArgs, file: &str) -> Result<Vec<RawGame>, CliError> {
+    let mut input = super::input::open(file).map_err(CliError::Input)?;
+    let mut bytes = Vec::new();
+    input
+        .reader
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))))?;
+    let forced = read.read_options()?.encoding;
+    let (text, report) = decode_chunk(&bytes, forced, None);
+    let decoding = report.diagnostics();
+    Ok(read_scoresheet(&text)
+        .into_iter()
+        .map(|g| {
+            let mut raw = g.raw;
+            raw.diagnostics.extend(decoding.iter().cloned());
+            raw
+        })
+        .collect())
+}

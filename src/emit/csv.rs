@@ -1,0 +1,318 @@
+//! Scoresheet CSV writer: one row per move number, as on a paper scoresheet (FIDE
+//! Laws Art. 8; the Vietnamese BIÊN BẢN form), plus an optional `games.csv` of header
+//! fields. The reader of the same format is [`crate::archive::csv`].
+//!
+//! Moves file columns: `game, move, white, black, white_clock, black_clock, draw_offer,
+//! flags`. Only the main line is written (comments, NAGs and variations are not part of
+//! a scoresheet). After the moves, a row with the `unparsed` flag holds the verbatim
+//! unread text (if any) in the `white` cell, and a last row with the `result` flag holds
+//! the result token. See `docs/formats.md`.
+
+use std::io;
+
+use super::{Board, MoveStyle, SEVEN_TAG_ROSTER, is_initial};
+use crate::{
+    color::Color,
+    game::{Game, MoveNode},
+};
+
+/// Header of the moves file.
+pub const MOVES_HEADER: [&str; 8] = [
+    "game",
+    "move",
+    "white",
+    "black",
+    "white_clock",
+    "black_clock",
+    "draw_offer",
+    "flags",
+];
+
+/// Header of `games.csv`: `game`, the Seven Tag Roster, then these tags, then the
+/// start FEN (empty for the initial position), the status and the source.
+pub const GAMES_EXTRA_TAGS: [&str; 5] = ["WhiteElo", "BlackElo", "ECO", "TimeControl", "Variant"];
+
+/// Options of the scoresheet writer.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CsvOptions {
+    /// Notation of the move cells (default canonical English SAN; FIDE style or another
+    /// language through [`crate::notation::chess::SanStyle`]).
+    pub moves: MoveStyle,
+}
+
+/// Writes games as scoresheet rows to one writer and, optionally, their header fields
+/// to a second (`games.csv`). Games are numbered 1, 2, … in the order written.
+#[derive(Debug)]
+pub struct ScoresheetWriter<W: io::Write, G: io::Write> {
+    moves: ::csv::Writer<W>,
+    games: Option<::csv::Writer<G>>,
+    opts: CsvOptions,
+    count: u64,
+    row: Row,
+}
+
+#[derive(Debug, Default)]
+struct Row {
+    open: bool,
+    number: u32,
+    white: String,
+    black: String,
+    white_clock: String,
+    black_clock: String,
+    draw: &'static str,
+    flags: String,
+}
+
+impl Row {
+    fn reset(&mut self, number: u32) {
+        self.open = true;
+        self.number = number;
+        for s in [
+            &mut self.white,
+            &mut self.black,
+            &mut self.white_clock,
+            &mut self.black_clock,
+            &mut self.flags,
+        ] {
+            s.clear();
+        }
+        self.draw = "";
+    }
+
+    fn flag(&mut self, f: &str) {
+        if !self.flags.is_empty() {
+            self.flags.push(';');
+        }
+        self.flags.push_str(f);
+    }
+}
+
+impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
+    /// `moves` receives the scoresheet rows, `games` (if any) one row of header fields
+    /// per game. Both get their header row before the first game.
+    pub fn new(moves: W, games: Option<G>, opts: CsvOptions) -> ScoresheetWriter<W, G> {
+        ScoresheetWriter {
+            moves: ::csv::Writer::from_writer(moves),
+            games: games.map(::csv::Writer::from_writer),
+            opts,
+            count: 0,
+            row: Row::default(),
+        }
+    }
+
+    /// Writes one game.
+    pub fn write_game(&mut self, game: &Game) -> io::Result<()> {
+        if self.count == 0 {
+            self.moves.write_record(MOVES_HEADER)?;
+            if let Some(g) = &mut self.games {
+                let mut h: Vec<&str> = vec!["game"];
+                h.extend(SEVEN_TAG_ROSTER);
+                h.extend(GAMES_EXTRA_TAGS);
+                h.extend(["start_fen", "status", "source_file", "source_game_index"]);
+                g.write_record(&h)?;
+            }
+        }
+        self.count += 1;
+        let no = self.count.to_string();
+        if let Some(g) = &mut self.games {
+            write_header_row(g, &no, game)?;
+        }
+        let mut board = Board::new(&game.start);
+        self.row.open = false;
+        for node in &game.moves.moves {
+            self.add_move(&no, &mut board, node)?;
+        }
+        if self.row.open {
+            self.flush_row(&no)?;
+        }
+        if let Some(u) = &game.unparsed {
+            self.moves
+                .write_record([no.as_str(), "", u, "", "", "", "", "unparsed"])?;
+        }
+        self.moves.write_record([
+            no.as_str(),
+            "",
+            game.result.as_str(),
+            "",
+            "",
+            "",
+            "",
+            "result",
+        ])?;
+        Ok(())
+    }
+
+    /// Flushes both writers.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.moves.flush()?;
+        if let Some(g) = &mut self.games {
+            g.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Flushes and returns the moves writer and the games writer.
+    pub fn into_inner(self) -> io::Result<(W, Option<G>)> {
+        let moves = self.moves.into_inner().map_err(|e| e.into_error())?;
+        let games = match self.games {
+            Some(g) => Some(g.into_inner().map_err(|e| e.into_error())?),
+            None => None,
+        };
+        Ok((moves, games))
+    }
+
+    fn add_move(&mut self, no: &str, board: &mut Board, node: &MoveNode) -> io::Result<()> {
+        let white = board.turn() == Color::White;
+        if white || !self.row.open {
+            if self.row.open {
+                self.flush_row(no)?;
+            }
+            self.row.reset(board.fullmoves());
+            if !white {
+                self.row.white.push_str("...");
+            }
+        }
+        let (cell, clock) = if white {
+            (&mut self.row.white, &mut self.row.white_clock)
+        } else {
+            (&mut self.row.black, &mut self.row.black_clock)
+        };
+        board.write_and_play(cell, &node.mv, &self.opts.moves);
+        if let Some(c) = node.clock {
+            use std::fmt::Write as _;
+            let _ = write!(clock, "{c}");
+        }
+        if node.draw_offer {
+            self.row.draw = if white { "white" } else { "black" };
+        }
+        if node.illegal {
+            self.row.flag(if white {
+                "illegal-white"
+            } else {
+                "illegal-black"
+            });
+        }
+        if !white {
+            self.flush_row(no)?;
+        }
+        Ok(())
+    }
+
+    fn flush_row(&mut self, no: &str) -> io::Result<()> {
+        let r = &mut self.row;
+        r.open = false;
+        let num = itoa_buf(r.number);
+        self.moves.write_record([
+            no.as_bytes(),
+            num.as_bytes(),
+            r.white.as_bytes(),
+            r.black.as_bytes(),
+            r.white_clock.as_bytes(),
+            r.black_clock.as_bytes(),
+            r.draw.as_bytes(),
+            r.flags.as_bytes(),
+        ])?;
+        Ok(())
+    }
+}
+
+fn itoa_buf(n: u32) -> arrayvec::ArrayString<10> {
+    use std::fmt::Write as _;
+    let mut s = arrayvec::ArrayString::new();
+    let _ = write!(s, "{n}");
+    s
+}
+
+fn write_header_row<G: io::Write>(
+    g: &mut ::csv::Writer<G>,
+    no: &str,
+    game: &Game,
+) -> io::Result<()> {
+    let mut rec: Vec<String> = vec![no.to_owned()];
+    for name in SEVEN_TAG_ROSTER {
+        rec.push(match name {
+            "Result" => game.result.as_str().to_owned(),
+            _ => game.tags.get(name).unwrap_or("").to_owned(),
+        });
+    }
+    for name in GAMES_EXTRA_TAGS {
+        rec.push(match (name, game.tags.get(name)) {
+            (_, Some(v)) => v.to_owned(),
+            ("Variant", None) if game.variant != crate::game::Variant::Chess => {
+                game.variant.name().to_owned()
+            }
+            _ => String::new(),
+        });
+    }
+    rec.push(if is_initial(&game.start) {
+        String::new()
+    } else {
+        game.start.fen()
+    });
+    rec.push(format!("{:?}", game.status()).to_lowercase());
+    rec.push(game.source.file.as_deref().unwrap_or("").to_owned());
+    rec.push(game.source.game_index.to_string());
+    g.write_record(&rec)?;
+    Ok(())
+}
+
+/// Renders games as a scoresheet (moves file, games file) pair of strings
+/// (convenience for tests and small jobs).
+pub fn to_csv_strings(games: &[&Game], opts: &CsvOptions) -> (String, String) {
+    let mut m = Vec::new();
+    let mut h = Vec::new();
+    {
+        let mut w = ScoresheetWriter::new(&mut m, Some(&mut h), *opts);
+        for g in games {
+            // Writing into a Vec cannot fail.
+            let _ = w.write_game(g);
+        }
+        let _ = w.flush();
+    }
+    (
+        String::from_utf8(m).unwrap_or_default(),
+        String::from_utf8(h).unwrap_or_default(),
+    )
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::{
+        chess::Position,
+        diag::Span,
+        game::{AnyMove, Clock, GameResult},
+    };
+
+    #[test]
+    fn rows_per_move_number() {
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 10";
+        let pos = Position::from_fen(fen).unwrap();
+        let mut g = crate::game::Game::new(
+            crate::game::Variant::Chess,
+            crate::game::StartPosition::Chess(Box::new(pos.clone())),
+        );
+        let mut p = pos;
+        for (uci, clock, draw) in [("e8d7", Some(60_000), true), ("e2e4", None, false)] {
+            let m = *p
+                .legal_moves()
+                .iter()
+                .find(|m| m.uci(false) == uci)
+                .unwrap();
+            let mut n = MoveNode::new(AnyMove::Chess(m), Span::default());
+            n.clock = clock.map(|millis| Clock { millis });
+            n.draw_offer = draw;
+            p.play_unchecked(&m);
+            g.moves.moves.push(n);
+        }
+        g.result = GameResult::Draw;
+        let (moves, games) = to_csv_strings(&[&g], &CsvOptions::default());
+        assert_eq!(
+            moves,
+            "game,move,white,black,white_clock,black_clock,draw_offer,flags\n\
+             1,10,...,Kd7,,0:01:00,black,\n1,11,e4,,,,,\n1,,1/2-1/2,,,,,result\n"
+        );
+        assert!(games.lines().nth(1).unwrap().contains(fen), "{games}");
+    }
+}

@@ -1,0 +1,342 @@
+//! Writers: pure renderers over a [`Game`](crate::game::Game).
+//!
+//! - [`pgn`]: PGN export format (1994 standard §8.1, §16), streaming to any
+//!   [`std::io::Write`], with options for a reduced export and SAN in other languages.
+//! - [`json`]: JSON Lines, one object per game, schema `docs/schema/game.schema.json`.
+//! - [`csv`]: scoresheet CSV, one row per move number, plus a `games.csv` of headers.
+//!
+//! Writers never see source text except through [`Game::written`](crate::game::Game::written)
+//! (the JSON `written` field). They replay the move tree from the game's start to render
+//! notation; a [`Board`] carries what each game kind needs for that. User documentation:
+//! `docs/formats.md`.
+
+pub mod csv;
+pub mod json;
+pub mod pgn;
+
+pub use self::csv::{CsvOptions, ScoresheetWriter};
+pub use json::{JsonOptions, JsonWriter, SCHEMA_ID, SCHEMA_VERSION};
+pub use pgn::{DrawOffers, PgnOptions, PgnWriter};
+
+use std::fmt::Write as _;
+
+use crate::{
+    chess,
+    color::Color,
+    game::{AnyMove, StartPosition},
+    notation::chess::{SanStyle, write_check_suffix, write_san, write_uci},
+};
+
+/// What the three writers have in common, for callers choosing the format at run
+/// time (`Box<dyn GameWriter>`).
+pub trait GameWriter {
+    /// Writes one game.
+    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()>;
+    /// Flushes what was written to the underlying writer(s).
+    fn flush(&mut self) -> std::io::Result<()>;
+}
+
+impl<W: std::io::Write> GameWriter for PgnWriter<W> {
+    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()> {
+        PgnWriter::write_game(self, game)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        PgnWriter::flush(self)
+    }
+}
+
+impl<W: std::io::Write> GameWriter for JsonWriter<W> {
+    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()> {
+        JsonWriter::write_game(self, game)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        JsonWriter::flush(self)
+    }
+}
+
+impl<W: std::io::Write, G: std::io::Write> GameWriter for ScoresheetWriter<W, G> {
+    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()> {
+        ScoresheetWriter::write_game(self, game)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        ScoresheetWriter::flush(self)
+    }
+}
+
+/// How moves are written.
+#[derive(Copy, Clone, Debug)]
+pub struct MoveStyle {
+    /// Chess moves: SAN in this style (default: canonical English PGN SAN).
+    pub chess: SanStyle,
+    /// Xiangqi moves.
+    pub xiangqi: XiangqiNotation,
+}
+
+impl Default for MoveStyle {
+    fn default() -> Self {
+        MoveStyle {
+            chess: SanStyle::pgn(),
+            xiangqi: XiangqiNotation::Iccs,
+        }
+    }
+}
+
+/// How xiangqi moves are written. Only ICCS coordinates exist so far; the relative
+/// notations (Chinese, Vietnamese, WXF) are to come with their writers.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum XiangqiNotation {
+    /// ICCS coordinates, `h2e2`.
+    #[default]
+    Iccs,
+}
+
+/// The position a writer carries while walking a move tree. Cloning a `Board`
+/// allocates nothing.
+#[derive(Clone, Debug)]
+pub enum Board {
+    Chess(chess::Position),
+    Xiangqi(crate::xiangqi::Position),
+}
+
+impl Board {
+    /// The board at the start of `start`.
+    pub fn new(start: &StartPosition) -> Board {
+        match start {
+            StartPosition::Chess(p) => Board::Chess((**p).clone()),
+            StartPosition::Xiangqi(p) => Board::Xiangqi((**p).clone()),
+        }
+    }
+
+    pub fn turn(&self) -> Color {
+        match self {
+            Board::Chess(p) => p.turn(),
+            Board::Xiangqi(p) => p.turn(),
+        }
+    }
+
+    /// The move number of the move to play (FEN field 6).
+    pub fn fullmoves(&self) -> u32 {
+        match self {
+            Board::Chess(p) => p.fullmoves(),
+            Board::Xiangqi(p) => p.fullmoves(),
+        }
+    }
+
+    /// The ply of the move to play, counted from the game's move 1 (1 = White's or
+    /// Red's first move), as [`crate::diag::Diagnostic::ply`] counts.
+    pub fn ply(&self) -> u32 {
+        self.fullmoves()
+            .saturating_sub(1)
+            .saturating_mul(2)
+            .saturating_add(if self.turn() == Color::Black { 2 } else { 1 })
+    }
+
+    /// Plays `mv` (legal or a kept illegal move; never panics). A null move or a move
+    /// of the other game kind only passes the turn.
+    pub fn play(&mut self, mv: &AnyMove) {
+        match (self, mv) {
+            (Board::Chess(p), AnyMove::Chess(m)) => p.play_unchecked(m),
+            (Board::Chess(p), _) => p.play_null(),
+            (Board::Xiangqi(p), AnyMove::Xiangqi(m)) => p.play_unchecked(*m),
+            (Board::Xiangqi(p), _) => {
+                // The engine refuses a null move in check; the position then stays as
+                // it is (replay never produces one, so this only guards odd input).
+                let _ = p.play_null();
+            }
+        }
+    }
+
+    /// Appends `mv` in `style` (SAN with check marks for chess, `--` for a null move).
+    pub fn write_move(&self, out: &mut String, mv: &AnyMove, style: &MoveStyle) {
+        match (self, mv) {
+            (_, AnyMove::Null) => out.push_str("--"),
+            (Board::Chess(p), AnyMove::Chess(m)) => write_chess_san(out, p, m, &style.chess),
+            (_, AnyMove::Chess(m)) => m.write_uci(out, false),
+            (_, AnyMove::Xiangqi(m)) => match style.xiangqi {
+                XiangqiNotation::Iccs => write_iccs(out, m),
+            },
+        }
+    }
+
+    /// Appends `mv` as [`Board::write_move`] does and plays it, playing a chess move
+    /// only once (for the check mark and the board both).
+    pub fn write_and_play(&mut self, out: &mut String, mv: &AnyMove, style: &MoveStyle) {
+        match (&mut *self, mv) {
+            (Board::Chess(p), AnyMove::Chess(m)) => {
+                let body = SanStyle {
+                    check_marks: false,
+                    ..style.chess
+                };
+                write_chess_san(out, p, m, &body);
+                p.play_unchecked(m);
+                if style.chess.check_marks && p.is_check() {
+                    out.push(if p.has_legal_moves() { '+' } else { '#' });
+                }
+            }
+            _ => {
+                self.write_move(out, mv, style);
+                self.play(mv);
+            }
+        }
+    }
+
+    /// Appends the coordinate form: UCI for chess (`e2e4`, `e7e8q`; chess960 castling
+    /// as king-takes-rook), ICCS for xiangqi (`h2e2`), `0000` for a null move (UCI).
+    pub fn write_coords(&self, out: &mut String, mv: &AnyMove) {
+        match (self, mv) {
+            (_, AnyMove::Null) => out.push_str("0000"),
+            (Board::Chess(p), AnyMove::Chess(m)) => write_uci(out, p, m),
+            (_, AnyMove::Chess(m)) => m.write_uci(out, false),
+            (_, AnyMove::Xiangqi(m)) => write_iccs(out, m),
+        }
+    }
+
+    /// The FEN of the current position.
+    pub fn fen(&self) -> String {
+        match self {
+            Board::Chess(p) => p.fen(),
+            Board::Xiangqi(p) => p.fen(),
+        }
+    }
+}
+
+/// SAN of a chess move, as [`write_san`] writes it, with a fast path for the common
+/// case: a piece move that no other piece of the same kind could make (no pseudo-legal
+/// attacker of the target square), which needs no disambiguation and so no legal move
+/// generation. Everything else (pawns, castling, possible ambiguity) goes to
+/// [`write_san`].
+fn write_chess_san(out: &mut String, p: &chess::Position, m: &chess::Move, style: &SanStyle) {
+    use chess::{Piece, Role, attacks};
+    if let chess::Move::Normal {
+        role,
+        from,
+        to,
+        capture,
+        promotion: None,
+    } = *m
+        && role != Role::Pawn
+    {
+        let occ = p.occupied();
+        let reach = match role {
+            Role::Knight => attacks::knight(to),
+            Role::Bishop => attacks::bishop(to, occ),
+            Role::Rook => attacks::rook(to, occ),
+            Role::Queen => attacks::queen(to, occ),
+            Role::King | Role::Pawn => attacks::king(to),
+        };
+        let others = p
+            .by_piece(Piece {
+                color: p.turn(),
+                role,
+            })
+            .without(from);
+        if reach.0 & others.0 == 0 {
+            out.push_str(style.table.letter(role));
+            if capture.is_some() {
+                out.push('x');
+            }
+            out.push(to.file().char());
+            out.push(to.rank().char());
+            if style.check_marks {
+                write_check_suffix(out, p, m);
+            }
+            return;
+        }
+    }
+    write_san(out, p, m, style);
+}
+
+fn write_iccs(out: &mut String, m: &crate::xiangqi::Move) {
+    // Writing to a String cannot fail.
+    let _ = write!(out, "{}{}", m.from, m.to);
+}
+
+/// The tag names of the Seven Tag Roster, in export order.
+pub const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Whether `start` is the standard initial position of its game.
+pub fn is_initial(start: &StartPosition) -> bool {
+    match start {
+        StartPosition::Chess(p) => **p == chess::Position::default(),
+        StartPosition::Xiangqi(p) => **p == crate::xiangqi::Position::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_san_agrees_with_write_san() {
+        // every legal move of a few busy positions, in two styles
+        let fens = [
+            chess::START_FEN,
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
+            "7k/8/8/1Q3Q2/8/8/8/1Q2K3 w - - 0 1",
+            "4k3/8/8/6N1/8/8/8/5KN1 w - - 0 1",
+            "r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R b KQkq - 0 1",
+            "6k1/5ppp/8/8/8/8/8/R3K2R w KQ - 0 1",
+        ];
+        let styles = [
+            SanStyle::pgn(),
+            SanStyle::fide(
+                crate::notation::chess::table("vi").unwrap_or(crate::notation::chess::english()),
+            ),
+        ];
+        for fen in fens {
+            let pos = chess::Position::from_fen(fen).unwrap_or_default();
+            for m in &pos.legal_moves() {
+                for style in &styles {
+                    let (mut a, mut b, mut c) = (String::new(), String::new(), String::new());
+                    write_chess_san(&mut a, &pos, m, style);
+                    write_san(&mut b, &pos, m, style);
+                    assert_eq!(a, b, "{fen} {m:?}");
+                    let mut board = Board::Chess(pos.clone());
+                    let style = MoveStyle {
+                        chess: *style,
+                        ..MoveStyle::default()
+                    };
+                    board.write_and_play(&mut c, &AnyMove::Chess(*m), &style);
+                    assert_eq!(c, b, "{fen} {m:?}");
+                    let mut after = pos.clone();
+                    after.play_unchecked(m);
+                    assert_eq!(board.fen(), after.fen());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn writers_behind_one_trait() {
+        let g = crate::game::Game::new_chess();
+        let mut writers: Vec<Box<dyn GameWriter>> = vec![
+            Box::new(PgnWriter::new(Vec::new(), PgnOptions::default())),
+            Box::new(JsonWriter::new(Vec::new(), JsonOptions::default())),
+            Box::new(ScoresheetWriter::new(
+                Vec::new(),
+                None::<Vec<u8>>,
+                CsvOptions::default(),
+            )),
+        ];
+        for w in &mut writers {
+            assert!(w.write_game(&g).is_ok());
+            assert!(w.flush().is_ok());
+        }
+    }
+
+    #[test]
+    fn ply_counts_from_move_one() {
+        let mut b = Board::new(&StartPosition::Chess(Box::default()));
+        assert_eq!(b.ply(), 1);
+        b.play(&AnyMove::Null);
+        assert_eq!(b.ply(), 2);
+        b.play(&AnyMove::Null);
+        assert_eq!((b.ply(), b.fullmoves()), (3, 2));
+        let mut x = Board::new(&StartPosition::Xiangqi(Box::default()));
+        x.play(&AnyMove::Null);
+        x.play(&AnyMove::Null);
+        assert_eq!((x.ply(), x.turn()), (3, Color::White));
+    }
+}

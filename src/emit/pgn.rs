@@ -1,0 +1,611 @@
+//! PGN writer, export format of the 1994 standard (§8.1 tags, §8.2 movetext, §16 export).
+//!
+//! Each game is rendered into one reused `String` and written with one `write_all`;
+//! moves are written into a second reused buffer, so nothing is allocated per move.
+//! See `docs/formats.md` for the exact layout and every option.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::io;
+
+use super::{Board, MoveStyle, SEVEN_TAG_ROSTER, is_initial};
+use crate::{
+    color::Color,
+    game::{Clock, Game, Line, StartPosition, Variant},
+};
+
+/// How a draw offer (FIDE `(=)`, [`crate::game::MoveNode::draw_offer`]) is written.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum DrawOffers {
+    /// The FIDE scoresheet mark `(=)` after the move (and its NAGs); kyphu reads it
+    /// back as a draw offer. Strict PGN readers may take it for a variation.
+    #[default]
+    Mark,
+    /// A comment `{(=)}`: valid PGN for every reader, but read back as a comment.
+    Comment,
+    /// Not written.
+    Omit,
+}
+
+/// Options of the PGN writer.
+#[derive(Copy, Clone, Debug)]
+pub struct PgnOptions {
+    /// Reduced export format (§3.2.1): the Seven Tag Roster only (plus `SetUp`/`FEN`
+    /// and `Variant` when the start needs them), no comments, NAGs, variations, draw
+    /// offers, clocks or `unparsed` comment.
+    pub reduced: bool,
+    /// Move notation: canonical English SAN by default; another language or the FIDE
+    /// house style through [`crate::notation::chess::SanStyle`].
+    pub moves: MoveStyle,
+    pub draw_offers: DrawOffers,
+    /// Longest movetext line in characters (default 79: lines under 80). A single word
+    /// longer than this in a comment is split.
+    pub max_line: usize,
+}
+
+impl Default for PgnOptions {
+    fn default() -> Self {
+        PgnOptions {
+            reduced: false,
+            moves: MoveStyle::default(),
+            draw_offers: DrawOffers::Mark,
+            max_line: 79,
+        }
+    }
+}
+
+/// Writes games as PGN to `out`, one after another, each followed by a blank line.
+#[derive(Debug)]
+pub struct PgnWriter<W: io::Write> {
+    out: W,
+    opts: PgnOptions,
+    /// The game being rendered.
+    buf: String,
+    /// One move or number token.
+    tok: String,
+    /// One comment word.
+    word: String,
+    /// The last token written: where it starts in `buf`, its length in chars.
+    last_start: usize,
+    last_chars: usize,
+    /// Byte offset in `buf` where the current line starts, and its length in chars.
+    line_start: usize,
+    line_chars: usize,
+}
+
+impl<W: io::Write> PgnWriter<W> {
+    pub fn new(out: W, opts: PgnOptions) -> PgnWriter<W> {
+        PgnWriter {
+            out,
+            opts,
+            buf: String::with_capacity(4096),
+            tok: String::with_capacity(32),
+            word: String::with_capacity(64),
+            last_start: 0,
+            last_chars: 0,
+            line_start: 0,
+            line_chars: 0,
+        }
+    }
+
+    /// Writes one game: tags, a blank line, movetext, a blank line.
+    pub fn write_game(&mut self, game: &Game) -> io::Result<()> {
+        self.buf.clear();
+        self.write_tags(game);
+        self.buf.push('\n');
+        self.line_start = self.buf.len();
+        self.last_start = self.buf.len();
+        self.line_chars = 0;
+        let board = Board::new(&game.start);
+        self.write_line(&board, &game.moves);
+        if !self.opts.reduced
+            && let Some(rest) = &game.unparsed
+        {
+            self.comment_words(["kyphu:", "unparsed:"], strip_unparsed_wrapper(rest));
+        }
+        self.token(game.result.as_str());
+        self.buf.push_str("\n\n");
+        self.out.write_all(self.buf.as_bytes())
+    }
+
+    /// Flushes the underlying writer.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// The underlying writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn write_tags(&mut self, game: &Game) {
+        let tags = &game.tags;
+        if game.variant == Variant::Xiangqi {
+            let v = tags.get("Game").unwrap_or("Chinese Chess");
+            push_tag(&mut self.buf, "Game", v);
+        }
+        for name in SEVEN_TAG_ROSTER {
+            let value = match name {
+                "Result" => game.result.as_str(),
+                _ => match tags.get(name) {
+                    Some(v) if !v.trim().is_empty() => v,
+                    _ if name == "Date" => "????.??.??",
+                    _ => "?",
+                },
+            };
+            push_tag(&mut self.buf, name, value);
+        }
+        let mut rest: Vec<(&str, Cow<'_, str>)> = Vec::new();
+        if !self.opts.reduced {
+            for (n, v) in tags.iter() {
+                let generated = matches!(n, "SetUp" | "FEN")
+                    || SEVEN_TAG_ROSTER.contains(&n)
+                    || (n == "Game" && game.variant == Variant::Xiangqi);
+                if !generated {
+                    rest.push((n, Cow::Borrowed(v)));
+                }
+            }
+        }
+        if game.variant == Variant::Chess960 && !rest.iter().any(|(n, _)| *n == "Variant") {
+            rest.push(("Variant", Cow::Borrowed("Chess960")));
+        }
+        if game.variant == Variant::Chess960 || !is_initial(&game.start) {
+            rest.push(("SetUp", Cow::Borrowed("1")));
+            rest.push(("FEN", Cow::Owned(start_fen(&game.start))));
+        }
+        rest.sort_by(|a, b| a.0.cmp(b.0));
+        for (n, v) in &rest {
+            push_tag(&mut self.buf, n, v);
+        }
+    }
+
+    fn write_line(&mut self, start: &Board, line: &Line) {
+        let mut b = start.clone();
+        let full = !self.opts.reduced;
+        let mut need_number = true;
+        if full {
+            for c in &line.comments {
+                self.comment(c);
+                need_number = true;
+            }
+        }
+        for node in &line.moves {
+            self.tok.clear();
+            let n = b.fullmoves();
+            if b.turn() == Color::White {
+                let _ = write!(self.tok, "{n}.");
+            } else if need_number {
+                let _ = write!(self.tok, "{n}...");
+            }
+            if !self.tok.is_empty() {
+                self.flush_tok();
+            }
+            need_number = false;
+            // the position before the move, for its variations
+            let before = (full && !node.variations.is_empty()).then(|| b.clone());
+            b.write_and_play(&mut self.tok, &node.mv, &self.opts.moves);
+            self.flush_tok();
+            if !full {
+                continue;
+            }
+            for nag in &node.nags {
+                let _ = write!(self.tok, "${nag}");
+                self.flush_tok();
+            }
+            if node.draw_offer {
+                match self.opts.draw_offers {
+                    DrawOffers::Mark => self.token("(=)"),
+                    DrawOffers::Comment => {
+                        self.comment("(=)");
+                        need_number = true;
+                    }
+                    DrawOffers::Omit => {}
+                }
+            }
+            if node.illegal {
+                self.comment("kyphu: illegal move");
+                need_number = true;
+            }
+            if let Some(c) = node.clock {
+                self.clock_comment("[%clk", c);
+                need_number = true;
+            }
+            if let Some(c) = node.emt {
+                self.clock_comment("[%emt", c);
+                need_number = true;
+            }
+            for c in &node.comments {
+                self.comment(c);
+                need_number = true;
+            }
+            if let Some(before) = &before {
+                for var in &node.variations {
+                    self.token("(");
+                    self.write_line(before, var);
+                    self.token(")");
+                    need_number = true;
+                }
+            }
+        }
+    }
+
+    /// Writes `self.tok` as a token and clears it.
+    fn flush_tok(&mut self) {
+        let tok = std::mem::take(&mut self.tok);
+        self.token(&tok);
+        self.tok = tok;
+        self.tok.clear();
+    }
+
+    /// Appends a token, breaking the line first if it would grow past `max_line`. A
+    /// line never starts with `[` or `%` (readers take those for a tag or an escape
+    /// line): such a token takes the previous token down with it.
+    fn token(&mut self, s: &str) {
+        let len = char_len(s);
+        if self.line_chars > 0 {
+            if self.line_chars + 1 + len > self.opts.max_line {
+                let special = s.starts_with(['[', '%']);
+                let prev = self.buf.get(self.last_start..).unwrap_or("");
+                if special
+                    && self.last_start > self.line_start
+                    && !prev.starts_with(['[', '%'])
+                    && self.last_chars + 1 + len <= self.opts.max_line
+                {
+                    // turn the space before the previous token into the line break
+                    self.buf
+                        .replace_range(self.last_start - 1..self.last_start, "\n");
+                    self.line_start = self.last_start;
+                    self.line_chars = self.last_chars + 1;
+                    self.buf.push(' ');
+                } else {
+                    self.buf.push('\n');
+                    self.line_start = self.buf.len();
+                    self.line_chars = 0;
+                }
+            } else {
+                self.buf.push(' ');
+                self.line_chars += 1;
+            }
+        }
+        self.last_start = self.buf.len();
+        self.buf.push_str(s);
+        self.line_chars += len;
+        self.last_chars = len;
+    }
+
+    fn clock_comment(&mut self, cmd: &str, c: Clock) {
+        self.tok.clear();
+        let _ = write!(self.tok, "{c}]");
+        let tok = std::mem::take(&mut self.tok);
+        self.comment_words([cmd], &tok);
+        self.tok = tok;
+        self.tok.clear();
+    }
+
+    fn comment(&mut self, text: &str) {
+        self.comment_words([], text);
+    }
+
+    /// Writes `{prefix… text}` word by word (whitespace normalized to single spaces or
+    /// line breaks). Braces that pair up inside the text are kept (readers count nested
+    /// braces); an unpaired `}` is written `\x7d` and an unpaired `{` `\x7b`.
+    fn comment_words<const N: usize>(&mut self, prefix: [&str; N], text: &str) {
+        let escapes = unpaired_braces(text);
+        let mut first = true;
+        let mut words = prefix
+            .into_iter()
+            .map(|w| (w, None))
+            .chain(text.split_whitespace().map(|w| {
+                let off = w.as_ptr() as usize - text.as_ptr() as usize;
+                (w, Some(off))
+            }))
+            .peekable();
+        if words.peek().is_none() {
+            self.token("{}");
+            return;
+        }
+        let mut word = std::mem::take(&mut self.word);
+        while let Some((w, off)) = words.next() {
+            word.clear();
+            if first {
+                word.push('{');
+                first = false;
+            }
+            match off {
+                Some(off) if !escapes.is_empty() => {
+                    for (i, ch) in w.char_indices() {
+                        match ch {
+                            '}' if escapes.binary_search(&(off + i)).is_ok() => {
+                                word.push_str("\\x7d");
+                            }
+                            '{' if escapes.binary_search(&(off + i)).is_ok() => {
+                                word.push_str("\\x7b");
+                            }
+                            ch => word.push(ch),
+                        }
+                    }
+                }
+                _ => word.push_str(w),
+            }
+            if words.peek().is_none() {
+                word.push('}');
+            }
+            self.long_word(&word);
+        }
+        self.word = word;
+    }
+
+    /// A comment word, split into pieces if it cannot fit on a line by itself.
+    fn long_word(&mut self, w: &str) {
+        let max = self.opts.max_line.max(2);
+        if char_len(w) <= max {
+            self.token(w);
+            return;
+        }
+        let mut start = 0;
+        let mut count = 0;
+        for (i, _) in w.char_indices() {
+            if count == max {
+                self.token(w.get(start..i).unwrap_or(""));
+                start = i;
+                count = 0;
+            }
+            count += 1;
+        }
+        self.token(w.get(start..).unwrap_or(""));
+    }
+}
+
+/// Renders one game as a PGN string (convenience for tests and small jobs; prefer
+/// [`PgnWriter`] for archives).
+pub fn to_pgn_string(game: &Game, opts: &PgnOptions) -> String {
+    let mut w = PgnWriter::new(Vec::new(), *opts);
+    // Writing into a Vec cannot fail.
+    let _ = w.write_game(game);
+    String::from_utf8(w.into_inner()).unwrap_or_default()
+}
+
+/// Byte offsets (ascending) of the braces of `text` that do not pair up.
+fn unpaired_braces(text: &str) -> Vec<usize> {
+    if !text.contains(['{', '}']) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut open = Vec::new();
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'{' => open.push(i),
+            // the guard pops the matching `{`; a `}` with none to pop is unpaired
+            b'}' if open.pop().is_none() => out.push(i),
+            _ => {}
+        }
+    }
+    out.extend(open);
+    out.sort_unstable();
+    out
+}
+
+/// The text inside `{kyphu: unparsed: …}` when `rest` is exactly such a comment (a
+/// game whose rest was already written by kyphu, read again), so that a second pass
+/// does not wrap it twice.
+fn strip_unparsed_wrapper(rest: &str) -> &str {
+    let t = rest.trim();
+    let Some(inner) = t
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .map(str::trim_start)
+        .and_then(|t| t.strip_prefix("kyphu:"))
+        .map(str::trim_start)
+        .and_then(|t| t.strip_prefix("unparsed:"))
+    else {
+        return rest;
+    };
+    // the outer braces must pair with each other
+    if unpaired_braces(inner).is_empty() {
+        inner
+    } else {
+        rest
+    }
+}
+
+fn char_len(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
+fn start_fen(start: &StartPosition) -> String {
+    start.fen()
+}
+
+/// `[Name "value"]` with `\` and `"` escaped and line breaks/tabs as spaces.
+fn push_tag(buf: &mut String, name: &str, value: &str) {
+    buf.push('[');
+    // a tag name is a PGN symbol: letters, digits and `_+#=:-`; anything else (from a
+    // spreadsheet header, say) becomes `_`
+    if name.is_empty() {
+        buf.push('_');
+    }
+    for c in name.chars() {
+        buf.push(
+            if c.is_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-') {
+                c
+            } else {
+                '_'
+            },
+        );
+    }
+    buf.push_str(" \"");
+    for c in value.chars() {
+        match c {
+            '\\' => buf.push_str("\\\\"),
+            '"' => buf.push_str("\\\""),
+            '\n' | '\r' | '\t' => buf.push(' '),
+            c => buf.push(c),
+        }
+    }
+    buf.push_str("\"]\n");
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::{
+        chess::Position,
+        diag::Span,
+        game::{AnyMove, GameResult, MoveNode},
+    };
+
+    fn mv(pos: &Position, uci: &str) -> AnyMove {
+        AnyMove::Chess(
+            *pos.legal_moves()
+                .iter()
+                .find(|m| m.uci(pos.chess960()) == uci)
+                .unwrap(),
+        )
+    }
+
+    fn line(start: &Position, ucis: &[&str]) -> Line {
+        let mut p = start.clone();
+        let mut l = Line::default();
+        for u in ucis {
+            let m = mv(&p, u);
+            if let AnyMove::Chess(c) = m {
+                p.play_unchecked(&c);
+            }
+            l.moves.push(MoveNode::new(m, Span::default()));
+        }
+        l
+    }
+
+    #[test]
+    fn tag_escapes() {
+        let cases = [
+            ("plain", "[X \"plain\"]\n"),
+            ("a\"b", "[X \"a\\\"b\"]\n"),
+            ("a\\b", "[X \"a\\\\b\"]\n"),
+            ("a\nb", "[X \"a b\"]\n"),
+        ];
+        for (v, want) in cases {
+            let mut s = String::new();
+            push_tag(&mut s, "X", v);
+            assert_eq!(s, want);
+        }
+        for (name, want) in [
+            ("White Elo", "[White_Elo \"v\"]\n"),
+            ("", "[_ \"v\"]\n"),
+            ("a]b", "[a_b \"v\"]\n"),
+        ] {
+            let mut s = String::new();
+            push_tag(&mut s, name, "v");
+            assert_eq!(s, want);
+        }
+    }
+
+    #[test]
+    fn numbering_and_tags() {
+        let mut g = Game::new_chess();
+        g.tags.set("ECO", "C20");
+        g.tags.set("White", "Anh \"Tí\"");
+        g.tags.set("Annotator", "x");
+        g.moves = line(&Position::default(), &["e2e4", "e7e5", "g1f3"]);
+        g.moves.moves[0].comments.push("best by test".into());
+        g.result = GameResult::WhiteWins;
+        let s = to_pgn_string(&g, &PgnOptions::default());
+        assert_eq!(
+            s,
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+             [White \"Anh \\\"Tí\\\"\"]\n[Black \"?\"]\n[Result \"1-0\"]\n[Annotator \"x\"]\n\
+             [ECO \"C20\"]\n\n1. e4 {best by test} 1... e5 2. Nf3 1-0\n\n"
+        );
+        let reduced = to_pgn_string(
+            &g,
+            &PgnOptions {
+                reduced: true,
+                ..PgnOptions::default()
+            },
+        );
+        assert!(
+            reduced.ends_with("\n\n1. e4 e5 2. Nf3 1-0\n\n"),
+            "{reduced}"
+        );
+        assert!(!reduced.contains("ECO"));
+    }
+
+    #[test]
+    fn wraps_under_80() {
+        let mut g = Game::new_chess();
+        let ucis = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let many: Vec<&str> = ucis.iter().cycle().take(200).copied().collect();
+        g.moves = line(&Position::default(), &many);
+        g.moves.moves[3].comments.push("x".repeat(200));
+        g.unparsed = Some("Nf9 } {".into());
+        let s = to_pgn_string(&g, &PgnOptions::default());
+        for l in s.lines() {
+            assert!(l.chars().count() < 80, "{l}");
+        }
+        assert!(s.contains("{kyphu: unparsed: Nf9 \\x7d \\x7b}"), "{s}");
+    }
+
+    #[test]
+    fn braces_and_wrappers() {
+        let cases: [(&str, &[usize]); 5] = [
+            ("plain", &[]),
+            ("a {b} c", &[]),
+            ("a } b", &[2]),
+            ("{ { }", &[0]),
+            ("} {x} {", &[0, 6]),
+        ];
+        for (t, want) in cases {
+            assert_eq!(unpaired_braces(t), want, "{t}");
+        }
+        for (t, want) in [
+            ("{kyphu: unparsed: 1. e4 {x}}", " 1. e4 {x}"),
+            ("1. e4", "1. e4"),
+            ("{kyphu: unparsed: a} {b}", "{kyphu: unparsed: a} {b}"),
+        ] {
+            assert_eq!(strip_unparsed_wrapper(t), want, "{t}");
+        }
+    }
+
+    #[test]
+    fn no_line_starts_with_bracket_or_percent() {
+        let mut g = Game::new_chess();
+        g.moves = line(&Position::default(), &["e2e4"]);
+        for pad in 0..12 {
+            let text = format!("{} [a] b %c d [e f %g", "w ".repeat(30 + pad));
+            g.moves.moves[0].comments = vec![text];
+            let s = to_pgn_string(&g, &PgnOptions::default());
+            let movetext = s.split("\n\n").nth(1).unwrap();
+            for l in movetext.lines() {
+                assert!(!l.starts_with(['[', '%']) && l.chars().count() < 80, "{s}");
+            }
+        }
+    }
+
+    #[test]
+    fn draw_offer_styles() {
+        let mut g = Game::new_chess();
+        g.moves = line(&Position::default(), &["e2e4", "e7e5"]);
+        g.moves.moves[0].draw_offer = true;
+        g.moves.moves[0].nags.push(1);
+        let cases = [
+            (DrawOffers::Mark, "1. e4 $1 (=) e5 *"),
+            (DrawOffers::Comment, "1. e4 $1 {(=)} 1... e5 *"),
+            (DrawOffers::Omit, "1. e4 $1 e5 *"),
+        ];
+        for (d, want) in cases {
+            let s = to_pgn_string(
+                &g,
+                &PgnOptions {
+                    draw_offers: d,
+                    ..PgnOptions::default()
+                },
+            );
+            assert!(s.ends_with(&format!("\n\n{want}\n\n")), "{s}");
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! End to end over `../shared/corpus/chess/**`: every file converts to PGN, JSON and
+//! CSV without panic; PGN movetext lines stay under 80 characters; JSON validates against the
+//! schema; PGN → read → PGN is byte-identical on the second pass.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use kyphu::{
+    archive::{ReadOptions, csv::read_scoresheet_with_games, read_bytes, read_str},
+    emit::{CsvOptions, JsonOptions, JsonWriter, PgnOptions, PgnWriter, ScoresheetWriter},
+    game::Game,
+    replay::{ReplayOptions, replay},
+};
+
+fn corpus() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/chess");
+    p.is_dir().then_some(p)
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+fn games_of(raws: Vec<kyphu::archive::RawGame>) -> Vec<Game> {
+    raws.into_iter()
+        .filter(|r| !r.junk)
+        .map(|r| replay(r, &ReplayOptions::default()))
+        .collect()
+}
+
+fn to_pgn(games: &[Game]) -> String {
+    let mut w = PgnWriter::new(Vec::new(), PgnOptions::default());
+    for g in games {
+        w.write_game(g).unwrap();
+    }
+    String::from_utf8(w.into_inner()).unwrap()
+}
+
+#[test]
+fn corpus_converts_and_round_trips() {
+    let Some(dir) = corpus() else {
+        println!("skipping: ../shared/corpus absent");
+        return;
+    };
+    let schema_path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/schema/game.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler
+        .add_resource(kyphu::emit::SCHEMA_ID, schema)
+        .unwrap();
+    let index = compiler
+        .compile(kyphu::emit::SCHEMA_ID, &mut schemas)
+        .unwrap();
+
+    let mut list = Vec::new();
+    files(&dir, &mut list);
+    assert!(!list.is_empty());
+    let (mut n_files, mut n_games) = (0, 0);
+    let mut failures = Vec::new();
+    let mut csv_failures = Vec::new();
+    for path in &list {
+        let bytes = std::fs::read(path).unwrap();
+        let games = games_of(read_bytes(&bytes, ReadOptions::default()));
+        n_files += 1;
+        n_games += games.len();
+        let pgn = to_pgn(&games);
+        // movetext lines (tag pairs are one line each whatever their length, §8.1)
+        for l in pgn
+            .lines()
+            .filter(|l| !(l.starts_with('[') && l.ends_with("\"]")))
+        {
+            assert!(l.chars().count() < 80, "{}: {l}", path.display());
+        }
+        let mut json = JsonWriter::new(Vec::new(), JsonOptions::default());
+        let mut csv = ScoresheetWriter::new(Vec::new(), Some(Vec::new()), CsvOptions::default());
+        for g in &games {
+            json.write_game(g).unwrap();
+            csv.write_game(g).unwrap();
+        }
+        csv.flush().unwrap();
+        // the scoresheet with its games file replays to the same main lines
+        let (moves_csv, games_csv) = csv.into_inner().unwrap();
+        let sheet = read_scoresheet_with_games(
+            &String::from_utf8(moves_csv).unwrap(),
+            &String::from_utf8(games_csv.unwrap_or_default()).unwrap(),
+        );
+        assert_eq!(sheet.len(), games.len(), "{}", path.display());
+        for (g, s) in games.iter().zip(&sheet) {
+            let r = replay(s.raw.clone(), &ReplayOptions::default());
+            let main = |g: &Game| g.moves.moves.iter().map(|n| n.mv).collect::<Vec<_>>();
+            if main(&r) != main(g) || r.result != g.result {
+                csv_failures.push(format!("{} game {}", path.display(), g.source.game_index));
+            }
+        }
+        let json = String::from_utf8(json.into_inner()).unwrap();
+        assert_eq!(json.lines().count(), games.len());
+        for line in json.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            if let Err(e) = schemas.validate(&v, index) {
+                panic!("{}: {e:#}\n{line}", path.display());
+            }
+        }
+        let again = games_of(read_str(&pgn));
+        let pgn2 = to_pgn(&again);
+        if pgn != pgn2 {
+            let first = pgn
+                .lines()
+                .zip(pgn2.lines())
+                .find(|(a, b)| a != b)
+                .map(|(a, b)| format!("{a}\n  vs\n{b}"))
+                .unwrap_or_else(|| format!("{} vs {} games", games.len(), again.len()));
+            // both passes, for a look with diff
+            let stem = path.file_name().unwrap().to_string_lossy();
+            let tmp = std::env::temp_dir();
+            std::fs::write(tmp.join(format!("kyphu-{stem}.1.pgn")), &pgn).unwrap();
+            std::fs::write(tmp.join(format!("kyphu-{stem}.2.pgn")), &pgn2).unwrap();
+            failures.push(format!("{}: {first}", path.display()));
+        }
+    }
+    println!("{n_files} files, {n_games} games");
+    assert!(
+        csv_failures.is_empty(),
+        "csv round trip differs:\n{}",
+        csv_failures.join("\n")
+    );
+    assert!(
+        failures.is_empty(),
+        "second pass differs:\n{}",
+        failures.join("\n\n")
+    );
+}
