@@ -44,7 +44,11 @@ fn long_game(plies: usize) -> String {
 fn nested_variations(depth: usize) -> String {
     let mut s = String::from("[Event \"10 000 nested variations\"]\n\n1. e4 ");
     for i in 0..depth {
-        s.push_str(if i.is_multiple_of(2) { "(1. d4 " } else { "(1. c4 " });
+        s.push_str(if i.is_multiple_of(2) {
+            "(1. d4 "
+        } else {
+            "(1. c4 "
+        });
         if i % 32 == 31 {
             s.push('\n');
         }

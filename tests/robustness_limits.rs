@@ -79,7 +79,11 @@ pub fn long_game(plies: usize) -> String {
 pub fn nested_variations(depth: usize, closed: bool) -> String {
     let mut s = String::from("[Event \"nested\"]\n\n1. e4 ");
     for i in 0..depth {
-        s.push_str(if i.is_multiple_of(2) { "(1. d4 " } else { "(1. c4 " });
+        s.push_str(if i.is_multiple_of(2) {
+            "(1. d4 "
+        } else {
+            "(1. c4 "
+        });
         if i % 32 == 31 {
             s.push('\n');
         }
