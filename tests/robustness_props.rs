@@ -20,6 +20,7 @@ use kyphu::chess::{Move, Position};
 use kyphu::diag::{Severity, Span};
 use kyphu::game::{AnyMove, Game, Line, Status};
 use kyphu::notation::chess::{PieceTable, SanStyle, tables, write_long, write_san, write_uci};
+use kyphu::notation::xiangqi::{Dialect, Glyphs, read_play as xq_read_play, write as xq_write};
 use kyphu::replay::{ReplayOptions, replay};
 use kyphu::text::sniff_bom;
 use kyphu::xiangqi;
@@ -495,6 +496,42 @@ proptest! {
         prop_assert_eq!(errors(&read), Vec::<String>::new(), "{}", text);
         let expected: Vec<AnyMove> = moves.iter().map(|m| AnyMove::Xiangqi(*m)).collect();
         prop_assert_eq!(main_line(&read), expected, "{}", text);
+    }
+}
+
+/// Every xiangqi dialect the notation layer writes, both Chinese glyph sets.
+fn dialects() -> Vec<Dialect> {
+    let mut v = Dialect::ALL.to_vec();
+    v.push(Dialect::Chinese(Glyphs::Traditional));
+    v
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    #[test]
+    fn xiangqi_games_round_trip_in_every_dialect(
+        choices in prop::collection::vec(any::<u16>(), 0..100),
+    ) {
+        let moves = xiangqi_game(&choices);
+        for dialect in dialects() {
+            // token by token
+            let mut pos = xiangqi::Position::default();
+            let mut tokens = Vec::new();
+            for &m in &moves {
+                let mut t = String::new();
+                xq_write(&mut t, &pos, m, dialect);
+                let r = xq_read_play(&t, dialect, &mut pos);
+                prop_assert_eq!(r.map(|r| r.mv), Ok(m), "{} {}", dialect, t);
+                tokens.push(t);
+            }
+            // through the pipeline, the dialect inferred from the whole game
+            let text = pgn_text(&[("Game", "Chinese Chess")], &tokens);
+            let read = read_one(&text, None);
+            prop_assert_eq!(errors(&read), Vec::<String>::new(), "{}: {}", dialect, text);
+            let expected: Vec<AnyMove> = moves.iter().map(|m| AnyMove::Xiangqi(*m)).collect();
+            prop_assert_eq!(main_line(&read), expected, "{}: {}", dialect, text);
+        }
     }
 }
 
