@@ -626,3 +626,160 @@ fn chess960_uci_king_step_to_castling_square_reads_back() {
     };
     assert_eq!(m.castling_side(), None, "read as castling: {m:?}");
 }
+
+/// Characters move tokens and FENs are made of, plus some that should not be there.
+const TOKEN_CHARS: &[char] = &[
+    'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', '1', '2', '3', '4', '5', '6', '7', '8', '9', '0',
+    'K', 'Q', 'R', 'B', 'N', 'P', 'O', 'o', 'x', ':', '-', '=', '+', '#', '!', '?', '/', '(', ')',
+    '.', ' ', 'e', 'p', 'M', 'T', 'X', 'H', 'S', 'L', 'D', 'C', 'A', 'V', 'F', 'k', 'q', 'r', 'n',
+    'w', '♘', '♕', '†', '½', 'ệ', '炮', '二', '平', '五', '进', '退', '马', '８', 'á', 'à', 'đ',
+    'Ð', '０', '－', '\u{300}', '\u{FFFD}', '\t', '\n',
+];
+
+fn token() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(TOKEN_CHARS), 0..12)
+        .prop_map(|v| v.into_iter().collect())
+}
+
+fn fen_like() -> impl Strategy<Value = String> {
+    let field = prop::collection::vec(
+        prop::sample::select(
+            &[
+                "r",
+                "n",
+                "b",
+                "q",
+                "k",
+                "p",
+                "R",
+                "N",
+                "B",
+                "Q",
+                "K",
+                "P",
+                "a",
+                "c",
+                "A",
+                "C",
+                "1",
+                "2",
+                "3",
+                "4",
+                "8",
+                "9",
+                "/",
+                " ",
+                "w",
+                "b",
+                "-",
+                "KQkq",
+                "HAha",
+                "e3",
+                "0",
+                "1",
+                "rnbakabnr",
+                "9",
+                "ppppppp",
+                "PPPPPPPP",
+                "RNBQKBNR",
+            ][..],
+        ),
+        0..40,
+    );
+    field.prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Any token in any table: parsing and resolving never panic, and a move that
+    /// resolves is legal (the stable fallback for the `chess_move` fuzz target).
+    #[test]
+    fn random_chess_tokens_resolve_to_legal_moves_or_errors(
+        tok in token(),
+        table_index in any::<usize>(),
+        plies in prop::collection::vec(any::<u16>(), 0..30),
+    ) {
+        let table = &tables()[table_index % tables().len()];
+        let game = chess_game(&Position::default(), &plies);
+        let mut pos = Position::default();
+        for (_, m) in &game {
+            pos.play_unchecked(m);
+        }
+        if let Ok(r) = kyphu::notation::chess::read(&tok, table, &pos) {
+            if let Some(m) = r.mv {
+                prop_assert!(pos.is_legal(&m), "{:?} resolved to illegal {:?}", tok, m);
+            }
+        }
+    }
+
+    /// Any token in any xiangqi dialect: a move read is legal and the position is
+    /// unchanged on error (the stable fallback for `xiangqi_move`).
+    #[test]
+    fn random_xiangqi_tokens_read_to_legal_moves_or_errors(
+        tok in token(),
+        dialect_index in any::<usize>(),
+        plies in prop::collection::vec(any::<u16>(), 0..30),
+    ) {
+        let dialect = dialects()[dialect_index % dialects().len()];
+        let mut start = xiangqi::Position::default();
+        for m in xiangqi_game(&plies) {
+            start.play_unchecked(m);
+        }
+        let mut pos = start.clone();
+        match xq_read_play(&tok, dialect, &mut pos) {
+            Ok(r) => prop_assert!(start.is_legal(r.mv), "{:?} read as illegal {:?}", tok, r.mv),
+            Err(_) => prop_assert_eq!(pos, start),
+        }
+    }
+
+    /// FEN-like strings: parsing never panics, and a position that parses writes a FEN
+    /// that parses back to it (the stable fallback for `chess_fen` and `xiangqi_fen`).
+    #[test]
+    fn random_fens_round_trip_or_fail(
+        junk in fen_like(),
+        plies in prop::collection::vec(any::<u16>(), 0..40),
+        edits in prop::collection::vec((any::<usize>(), prop::sample::select(TOKEN_CHARS)), 0..3),
+        which in 0..3u8,
+    ) {
+        // junk, or the FEN of a position reached in a random game with a few edits
+        let fen = match which {
+            0 => junk,
+            1 => {
+                let g = chess_game(&Position::default(), &plies);
+                let mut pos = Position::default();
+                for (_, m) in &g {
+                    pos.play_unchecked(m);
+                }
+                edit(&pos.fen(), &edits)
+            }
+            _ => {
+                let mut pos = xiangqi::Position::default();
+                for m in xiangqi_game(&plies) {
+                    pos.play_unchecked(m);
+                }
+                edit(&pos.fen(), &edits)
+            }
+        };
+        for parse in [Position::from_fen, Position::from_fen_chess960] {
+            if let Ok(p) = parse(&fen) {
+                prop_assert_eq!(parse(&p.fen()).ok(), Some(p));
+            }
+        }
+        if let Ok(p) = xiangqi::Position::from_fen(&fen) {
+            prop_assert_eq!(xiangqi::Position::from_fen(&p.fen()).ok(), Some(p));
+        }
+    }
+}
+
+/// Replaces the characters at the given positions (mod the length).
+fn edit(s: &str, edits: &[(usize, char)]) -> String {
+    let mut chars: Vec<char> = s.chars().collect();
+    for &(i, c) in edits {
+        if !chars.is_empty() {
+            let n = chars.len();
+            chars[i % n] = c;
+        }
+    }
+    chars.into_iter().collect()
+}
