@@ -706,10 +706,10 @@ proptest! {
         for (_, m) in &game {
             pos.play_unchecked(m);
         }
-        if let Ok(r) = kyphu::notation::chess::read(&tok, table, &pos) {
-            if let Some(m) = r.mv {
-                prop_assert!(pos.is_legal(&m), "{:?} resolved to illegal {:?}", tok, m);
-            }
+        if let Ok(r) = kyphu::notation::chess::read(&tok, table, &pos)
+            && let Some(m) = r.mv
+        {
+            prop_assert!(pos.is_legal(&m), "{:?} resolved to illegal {:?}", tok, m);
         }
     }
 

@@ -22,12 +22,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(pos) = Position::from_fen(FENS[usize::from(*p) % FENS.len()]) else {
         return;
     };
-    if let Ok(san) = parse(&token, table) {
-        if let Ok(r) = resolve(&san, &pos, &token) {
-            if let Some(m) = r.mv {
-                assert!(pos.is_legal(&m), "resolved an illegal move from {token:?}");
-            }
-        }
+    if let Ok(san) = parse(&token, table)
+        && let Ok(r) = resolve(&san, &pos, &token)
+        && let Some(m) = r.mv
+    {
+        assert!(pos.is_legal(&m), "resolved an illegal move from {token:?}");
     }
     let _ = read(&token, table, &pos);
 });
