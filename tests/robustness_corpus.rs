@@ -71,8 +71,12 @@ struct Run {
 }
 
 fn run_check(dir: &Path, file: &str) -> Run {
+    run_check_as(dir, file, "json")
+}
+
+fn run_check_as(dir: &Path, file: &str, format: &str) -> Run {
     let bin = env!("CARGO_BIN_EXE_kyphu");
-    let args = ["check", "--format", "json", "--threads", "1", file];
+    let args = ["check", "--format", format, "--threads", "1", file];
     if Path::new(GNU_TIME).exists() {
         let rss_file = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{file}.rss"));
         let out = Command::new(GNU_TIME)
@@ -257,4 +261,58 @@ fn generated_nested_variations() {
     let run = run_check(&dir, "nested-variations.pgn");
     let rendered = check_and_render("nested-variations.pgn", &run, 2);
     insta::assert_snapshot!("nested-variations", rendered);
+}
+
+/// One 190 kB movetext line holding 5 000 variations, each cut by an illegal move:
+/// 5 000 diagnostics on the same line.
+fn many_bad_variations_on_one_line() -> String {
+    let mut s = String::from("[Event \"5 000 bad variations\"]\n\n1. e4 ");
+    for i in 0..5000 {
+        s.push_str(&format!("(1. Nf3 Nc6 2. Bb5 a6 3. Ba4 Zz{}) ", i % 10));
+    }
+    s.push_str("e5 *\n");
+    s
+}
+
+#[test]
+fn many_diagnostics_on_one_long_line_as_json() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(
+        dir.join("many-bad-variations.pgn"),
+        many_bad_variations_on_one_line(),
+    )
+    .unwrap();
+    let run = run_check(&dir, "many-bad-variations.pgn");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(counts(&run.stderr), [1, 0, 0, 1, 0]);
+    assert_eq!(run.stdout.lines().count(), 5000);
+    if let Some(kb) = run.max_rss_kb {
+        assert!(kb < RSS_LIMIT_KB, "peak RSS {kb} kB");
+    }
+}
+
+/// Found with `many_diagnostics_on_one_long_line_as_json`: the human format quotes the
+/// whole source line under every diagnostic, and `check` buffers a game's rendered
+/// output in one `String`, so 5 000 diagnostics on one 190 kB line give 1.2 GB of
+/// output and 1.2 GB peak RSS from a 190 kB input (quadratic). Locations:
+/// `src/cli/render.rs` (`Located::human`: quote a window of the line around the
+/// column) and `src/cli/check.rs` (output built per game in memory).
+#[test]
+#[ignore = "known bug: human diagnostics quote whole long lines (quadratic output)"]
+fn many_diagnostics_on_one_long_line_as_human_text() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(
+        dir.join("many-bad-variations-h.pgn"),
+        many_bad_variations_on_one_line(),
+    )
+    .unwrap();
+    let run = run_check_as(&dir, "many-bad-variations-h.pgn", "human");
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.len() < 10 << 20,
+        "{} bytes of output",
+        run.stdout.len()
+    );
+    let kb = run.max_rss_kb.unwrap_or(0);
+    assert!(kb < RSS_LIMIT_KB, "peak RSS {kb} kB");
 }
