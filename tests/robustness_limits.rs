@@ -1,0 +1,426 @@
+//! Bounded work on hostile input: the per-game budgets of `archive::Limits` turn
+//! pathological games into a diagnostic and reading resynchronizes at the next game;
+//! deep nesting, very long games, comments that never close, binary junk and invalid
+//! UTF-8 go through the whole pipeline (split, decode, parse, replay) without a stack
+//! overflow, a hang or a lost game.
+//!
+//! The deep tests run on a thread with a small stack (256 KiB, an eighth of a test
+//! thread's default), so any recursion driven by the input would overflow there.
+
+#![allow(clippy::unwrap_used)]
+
+use std::time::{Duration, Instant};
+
+use kyphu::archive::{ArchiveReader, Limits, RawGame, ReadOptions, read_bytes};
+use kyphu::game::{Game, Line, Status};
+use kyphu::replay::{ReplayOptions, replay};
+
+const SMALL_STACK: usize = 256 * 1024;
+
+/// Runs `f` on a thread with a small stack and returns its result.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(SMALL_STACK)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+fn read_all(text: &[u8], limits: Limits) -> Vec<(bool, Game)> {
+    read_bytes(
+        text,
+        ReadOptions {
+            encoding: None,
+            limits,
+        },
+    )
+    .into_iter()
+    .map(|raw: RawGame| {
+        let junk = raw.junk;
+        (junk, replay(raw, &ReplayOptions::default()))
+    })
+    .collect()
+}
+
+fn codes(game: &Game) -> Vec<&'static str> {
+    game.diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// The games (junk dropped) with their codes and statuses.
+fn summary(games: &[(bool, Game)]) -> Vec<(Vec<&'static str>, Status, usize)> {
+    games
+        .iter()
+        .filter(|(junk, _)| !junk)
+        .map(|(_, g)| (codes(g), g.status(), g.moves.moves.len()))
+        .collect()
+}
+
+const NEXT: &str = "[Event \"next\"]\n\n1. d4 d5 2. c4 *\n";
+
+/// The 100 000-ply game: knights out and back, never a capture, always legal.
+pub fn long_game(plies: usize) -> String {
+    const CYCLE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    let mut s = String::with_capacity(plies * 6 + 64);
+    s.push_str("[Event \"long\"]\n\n");
+    for i in 0..plies {
+        if i.is_multiple_of(2) {
+            s.push_str(&(i / 2 + 1).to_string());
+            s.push_str(". ");
+        }
+        s.push_str(CYCLE[i % 4]);
+        s.push(if i % 16 == 15 { '\n' } else { ' ' });
+    }
+    s.push_str("*\n\n");
+    s
+}
+
+/// `depth` nested variations, each an alternative first move, closed or not.
+pub fn nested_variations(depth: usize, closed: bool) -> String {
+    let mut s = String::from("[Event \"nested\"]\n\n1. e4 ");
+    for i in 0..depth {
+        s.push_str(if i.is_multiple_of(2) {
+            "(1. d4 "
+        } else {
+            "(1. c4 "
+        });
+        if i % 32 == 31 {
+            s.push('\n');
+        }
+    }
+    if closed {
+        for i in 0..depth {
+            s.push(')');
+            if i % 64 == 63 {
+                s.push('\n');
+            }
+        }
+        s.push_str(" e5 ");
+    }
+    s.push_str("*\n\n");
+    s
+}
+
+fn depth_of(line: &Line) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(line, 0usize)];
+    while let Some((l, d)) = stack.pop() {
+        max = max.max(d);
+        for m in &l.moves {
+            for v in &m.variations {
+                stack.push((v, d + 1));
+            }
+        }
+    }
+    max
+}
+
+#[test]
+fn element_budget_cuts_the_game_and_the_next_game_is_read() {
+    let text = format!("{}{NEXT}", long_game(400));
+    let limits = Limits {
+        max_elements: 100,
+        ..Limits::default()
+    };
+    let games = read_all(text.as_bytes(), limits);
+    let s = summary(&games);
+    assert_eq!(s.len(), 2, "{s:?}");
+    assert!(s[0].0.contains(&"game-too-long"), "{s:?}");
+    assert_ne!(s[0].1, Status::Clean);
+    assert_eq!(s[1], (vec![], Status::Clean, 3));
+}
+
+#[test]
+fn byte_budget_skips_the_game_and_the_next_game_is_read() {
+    let text = format!("{}{NEXT}", long_game(4000));
+    let limits = Limits {
+        max_game_bytes: 4096,
+        ..Limits::default()
+    };
+    let games = read_all(text.as_bytes(), limits);
+    let all: Vec<_> = games.iter().flat_map(|(_, g)| codes(g)).collect();
+    assert!(all.contains(&"game-too-large"), "{all:?}");
+    let s = summary(&games);
+    assert_eq!(s.last().unwrap(), &(vec![], Status::Clean, 3), "{s:?}");
+    // the skipped game is accounted for, not silently dropped
+    assert!(s.len() >= 2, "{s:?}");
+    assert_ne!(s[0].1, Status::Clean);
+}
+
+#[test]
+fn byte_budget_holds_while_streaming_through_a_small_buffer() {
+    let text = format!("{}{NEXT}", long_game(20_000));
+    let limits = Limits {
+        max_game_bytes: 8192,
+        ..Limits::default()
+    };
+    let reader = ArchiveReader::new(
+        std::io::BufReader::with_capacity(64, text.as_bytes()),
+        ReadOptions {
+            encoding: None,
+            limits,
+        },
+    );
+    let raws: Vec<RawGame> = reader.map(Result::unwrap).collect();
+    assert!(
+        raws.iter().all(|r| r.text.len() <= 8192 + 4),
+        "a chunk over budget"
+    );
+    let last = raws.last().unwrap();
+    assert_eq!(last.move_tokens().collect::<Vec<_>>(), ["d4", "d5", "c4"]);
+}
+
+#[test]
+fn depth_budget_stops_the_game_and_the_next_game_is_read() {
+    let text = format!("{}{NEXT}", nested_variations(50, true));
+    let limits = Limits {
+        max_depth: 8,
+        ..Limits::default()
+    };
+    let games = read_all(text.as_bytes(), limits);
+    let s = summary(&games);
+    assert_eq!(s.len(), 2, "{s:?}");
+    assert!(s[0].0.contains(&"variation-too-deep"), "{s:?}");
+    assert_eq!(s[1], (vec![], Status::Clean, 3));
+}
+
+#[test]
+fn comment_budget_warns_and_keeps_the_game() {
+    let text = format!(
+        "[Event \"c\"]\n\n1. e4 {{{}}} e5 *\n\n{NEXT}",
+        "x".repeat(5000)
+    );
+    let limits = Limits {
+        max_comment_bytes: 1000,
+        ..Limits::default()
+    };
+    let s = summary(&read_all(text.as_bytes(), limits));
+    assert_eq!(s.len(), 2, "{s:?}");
+    assert_eq!(s[0], (vec!["comment-too-long"], Status::Repaired, 2));
+    assert_eq!(s[1], (vec![], Status::Clean, 3));
+}
+
+#[test]
+fn ten_thousand_nested_variations_through_the_pipeline() {
+    let (s, elapsed) = on_small_stack(|| {
+        let t = Instant::now();
+        let text = format!("{}{NEXT}", nested_variations(10_000, true));
+        let games = read_all(text.as_bytes(), Limits::default());
+        let s = summary(&games);
+        drop(games);
+        (s, t.elapsed())
+    });
+    assert_eq!(s.len(), 2, "{s:?}");
+    // the default depth budget (256) stops the game with a diagnostic
+    assert!(s[0].0.contains(&"variation-too-deep"), "{s:?}");
+    assert_eq!(s[1], (vec![], Status::Clean, 3));
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+}
+
+#[test]
+fn ten_thousand_unclosed_variations_through_the_pipeline() {
+    let s = on_small_stack(|| {
+        let text = format!("{}{NEXT}", nested_variations(10_000, false));
+        summary(&read_all(text.as_bytes(), Limits::default()))
+    });
+    assert_eq!(s.len(), 2, "{s:?}");
+    assert!(s[0].0.contains(&"variation-too-deep"), "{s:?}");
+    assert_eq!(s[1], (vec![], Status::Clean, 3));
+}
+
+/// With the depth budget lifted, reading and replay themselves must not recurse: the
+/// whole tree of 2 000 nested variations is built on a 256 KiB stack. (Dropping,
+/// cloning or comparing the resulting `Game` is recursive in `game.rs`'s derived
+/// impls; that is bounded by the default depth budget, see
+/// `deep_game_tree_drops_on_a_small_stack`.)
+#[test]
+fn reading_and_replay_do_not_recurse() {
+    let depth = on_small_stack(|| {
+        let text = nested_variations(2_000, true);
+        let limits = Limits {
+            max_depth: 1 << 20,
+            ..Limits::default()
+        };
+        let mut games = read_all(text.as_bytes(), limits);
+        let (_, game) = games.pop().unwrap();
+        assert_eq!(codes(&game), Vec::<&str>::new());
+        let d = depth_of(&game.moves);
+        // leak the tree: its derived Drop recurses once per level (see below)
+        std::mem::forget(game);
+        d
+    });
+    assert_eq!(depth, 2_000);
+}
+
+/// The tree of a game at the default depth budget (256) can be dropped, cloned and
+/// compared on a small stack.
+#[test]
+fn default_depth_budget_bounds_the_game_tree() {
+    on_small_stack(|| {
+        let text = nested_variations(Limits::default().max_depth, true);
+        let mut games = read_all(text.as_bytes(), Limits::default());
+        let (_, game) = games.pop().unwrap();
+        assert_eq!(codes(&game), Vec::<&str>::new());
+        assert_eq!(depth_of(&game.moves), Limits::default().max_depth);
+        let copy = game.clone();
+        assert!(copy == game);
+    });
+}
+
+/// Found while writing `reading_and_replay_do_not_recurse`: `Game`'s derived `Drop`,
+/// `Clone` and `PartialEq` recurse once per nesting level of variations
+/// (`MoveNode::variations: Vec<Line>`), so a game built with a lifted depth budget
+/// overflows a small stack when dropped. Not reachable with the default budget (256);
+/// a fix would be a manual iterative `Drop` for `Line` in `src/game.rs`.
+#[test]
+#[ignore = "known limitation: deep game trees drop recursively (src/game.rs)"]
+fn deep_game_tree_drops_on_a_small_stack() {
+    on_small_stack(|| {
+        let text = nested_variations(20_000, true);
+        let limits = Limits {
+            max_depth: 1 << 20,
+            ..Limits::default()
+        };
+        drop(read_all(text.as_bytes(), limits));
+    });
+}
+
+#[test]
+fn hundred_thousand_plies_replay_quickly() {
+    let (s, elapsed) = on_small_stack(|| {
+        let text = long_game(100_000);
+        let t = Instant::now();
+        let games = read_all(text.as_bytes(), Limits::default());
+        (summary(&games), t.elapsed())
+    });
+    assert_eq!(s, vec![(vec![], Status::Clean, 100_000)]);
+    // about 0.1 s in the test profile; generous for a loaded 2-core machine
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
+}
+
+#[test]
+fn comment_that_never_closes_is_reported_and_the_next_game_is_read() {
+    let text = format!(
+        "[Event \"open\"]\n\n1. e4 {{ never closed 2. d4 d5 {}\n\n{NEXT}",
+        "word ".repeat(2000)
+    );
+    let s = summary(&read_all(text.as_bytes(), Limits::default()));
+    assert_eq!(s.len(), 2, "{s:?}");
+    assert!(s[0].0.contains(&"unterminated-comment"), "{s:?}");
+    assert_eq!(s[1], (vec![], Status::Clean, 3));
+}
+
+#[test]
+fn comment_that_never_closes_to_the_end_of_a_huge_file() {
+    let mut text = String::from("[Event \"open\"]\n\n1. e4 {");
+    text.push_str(&"no closing brace, no tag section; ".repeat(100_000));
+    let s = summary(&read_all(text.as_bytes(), Limits::default()));
+    assert_eq!(s.len(), 1, "{s:?}");
+    assert!(s[0].0.contains(&"unterminated-comment"), "{s:?}");
+    assert!(s[0].0.contains(&"comment-too-long"), "{s:?}");
+    assert_eq!(s[0].2, 1);
+}
+
+#[test]
+fn binary_junk_between_games_is_reported_and_both_games_read() {
+    let mut bytes = b"[Event \"a\"]\n\n1. e4 e5 1-0\n\n".to_vec();
+    bytes.extend((0..=255u8).cycle().take(3000).map(|b| b.wrapping_mul(151)));
+    bytes.extend_from_slice(b"\n\n");
+    bytes.extend_from_slice(NEXT.as_bytes());
+    let games = read_all(&bytes, Limits::default());
+    let junk: Vec<_> = games
+        .iter()
+        .filter(|(junk, _)| *junk)
+        .flat_map(|(_, g)| codes(g))
+        .collect();
+    assert!(junk.contains(&"junk-between-games"), "{junk:?}");
+    let s = summary(&games);
+    assert_eq!(s.len(), 2, "{s:?}");
+    // The junk shares a chunk with the first game (the chunk is split after `1-0`),
+    // and the chunk is decoded as a whole: the first game, pure ASCII itself, gets the
+    // chunk's `encoding-guessed` warning and counts as repaired.
+    assert_eq!(
+        s[0],
+        (vec!["encoding-guessed"], Status::Repaired, 2),
+        "{s:?}"
+    );
+    assert_eq!(s[1], (vec![], Status::Clean, 3), "{s:?}");
+}
+
+#[test]
+fn invalid_utf8_in_the_middle_of_a_game_is_reported_and_the_game_kept() {
+    let bytes = b"[Event \"u\"]\n\n1. e4 e5 2. Nf3 { \xff\xfe\xc3( } Nc6 *\n\n[Event \"next\"]\n\n1. d4 d5 2. c4 *\n";
+    let s = summary(&read_all(bytes, Limits::default()));
+    assert_eq!(s.len(), 2, "{s:?}");
+    // decoded with a guessed legacy encoding: every move kept, with a warning
+    assert_eq!(s[0].2, 4, "{s:?}");
+    assert!(s[0].0.iter().any(|c| c.starts_with("encoding-")), "{s:?}");
+    assert_eq!(s[1], (vec![], Status::Clean, 3));
+}
+
+#[test]
+fn truncated_tags_are_reported_and_the_next_game_is_read() {
+    let text =
+        format!("[Event \"cut\n[Site \"x\"\n[Date 2024]\n\n1. e4 e5 *\n\n{NEXT}[Event \"end");
+    let s = summary(&read_all(text.as_bytes(), Limits::default()));
+    assert!(s.len() >= 2, "{s:?}");
+    assert!(s[0].0.iter().any(|c| c.contains("tag")), "{s:?}");
+    assert_eq!(s[0].2, 2, "{s:?}");
+    assert_eq!(s[1], (vec![], Status::Clean, 3));
+    // the cut-off tag at the end of the file is not dropped silently
+    assert!(s.len() == 3 || !s.last().unwrap().0.is_empty(), "{s:?}");
+}
+
+#[test]
+fn defaults_are_documented() {
+    // docs/robustness.md states these numbers: keep them in step
+    assert_eq!(
+        Limits::default(),
+        Limits {
+            max_game_bytes: 16 << 20,
+            max_elements: 1 << 20,
+            max_depth: 256,
+            max_comment_bytes: 1 << 20,
+        }
+    );
+}
+
+/// Found with `corpus/bad/invalid-utf8.pgn`: a chunk that is valid UTF-8 except for a
+/// few stray bytes is decoded whole with a guessed legacy encoding, so its valid UTF-8
+/// text (`Nguyễn` in a tag) turns into mojibake, and the game's moves can break
+/// (`B\x80b5`). UTF-8 with replacement (`encoding-replaced`) would keep the text; a
+/// candidate for `text::decode::decode_chunk` when most non-ASCII runs are valid UTF-8.
+#[test]
+#[ignore = "known limitation: mostly-UTF-8 chunks with stray bytes are decoded as legacy"]
+fn mostly_utf8_chunk_with_stray_bytes_keeps_its_utf8_text() {
+    let bytes = "[Event \"u\"]\n[White \"Nguyễn Văn Đức\"]\n\n1. e4 e5 2. Nf3 { \u{FFFD} } Nc6 *\n"
+        .replace('\u{FFFD}', "\u{1}")
+        .into_bytes()
+        .into_iter()
+        .map(|b| if b == 1 { 0xff } else { b })
+        .collect::<Vec<u8>>();
+    let games = read_all(&bytes, Limits::default());
+    let (_, game) = games.last().unwrap();
+    assert_eq!(game.tags.get("White"), Some("Nguyễn Văn Đức"));
+}
+
+/// Found by the `archive_bytes` fuzz target (profiled: 75 % of the time in
+/// `suggest::distance`): the did-you-mean search computes an edit distance between the
+/// whole failing token and every candidate, allocating a `len × len` matrix, for the
+/// whole token however long, so one long garbage move token costs seconds: in the
+/// release CLI a 20 kB token takes 5.7 s and a 200 kB one 93 s (a game may be 16 MiB).
+/// The diagnostic message also quotes the whole token. Locations: `src/suggest.rs`
+/// (`suggest`/`distance`: skip or cut tokens longer than any move, ~16 characters) and
+/// the message in `src/replay.rs` / `src/notation/chess/syntax.rs` (truncate the
+/// quoted token).
+#[test]
+#[ignore = "known bug: did-you-mean search is slow on long garbage tokens"]
+fn long_garbage_move_token_is_rejected_quickly() {
+    let text = format!("[Event \"t\"]\n\n1. e4 e5 2. N{}3 *\n", "f".repeat(50_000));
+    let t = Instant::now();
+    let s = summary(&read_all(text.as_bytes(), Limits::default()));
+    let elapsed = t.elapsed();
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].2, 2, "{s:?}");
+    assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
+}

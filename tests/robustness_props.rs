@@ -1,0 +1,785 @@
+//! Property tests (proptest) over the whole reading pipeline:
+//!
+//! - random legal games of chess, chess960 (random start position) and xiangqi, written
+//!   in every language table and style (FIDE SAN, PGN SAN, long algebraic, UCI; ICCS
+//!   for xiangqi), read back through `archive::read_str` + `replay::replay` to the same
+//!   moves, with no error;
+//! - random mutations (byte flips, insertions, deletions, truncation) of valid records
+//!   never panic, every span of every diagnostic and move lies within the game's text
+//!   on character boundaries, a game that is not clean says why, and the reader loses
+//!   no bytes between games;
+//! - accounting: games in = clean + repaired + partial + failed.
+//!
+//! Case counts are kept small so the suite stays fast; raise them with
+//! `PROPTEST_CASES=10000 cargo test --test robustness_props`.
+
+#![allow(clippy::unwrap_used)]
+
+use kyphu::archive::{RawGame, ReadOptions, read_bytes, read_str};
+use kyphu::chess::{Move, Position};
+use kyphu::diag::{Severity, Span};
+use kyphu::game::{AnyMove, Game, Line, Status};
+use kyphu::notation::chess::{PieceTable, SanStyle, tables, write_long, write_san, write_uci};
+use kyphu::notation::xiangqi::{Dialect, Glyphs, read_play as xq_read_play, write as xq_write};
+use kyphu::replay::{ReplayOptions, replay};
+use kyphu::text::sniff_bom;
+use kyphu::xiangqi;
+use proptest::prelude::*;
+
+/// The chess960 start position number `n` (0..960, Scharnagl numbering; 518 is the
+/// standard position) as a FEN with Shredder castling.
+fn chess960_fen(n: usize) -> String {
+    let mut rank = [' '; 8];
+    let mut n = n % 960;
+    rank[2 * (n % 4) + 1] = 'B';
+    n /= 4;
+    rank[2 * (n % 4)] = 'B';
+    n /= 4;
+    let place_nth_empty = |rank: &mut [char; 8], k: usize, c: char| {
+        let i = (0..8).filter(|&i| rank[i] == ' ').nth(k).unwrap();
+        rank[i] = c;
+    };
+    place_nth_empty(&mut rank, n % 6, 'Q');
+    n /= 6;
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let (a, b) = KNIGHTS[n];
+    // the second knight goes on the b-th empty square counted before the first is placed
+    place_nth_empty(&mut rank, b, 'N');
+    place_nth_empty(&mut rank, a, 'N');
+    for c in ['R', 'K', 'R'] {
+        place_nth_empty(&mut rank, 0, c);
+    }
+    let white: String = rank.iter().collect();
+    let black = white.to_ascii_lowercase();
+    let rooks: Vec<char> = (0..8)
+        .filter(|&i| rank[i] == 'R')
+        .map(|i| (b'a' + i as u8) as char)
+        .collect();
+    let castling = format!(
+        "{}{}{}{}",
+        rooks[1].to_ascii_uppercase(),
+        rooks[0].to_ascii_uppercase(),
+        rooks[1],
+        rooks[0]
+    );
+    format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1")
+}
+
+/// A random legal game: at each ply the `choice`-th legal move (mod their number).
+fn chess_game(start: &Position, choices: &[u16]) -> Vec<(Position, Move)> {
+    let mut pos = start.clone();
+    let mut out = Vec::new();
+    for &c in choices {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[usize::from(c) % moves.len()];
+        out.push((pos.clone(), m));
+        pos.play_unchecked(&m);
+    }
+    out
+}
+
+fn xiangqi_game(choices: &[u16]) -> Vec<xiangqi::Move> {
+    let mut pos = xiangqi::Position::default();
+    let mut out = Vec::new();
+    for &c in choices {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[usize::from(c) % moves.len()];
+        out.push(m);
+        pos.play_unchecked(m);
+    }
+    out
+}
+
+#[derive(Copy, Clone, Debug)]
+enum Style {
+    San(SanStyle),
+    Long(SanStyle),
+    Uci,
+}
+
+fn write_move(out: &mut String, pos: &Position, m: &Move, style: Style) {
+    match style {
+        Style::San(s) => write_san(out, pos, m, &s),
+        Style::Long(s) => write_long(out, pos, m, &s),
+        Style::Uci => write_uci(out, pos, m),
+    }
+}
+
+/// A PGN game text: tags, then numbered movetext.
+fn pgn_text(tags: &[(&str, &str)], tokens: &[String]) -> String {
+    let mut s = String::new();
+    for (n, v) in tags {
+        s.push_str(&format!("[{n} \"{v}\"]\n"));
+    }
+    s.push('\n');
+    for (i, t) in tokens.iter().enumerate() {
+        if i.is_multiple_of(2) {
+            s.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        s.push_str(t);
+        s.push(' ');
+    }
+    s.push_str("*\n");
+    s
+}
+
+fn main_line(game: &Game) -> Vec<AnyMove> {
+    game.moves.moves.iter().map(|n| n.mv).collect()
+}
+
+fn errors(game: &Game) -> Vec<String> {
+    game.diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| format!("{}: {}", d.code, d.message))
+        .collect()
+}
+
+/// Reads `text` (one game) with the language `table` and returns the game.
+fn read_one(text: &str, table: Option<&'static PieceTable>) -> Game {
+    let mut raws = read_str(text);
+    raws.retain(|r| !r.junk);
+    assert_eq!(raws.len(), 1, "expected one game in {text:?}");
+    replay(
+        raws.pop().unwrap(),
+        &ReplayOptions {
+            lang: table,
+            file: None,
+        },
+    )
+}
+
+fn styles(table: &'static PieceTable) -> Vec<(String, Style)> {
+    let mut v = vec![
+        (
+            format!("fide san {}", table.code),
+            Style::San(SanStyle::fide(table)),
+        ),
+        (
+            format!("fide long {}", table.code),
+            Style::Long(SanStyle::fide(table)),
+        ),
+        (
+            format!("pgn-like san {}", table.code),
+            Style::San(SanStyle {
+                table,
+                ..SanStyle::pgn()
+            }),
+        ),
+        (format!("uci {}", table.code), Style::Uci),
+    ];
+    if table.code == "en" {
+        v.push(("pgn san".into(), Style::San(SanStyle::pgn())));
+        v.push(("pgn long".into(), Style::Long(SanStyle::pgn())));
+    }
+    v
+}
+
+/// A plain king move (not castling) to the square castling would also take the king
+/// to: possible only in chess960 (king f1, rook h1, `Kf1-g1`).
+fn king_step_to_castling_square(pos: &Position, m: &Move) -> bool {
+    m.castling_side().is_none()
+        && m.role() == kyphu::chess::Role::King
+        && pos
+            .legal_moves()
+            .iter()
+            .any(|c| c.castling_side().is_some() && c.to() == m.to())
+}
+
+/// Writes `game` in every table and style and checks it reads back to the same moves.
+fn round_trip_chess(tags: &[(&str, &str)], game: &[(Position, Move)]) -> Result<(), TestCaseError> {
+    let expected: Vec<AnyMove> = game.iter().map(|(_, m)| AnyMove::Chess(*m)).collect();
+    let long_ok = !game
+        .iter()
+        .any(|(pos, m)| king_step_to_castling_square(pos, m));
+    for table in tables() {
+        for (name, style) in styles(table) {
+            if matches!(style, Style::Long(_) | Style::Uci) && !long_ok {
+                // known bug, see `chess960_long_king_step_to_castling_square_reads_back`
+                // and `chess960_uci_king_step_to_castling_square_reads_back`
+                continue;
+            }
+            let tokens: Vec<String> = game
+                .iter()
+                .map(|(pos, m)| {
+                    let mut s = String::new();
+                    write_move(&mut s, pos, m, style);
+                    s
+                })
+                .collect();
+            let text = pgn_text(tags, &tokens);
+            let read = read_one(&text, Some(table));
+            prop_assert_eq!(errors(&read), Vec::<String>::new(), "{}: {}", name, text);
+            prop_assert_eq!(main_line(&read), expected.clone(), "{}: {}", name, text);
+        }
+    }
+    Ok(())
+}
+
+/// A chess record with tags, comments, a NAG, a variation and a result: the valid
+/// input the mutation properties start from.
+fn rich_record(game: &[(Position, Move)], variation_at: usize) -> String {
+    let mut s = String::from(
+        "[Event \"Giải vô địch — ♔\"]\n[White \"Nguyễn\"]\n[Black \"Müller\"]\n[Result \"*\"]\n\n{Mở đầu} ",
+    );
+    let at = if game.is_empty() {
+        0
+    } else {
+        variation_at % game.len()
+    };
+    for (i, (pos, m)) in game.iter().enumerate() {
+        if i.is_multiple_of(2) {
+            s.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        write_san(&mut s, pos, m, &SanStyle::pgn());
+        s.push(' ');
+        if i == at {
+            s.push_str("$1 {một ghi chú [%clk 1:30:00]} ");
+            let alt = pos.legal_moves().into_iter().find(|a| a != m);
+            if let Some(a) = alt {
+                s.push_str(
+                    if i.is_multiple_of(2) {
+                        format!("({}. ", i / 2 + 1)
+                    } else {
+                        format!("({}... ", i / 2 + 1)
+                    }
+                    .as_str(),
+                );
+                write_san(&mut s, pos, &a, &SanStyle::pgn());
+                s.push_str(" {biến} ) ");
+            }
+        }
+    }
+    s.push_str("*\n\n");
+    s
+}
+
+fn within(text: &str, s: Span) -> bool {
+    s.start <= s.end && text.get(s.start as usize..s.end as usize).is_some()
+}
+
+fn check_spans(game: &Game) -> Result<(), TestCaseError> {
+    let text = &game.source.text;
+    for d in &game.diagnostics {
+        if let Some(s) = d.span {
+            prop_assert!(
+                within(text, s),
+                "diagnostic {} span {:?} in {:?}",
+                d.code,
+                s,
+                text
+            );
+        }
+    }
+    let mut stack: Vec<&Line> = vec![&game.moves];
+    while let Some(line) = stack.pop() {
+        for m in &line.moves {
+            prop_assert!(within(text, m.span), "move span {:?} in {:?}", m.span, text);
+            stack.extend(m.variations.iter());
+        }
+    }
+    Ok(())
+}
+
+/// A game that is not clean carries a diagnostic that says why: an error when replay
+/// stopped, a warning or an illegal move kept when it was repaired.
+fn check_status_explained(game: &Game) -> Result<(), TestCaseError> {
+    let has = |sev: Severity| game.diagnostics.iter().any(|d| d.severity >= sev);
+    match game.status() {
+        Status::Clean => {}
+        Status::Repaired => prop_assert!(
+            has(Severity::Warning) || game.moves.moves.iter().any(|m| m.illegal),
+            "repaired without a warning: {:?}",
+            game.source.text
+        ),
+        Status::Partial | Status::Failed => prop_assert!(
+            has(Severity::Error),
+            "{:?} without an error diagnostic: {:?} (unparsed {:?})",
+            game.status(),
+            game.source.text,
+            game.unparsed
+        ),
+    }
+    Ok(())
+}
+
+/// The reader's games (junk included) tile the input: in order, no overlap, and what
+/// lies between two of them is only whitespace. Parts of one chunk split after a result
+/// may all carry the chunk's range (`docs/archive-reading.md`); input with a BOM is
+/// measured after the BOM or in a transcoded stream, so it is not checked here.
+fn check_tiling(input: &[u8], raws: &[RawGame]) -> Result<(), TestCaseError> {
+    if sniff_bom(input).is_some() {
+        return Ok(());
+    }
+    let mut at = 0u64;
+    let mut prev = None;
+    for r in raws {
+        prop_assert!(
+            r.byte_start <= r.byte_end,
+            "{}..{}",
+            r.byte_start,
+            r.byte_end
+        );
+        if prev == Some((r.byte_start, r.byte_end)) {
+            continue;
+        }
+        prop_assert!(r.byte_start >= at, "games overlap at {}", r.byte_start);
+        let gap = input.get(at as usize..r.byte_start as usize).unwrap_or(&[]);
+        prop_assert!(
+            gap.iter().all(u8::is_ascii_whitespace),
+            "bytes {at}..{} dropped between games: {:?}",
+            r.byte_start,
+            String::from_utf8_lossy(gap)
+        );
+        at = r.byte_end;
+        prev = Some((r.byte_start, r.byte_end));
+    }
+    let tail = input.get(at as usize..).unwrap_or(&[]);
+    prop_assert!(
+        tail.iter().all(u8::is_ascii_whitespace),
+        "bytes after the last game dropped: {:?}",
+        String::from_utf8_lossy(tail)
+    );
+    Ok(())
+}
+
+#[derive(Copy, Clone, Debug)]
+enum Mutation {
+    Flip(usize, u8),
+    Insert(usize, u8),
+    Delete(usize, usize),
+    Truncate(usize),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<usize>(), 1..=255u8).prop_map(|(i, b)| Mutation::Flip(i, b)),
+        (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Insert(i, b)),
+        (any::<usize>(), 1..40usize).prop_map(|(i, n)| Mutation::Delete(i, n)),
+        any::<usize>().prop_map(Mutation::Truncate),
+    ]
+}
+
+/// Bytes that matter to the grammar, inserted more often than chance would.
+const SPECIAL: &[u8] = b"{}()[]\";%$\\\n\r*-/.01 \x00\xff\xc3\xe1";
+
+fn apply(bytes: &mut Vec<u8>, m: Mutation) {
+    let len = bytes.len();
+    match m {
+        Mutation::Flip(i, b) if len > 0 => bytes[i % len] ^= b,
+        Mutation::Insert(i, b) => {
+            let byte = if b < 128 {
+                SPECIAL[usize::from(b) % SPECIAL.len()]
+            } else {
+                b
+            };
+            bytes.insert(i % (len + 1), byte);
+        }
+        Mutation::Delete(i, n) if len > 0 => {
+            let start = i % len;
+            bytes.drain(start..(start + n).min(len));
+        }
+        Mutation::Truncate(i) if len > 0 => bytes.truncate(i % len),
+        _ => {}
+    }
+}
+
+/// Reads and replays `input`, checks every invariant, and returns the statuses of
+/// the games (junk excluded).
+fn read_and_check(input: &[u8]) -> Result<Vec<Status>, TestCaseError> {
+    let raws = read_bytes(input, ReadOptions::default());
+    check_tiling(input, &raws)?;
+    let mut statuses = Vec::new();
+    for raw in raws {
+        let junk = raw.junk;
+        let game = replay(raw, &ReplayOptions::default());
+        check_spans(&game)?;
+        if junk {
+            prop_assert!(
+                game.diagnostics
+                    .iter()
+                    .any(|d| d.code == "junk-between-games")
+            );
+        } else {
+            check_status_explained(&game)?;
+            statuses.push(game.status());
+        }
+    }
+    Ok(statuses)
+}
+
+fn count(statuses: &[Status]) -> [usize; 4] {
+    let mut c = [0; 4];
+    for s in statuses {
+        c[match s {
+            Status::Clean => 0,
+            Status::Repaired => 1,
+            Status::Partial => 2,
+            Status::Failed => 3,
+        }] += 1;
+    }
+    c
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(cases),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+
+    #[test]
+    fn chess_games_round_trip_in_every_table(choices in prop::collection::vec(any::<u16>(), 0..80)) {
+        let game = chess_game(&Position::default(), &choices);
+        round_trip_chess(&[("Event", "prop")], &game)?;
+    }
+
+    #[test]
+    fn chess960_games_round_trip_in_every_table(
+        n in 0..960usize,
+        choices in prop::collection::vec(any::<u16>(), 0..60),
+    ) {
+        let fen = chess960_fen(n);
+        let start = Position::from_fen_chess960(&fen).unwrap();
+        let game = chess_game(&start, &choices);
+        round_trip_chess(&[("Variant", "Chess960"), ("SetUp", "1"), ("FEN", &fen)], &game)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    #[test]
+    fn xiangqi_games_round_trip_in_iccs(
+        choices in prop::collection::vec(any::<u16>(), 0..120),
+        upper in any::<bool>(),
+    ) {
+        let moves = xiangqi_game(&choices);
+        let tokens: Vec<String> = moves
+            .iter()
+            .map(|m| {
+                let s = m.iccs();
+                if upper {
+                    let (a, b) = s.split_at(2);
+                    format!("{}-{}", a.to_ascii_uppercase(), b.to_ascii_uppercase())
+                } else {
+                    s
+                }
+            })
+            .collect();
+        let text = pgn_text(&[("Game", "Chinese Chess")], &tokens);
+        let read = read_one(&text, None);
+        prop_assert_eq!(errors(&read), Vec::<String>::new(), "{}", text);
+        let expected: Vec<AnyMove> = moves.iter().map(|m| AnyMove::Xiangqi(*m)).collect();
+        prop_assert_eq!(main_line(&read), expected, "{}", text);
+    }
+}
+
+/// Every xiangqi dialect the notation layer writes, both Chinese glyph sets.
+fn dialects() -> Vec<Dialect> {
+    let mut v = Dialect::ALL.to_vec();
+    v.push(Dialect::Chinese(Glyphs::Traditional));
+    v
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    #[test]
+    fn xiangqi_games_round_trip_in_every_dialect(
+        choices in prop::collection::vec(any::<u16>(), 0..100),
+    ) {
+        let moves = xiangqi_game(&choices);
+        for dialect in dialects() {
+            // token by token
+            let mut pos = xiangqi::Position::default();
+            let mut tokens = Vec::new();
+            for &m in &moves {
+                let mut t = String::new();
+                xq_write(&mut t, &pos, m, dialect);
+                let r = xq_read_play(&t, dialect, &mut pos);
+                prop_assert_eq!(r.map(|r| r.mv), Ok(m), "{} {}", dialect, t);
+                tokens.push(t);
+            }
+            // through the pipeline, the dialect inferred from the whole game
+            let text = pgn_text(&[("Game", "Chinese Chess")], &tokens);
+            let read = read_one(&text, None);
+            prop_assert_eq!(errors(&read), Vec::<String>::new(), "{}: {}", dialect, text);
+            let expected: Vec<AnyMove> = moves.iter().map(|m| AnyMove::Xiangqi(*m)).collect();
+            prop_assert_eq!(main_line(&read), expected, "{}: {}", dialect, text);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn mutated_records_never_panic_and_keep_spans_valid(
+        games in prop::collection::vec(
+            (prop::collection::vec(any::<u16>(), 0..40), any::<usize>()),
+            1..4,
+        ),
+        mutations in prop::collection::vec(mutation(), 1..6),
+    ) {
+        let mut bytes = Vec::new();
+        for (choices, at) in &games {
+            let g = chess_game(&Position::default(), choices);
+            bytes.extend_from_slice(rich_record(&g, *at).as_bytes());
+        }
+        // unmutated: exactly one clean game per record
+        let statuses = read_and_check(&bytes)?;
+        prop_assert_eq!(count(&statuses), [games.len(), 0, 0, 0]);
+        for m in mutations {
+            apply(&mut bytes, m);
+        }
+        let statuses = read_and_check(&bytes)?;
+        let [clean, repaired, partial, failed] = count(&statuses);
+        prop_assert_eq!(statuses.len(), clean + repaired + partial + failed);
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
+        read_and_check(&bytes)?;
+    }
+}
+
+#[test]
+fn chess960_numbering() {
+    assert_eq!(
+        chess960_fen(518),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+    );
+    assert_eq!(
+        chess960_fen(0),
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    );
+    for n in 0..960 {
+        Position::from_fen_chess960(&chess960_fen(n)).unwrap();
+    }
+}
+
+/// Found by `chess960_games_round_trip_in_every_table`: in chess960 a plain king step
+/// to the square castling also takes the king to is written `Kf1-g1` by
+/// `notation::chess::write_long`, and the reader reports it as `ambiguous-move` (it
+/// fits Kg1 and O-O), although SAN `Kg1` of the same move reads back as the king step.
+/// Either the long reader should take `K<from>-<to>` as the plain king move when that
+/// move is legal (castling is written `O-O`), or the writer should write something
+/// unambiguous. Location: `src/notation/chess/resolve.rs` (long-form king moves).
+#[test]
+#[ignore = "known bug: chess960 long-form king step reads as ambiguous with castling"]
+fn chess960_long_king_step_to_castling_square_reads_back() {
+    let text = "[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+                [FEN \"nbbnrkqr/pppppppp/8/8/8/8/PPPPPPPP/NBBNRKQR w HEhe - 0 1\"]\n\n\
+                1. b2-b4 e7-e6 2. e2-e4 a7-a5 3. f2-f4 h7-h6 4. Qg1-f2 b7-b5 \
+                5. Qf2-g3 Qg8-h7 6. Kf1-g1 *\n";
+    let game = read_one(text, Some(kyphu::notation::chess::english()));
+    assert_eq!(errors(&game), Vec::<String>::new());
+    assert_eq!(game.moves.moves.len(), 11);
+    let last = game.moves.moves.last().unwrap().mv;
+    let AnyMove::Chess(m) = last else {
+        panic!("not a chess move: {last:?}")
+    };
+    assert_eq!(m.castling_side(), None, "read as castling: {m:?}");
+}
+
+/// The same bug in UCI: in chess960 UCI writes castling as king-takes-rook (`d1a1`),
+/// so `d1c1` can only be the plain king step, but it is read as `ambiguous-move` (it
+/// fits Kc1 and O-O-O). Location: `src/notation/chess/resolve.rs`.
+#[test]
+#[ignore = "known bug: chess960 UCI king step reads as ambiguous with castling"]
+fn chess960_uci_king_step_to_castling_square_reads_back() {
+    let text = "[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+                [FEN \"rbnkbrnq/pppppppp/8/8/8/8/PPPPPPPP/RBNKBRNQ w FAfa - 0 1\"]\n\n\
+                1. e2e4 b7b5 2. c2c4 g7g6 3. b1d3 a7a6 4. a2a4 h8g7 5. b2b4 g7f6 \
+                6. a4b5 g8h6 7. h2h3 c7c6 8. b5a6 b8a7 9. c1b3 e7e5 10. d1c1 *\n";
+    let game = read_one(text, Some(kyphu::notation::chess::english()));
+    assert_eq!(errors(&game), Vec::<String>::new());
+    assert_eq!(game.moves.moves.len(), 19);
+    let last = game.moves.moves.last().unwrap().mv;
+    let AnyMove::Chess(m) = last else {
+        panic!("not a chess move: {last:?}")
+    };
+    assert_eq!(m.castling_side(), None, "read as castling: {m:?}");
+}
+
+/// Characters move tokens and FENs are made of, plus some that should not be there.
+const TOKEN_CHARS: &[char] = &[
+    'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', '1', '2', '3', '4', '5', '6', '7', '8', '9', '0',
+    'K', 'Q', 'R', 'B', 'N', 'P', 'O', 'o', 'x', ':', '-', '=', '+', '#', '!', '?', '/', '(', ')',
+    '.', ' ', 'e', 'p', 'M', 'T', 'X', 'H', 'S', 'L', 'D', 'C', 'A', 'V', 'F', 'k', 'q', 'r', 'n',
+    'w', '♘', '♕', '†', '½', 'ệ', '炮', '二', '平', '五', '进', '退', '马', '８', 'á', 'à', 'đ',
+    'Ð', '０', '－', '\u{300}', '\u{FFFD}', '\t', '\n',
+];
+
+fn token() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(TOKEN_CHARS), 0..12)
+        .prop_map(|v| v.into_iter().collect())
+}
+
+fn fen_like() -> impl Strategy<Value = String> {
+    let field = prop::collection::vec(
+        prop::sample::select(
+            &[
+                "r",
+                "n",
+                "b",
+                "q",
+                "k",
+                "p",
+                "R",
+                "N",
+                "B",
+                "Q",
+                "K",
+                "P",
+                "a",
+                "c",
+                "A",
+                "C",
+                "1",
+                "2",
+                "3",
+                "4",
+                "8",
+                "9",
+                "/",
+                " ",
+                "w",
+                "b",
+                "-",
+                "KQkq",
+                "HAha",
+                "e3",
+                "0",
+                "1",
+                "rnbakabnr",
+                "9",
+                "ppppppp",
+                "PPPPPPPP",
+                "RNBQKBNR",
+            ][..],
+        ),
+        0..40,
+    );
+    field.prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Any token in any table: parsing and resolving never panic, and a move that
+    /// resolves is legal (the stable fallback for the `chess_move` fuzz target).
+    #[test]
+    fn random_chess_tokens_resolve_to_legal_moves_or_errors(
+        tok in token(),
+        table_index in any::<usize>(),
+        plies in prop::collection::vec(any::<u16>(), 0..30),
+    ) {
+        let table = &tables()[table_index % tables().len()];
+        let game = chess_game(&Position::default(), &plies);
+        let mut pos = Position::default();
+        for (_, m) in &game {
+            pos.play_unchecked(m);
+        }
+        if let Ok(r) = kyphu::notation::chess::read(&tok, table, &pos)
+            && let Some(m) = r.mv
+        {
+            prop_assert!(pos.is_legal(&m), "{:?} resolved to illegal {:?}", tok, m);
+        }
+    }
+
+    /// Any token in any xiangqi dialect: a move read is legal and the position is
+    /// unchanged on error (the stable fallback for `xiangqi_move`).
+    #[test]
+    fn random_xiangqi_tokens_read_to_legal_moves_or_errors(
+        tok in token(),
+        dialect_index in any::<usize>(),
+        plies in prop::collection::vec(any::<u16>(), 0..30),
+    ) {
+        let dialect = dialects()[dialect_index % dialects().len()];
+        let mut start = xiangqi::Position::default();
+        for m in xiangqi_game(&plies) {
+            start.play_unchecked(m);
+        }
+        let mut pos = start.clone();
+        match xq_read_play(&tok, dialect, &mut pos) {
+            Ok(r) => prop_assert!(start.is_legal(r.mv), "{:?} read as illegal {:?}", tok, r.mv),
+            Err(_) => prop_assert_eq!(pos, start),
+        }
+    }
+
+    /// FEN-like strings: parsing never panics, and a position that parses writes a FEN
+    /// that parses back to it (the stable fallback for `chess_fen` and `xiangqi_fen`).
+    #[test]
+    fn random_fens_round_trip_or_fail(
+        junk in fen_like(),
+        plies in prop::collection::vec(any::<u16>(), 0..40),
+        edits in prop::collection::vec((any::<usize>(), prop::sample::select(TOKEN_CHARS)), 0..3),
+        which in 0..3u8,
+    ) {
+        // junk, or the FEN of a position reached in a random game with a few edits
+        let fen = match which {
+            0 => junk,
+            1 => {
+                let g = chess_game(&Position::default(), &plies);
+                let mut pos = Position::default();
+                for (_, m) in &g {
+                    pos.play_unchecked(m);
+                }
+                edit(&pos.fen(), &edits)
+            }
+            _ => {
+                let mut pos = xiangqi::Position::default();
+                for m in xiangqi_game(&plies) {
+                    pos.play_unchecked(m);
+                }
+                edit(&pos.fen(), &edits)
+            }
+        };
+        for parse in [Position::from_fen, Position::from_fen_chess960] {
+            if let Ok(p) = parse(&fen) {
+                prop_assert_eq!(parse(&p.fen()).ok(), Some(p));
+            }
+        }
+        if let Ok(p) = xiangqi::Position::from_fen(&fen) {
+            prop_assert_eq!(xiangqi::Position::from_fen(&p.fen()).ok(), Some(p));
+        }
+    }
+}
+
+/// Replaces the characters at the given positions (mod the length).
+fn edit(s: &str, edits: &[(usize, char)]) -> String {
+    let mut chars: Vec<char> = s.chars().collect();
+    for &(i, c) in edits {
+        if !chars.is_empty() {
+            let n = chars.len();
+            chars[i % n] = c;
+        }
+    }
+    chars.into_iter().collect()
+}
