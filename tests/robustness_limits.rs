@@ -391,7 +391,6 @@ fn defaults_are_documented() {
 /// (`B\x80b5`). UTF-8 with replacement (`encoding-replaced`) would keep the text; a
 /// candidate for `text::decode::decode_chunk` when most non-ASCII runs are valid UTF-8.
 #[test]
-#[ignore = "known limitation: mostly-UTF-8 chunks with stray bytes are decoded as legacy"]
 fn mostly_utf8_chunk_with_stray_bytes_keeps_its_utf8_text() {
     let bytes = "[Event \"u\"]\n[White \"Nguyễn Văn Đức\"]\n\n1. e4 e5 2. Nf3 { \u{FFFD} } Nc6 *\n"
         .replace('\u{FFFD}', "\u{1}")
@@ -414,7 +413,6 @@ fn mostly_utf8_chunk_with_stray_bytes_keeps_its_utf8_text() {
 /// the message in `src/replay.rs` / `src/notation/chess/syntax.rs` (truncate the
 /// quoted token).
 #[test]
-#[ignore = "known bug: did-you-mean search is slow on long garbage tokens"]
 fn long_garbage_move_token_is_rejected_quickly() {
     let text = format!("[Event \"t\"]\n\n1. e4 e5 2. N{}3 *\n", "f".repeat(50_000));
     let t = Instant::now();

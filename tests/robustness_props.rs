@@ -161,7 +161,7 @@ fn read_one(text: &str, table: Option<&'static PieceTable>) -> Game {
         raws.pop().unwrap(),
         &ReplayOptions {
             lang: table,
-            file: None,
+            ..ReplayOptions::default()
         },
     )
 }
@@ -591,7 +591,6 @@ fn chess960_numbering() {
 /// move is legal (castling is written `O-O`), or the writer should write something
 /// unambiguous. Location: `src/notation/chess/resolve.rs` (long-form king moves).
 #[test]
-#[ignore = "known bug: chess960 long-form king step reads as ambiguous with castling"]
 fn chess960_long_king_step_to_castling_square_reads_back() {
     let text = "[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
                 [FEN \"nbbnrkqr/pppppppp/8/8/8/8/PPPPPPPP/NBBNRKQR w HEhe - 0 1\"]\n\n\
@@ -611,7 +610,6 @@ fn chess960_long_king_step_to_castling_square_reads_back() {
 /// so `d1c1` can only be the plain king step, but it is read as `ambiguous-move` (it
 /// fits Kc1 and O-O-O). Location: `src/notation/chess/resolve.rs`.
 #[test]
-#[ignore = "known bug: chess960 UCI king step reads as ambiguous with castling"]
 fn chess960_uci_king_step_to_castling_square_reads_back() {
     let text = "[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
                 [FEN \"rbnkbrnq/pppppppp/8/8/8/8/PPPPPPPP/RBNKBRNQ w FAfa - 0 1\"]\n\n\

@@ -430,8 +430,9 @@ fn push_tag(buf: &mut String, name: &str, value: &str) {
     buf.push('[');
     // a tag name is a PGN symbol: letters, digits and `_+#=:-`; anything else (from a
     // spreadsheet header, say) becomes `_`
-    if name.is_empty() {
-        buf.push('_');
+    // and starts with a letter, as the splitter requires of a tag line
+    if !name.chars().next().is_some_and(char::is_alphabetic) {
+        buf.push('X');
     }
     for c in name.chars() {
         buf.push(
@@ -501,7 +502,8 @@ mod tests {
         }
         for (name, want) in [
             ("White Elo", "[White_Elo \"v\"]\n"),
-            ("", "[_ \"v\"]\n"),
+            ("", "[X \"v\"]\n"),
+            ("-1", "[X-1 \"v\"]\n"),
             ("a]b", "[a_b \"v\"]\n"),
         ] {
             let mut s = String::new();
