@@ -5,6 +5,7 @@
 //! colour's column), and give the game up to the point both agree.
 
 use crate::{
+    emit::Board,
     game::{AnyMove, Game, StartPosition},
     notation::chess::{self as san, PieceTable},
     replay::final_chess_position,
@@ -81,16 +82,13 @@ fn moves_and_rest(game: &Game) -> (Vec<String>, Vec<String>) {
 /// How many of `tokens` replay from the position of `game` after its first `plies`
 /// main-line moves, read with `table`.
 fn replays_from(game: &Game, plies: usize, tokens: &[String], table: &'static PieceTable) -> usize {
-    let StartPosition::Chess(start) = &game.start else {
+    let mut board = Board::new(&game.start);
+    for node in game.moves.moves.iter().take(plies) {
+        board.play(&node.mv);
+    }
+    let Board::Chess(mut pos) = board else {
         return 0;
     };
-    let mut pos = (**start).clone();
-    for node in game.moves.moves.iter().take(plies) {
-        match &node.mv {
-            AnyMove::Chess(m) => pos.play_unchecked(m),
-            _ => pos.play_null(),
-        }
-    }
     tokens
         .iter()
         .take_while(|t| san::read_play(t, table, &mut pos).is_ok())

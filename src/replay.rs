@@ -14,6 +14,7 @@ use crate::{
     archive::{Element, RawGame},
     chess::Position,
     diag::{Diagnostic, Severity, Span},
+    emit::Board,
     game::{
         AnyMove, Clock, Game, GameResult, Line, MoveNode, Source, StartPosition, Tags, Variant,
     },
@@ -36,22 +37,6 @@ pub struct ReplayOptions {
     pub keep_illegal: bool,
     /// Read every game as this variant, whatever its tags say.
     pub variant: Option<Variant>,
-}
-
-/// The position of either game.
-#[derive(Clone, Debug)]
-enum Board {
-    Chess(Position),
-    Xiangqi(xiangqi::Position),
-}
-
-impl Board {
-    fn fullmoves(&self) -> u32 {
-        match self {
-            Board::Chess(p) => p.fullmoves(),
-            Board::Xiangqi(p) => p.fullmoves(),
-        }
-    }
 }
 
 /// How move tokens are read: a chess piece-letter table or a xiangqi dialect.
@@ -777,18 +762,14 @@ fn read_move(
 
 /// The chess position after the main line, if the game is chess.
 pub fn final_chess_position(game: &Game) -> Option<Position> {
-    let StartPosition::Chess(start) = &game.start else {
-        return None;
-    };
-    let mut pos: Position = (**start).clone();
+    let mut board = Board::new(&game.start);
     for node in &game.moves.moves {
-        match &node.mv {
-            AnyMove::Chess(m) => pos.play_unchecked(m),
-            AnyMove::Null => pos.play_null(),
-            AnyMove::Xiangqi(_) => return None,
-        }
+        board.play(&node.mv);
     }
-    Some(pos)
+    match board {
+        Board::Chess(p) => Some(p),
+        Board::Xiangqi(_) => None,
+    }
 }
 
 #[cfg(test)]

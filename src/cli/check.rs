@@ -85,10 +85,7 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
                 out.write_all(text.as_bytes())
             },
         )
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::BrokenPipe => CliError::Io(e),
-            _ => CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))),
-        })?;
+        .map_err(|e| CliError::from_pipeline(&file, e))?;
         progress.finish();
         if a.format == Format::Human {
             writeln!(out, "{}", counts.summary(&file))?;

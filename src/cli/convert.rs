@@ -255,10 +255,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             }
             Ok(())
         })
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::BrokenPipe => CliError::Io(e),
-            _ => CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))),
-        })?;
+        .map_err(|e| CliError::from_pipeline(&file, e))?;
         progress.finish();
         incomplete |= counts.partial + counts.failed > 0;
         eprintln!("{}", counts.summary(&file));

@@ -303,6 +303,17 @@ pub enum CliError {
     Io(io::Error),
 }
 
+impl CliError {
+    /// An error from [`pipeline::run`] over `file`: a closed output pipe stays an
+    /// output error (it ends the run quietly); anything else is named with the file.
+    fn from_pipeline(file: &str, e: io::Error) -> CliError {
+        match e.kind() {
+            io::ErrorKind::BrokenPipe => CliError::Io(e),
+            _ => CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))),
+        }
+    }
+}
+
 impl From<io::Error> for CliError {
     fn from(e: io::Error) -> CliError {
         CliError::Io(e)

@@ -8,7 +8,8 @@ use serde::Serialize;
 use crate::{
     color::Color,
     diag::{Diagnostic, LineIndex},
-    game::{AnyMove, Game, StartPosition},
+    emit::Board,
+    game::{Game, StartPosition},
 };
 
 /// Where a diagnostic stands, computed once per diagnostic.
@@ -61,34 +62,13 @@ pub fn move_of_ply(game: &Game, ply: u32) -> (u32, Color) {
 
 /// The FEN before main-line ply `ply`, if the game's main line reaches it.
 pub fn fen_before(game: &Game, ply: u32) -> Option<String> {
-    let moves = &game.moves.moves;
     let before = usize::try_from(ply.checked_sub(1)?).ok()?;
-    if before > moves.len() {
-        return None;
+    let moves = game.moves.moves.get(..before)?;
+    let mut board = Board::new(&game.start);
+    for n in moves {
+        board.play(&n.mv);
     }
-    match &game.start {
-        StartPosition::Chess(p) => {
-            let mut pos = (**p).clone();
-            for n in &moves[..before] {
-                match &n.mv {
-                    AnyMove::Chess(m) => pos.play_unchecked(m),
-                    AnyMove::Null => pos.play_null(),
-                    AnyMove::Xiangqi(_) => return None,
-                }
-            }
-            Some(pos.fen())
-        }
-        StartPosition::Xiangqi(p) => {
-            let mut pos = (**p).clone();
-            for n in &moves[..before] {
-                match &n.mv {
-                    AnyMove::Xiangqi(m) => pos.play_unchecked(*m),
-                    _ => return None,
-                }
-            }
-            Some(pos.fen())
-        }
-    }
+    Some(board.fen())
 }
 
 /// Characters of a long source line shown around the caret.

@@ -6,13 +6,7 @@ use std::{
 };
 
 use super::{CliError, ReadArgs, render::move_of_ply};
-use crate::{
-    chess,
-    color::Color,
-    game::{AnyMove, Game, StartPosition},
-    replay::replay,
-    xiangqi,
-};
+use crate::{chess, color::Color, emit::Board, game::Game, replay::replay, xiangqi};
 
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
@@ -89,31 +83,15 @@ pub fn diagram(game: &Game, ply: u32) -> String {
         s.push_str(", start position");
     }
     s.push_str("\n\n");
-    let moves = &game.moves.moves[..ply as usize];
-    match &game.start {
-        StartPosition::Chess(p) => {
-            let mut pos = (**p).clone();
-            for n in moves {
-                match &n.mv {
-                    AnyMove::Chess(m) => pos.play_unchecked(m),
-                    AnyMove::Null => pos.play_null(),
-                    AnyMove::Xiangqi(_) => {}
-                }
-            }
-            chess_diagram(&pos, &mut s);
-            s.push_str(&format!("\nFEN: {}\n", pos.fen()));
-        }
-        StartPosition::Xiangqi(p) => {
-            let mut pos = (**p).clone();
-            for n in moves {
-                if let AnyMove::Xiangqi(m) = &n.mv {
-                    pos.play_unchecked(*m);
-                }
-            }
-            xiangqi_diagram(&pos, &mut s);
-            s.push_str(&format!("\nFEN: {}\n", pos.fen()));
-        }
+    let mut board = Board::new(&game.start);
+    for n in &game.moves.moves[..ply as usize] {
+        board.play(&n.mv);
     }
+    match &board {
+        Board::Chess(pos) => chess_diagram(pos, &mut s),
+        Board::Xiangqi(pos) => xiangqi_diagram(pos, &mut s),
+    }
+    s.push_str(&format!("\nFEN: {}\n", board.fen()));
     s
 }
 
