@@ -11,7 +11,6 @@
 
 use kyphu::archive::{ReadOptions, read_bytes, read_str};
 use kyphu::chess::{Move, Position};
-use kyphu::diag::Severity;
 use kyphu::emit::{JsonOptions, MoveStyle, PgnOptions, json::to_json_string, pgn::to_pgn_string};
 use kyphu::game::{AnyMove, Game, Line};
 use kyphu::notation::chess::{PieceTable, SanStyle, tables, write_san};
@@ -19,20 +18,8 @@ use kyphu::replay::{ReplayOptions, replay};
 use kyphu::xiangqi;
 use proptest::prelude::*;
 
-fn chess_game(start: &Position, choices: &[u16]) -> Vec<(Position, Move)> {
-    let mut pos = start.clone();
-    let mut out = Vec::new();
-    for &c in choices {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let m = moves[usize::from(c) % moves.len()];
-        out.push((pos.clone(), m));
-        pos.play_unchecked(&m);
-    }
-    out
-}
+mod common;
+use common::*;
 
 /// A chess record with tags, comments, a NAG and a variation at ply `at`.
 fn chess_record(tags: &str, game: &[(Position, Move)], at: usize) -> String {
@@ -134,14 +121,6 @@ fn tree(line: &Line) -> Vec<(usize, AnyMove, Vec<String>, Vec<u8>)> {
     out
 }
 
-fn errors(game: &Game) -> Vec<String> {
-    game.diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| format!("{}: {}", d.code, d.message))
-        .collect()
-}
-
 /// Writes `game` as PGN in `style`, reads it back with `lang`, and compares.
 fn pgn_round_trip(
     game: &Game,
@@ -194,17 +173,6 @@ fn json_main_line(game: &Game) -> Vec<String> {
         .collect()
 }
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(cases),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
     #![proptest_config(config(24))]
 
@@ -249,46 +217,6 @@ proptest! {
     }
 }
 
-#[derive(Copy, Clone, Debug)]
-enum Mutation {
-    Flip(usize, u8),
-    Insert(usize, u8),
-    Delete(usize, usize),
-    Truncate(usize),
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    prop_oneof![
-        (any::<usize>(), 1..=255u8).prop_map(|(i, b)| Mutation::Flip(i, b)),
-        (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Insert(i, b)),
-        (any::<usize>(), 1..40usize).prop_map(|(i, n)| Mutation::Delete(i, n)),
-        any::<usize>().prop_map(Mutation::Truncate),
-    ]
-}
-
-const SPECIAL: &[u8] = b"{}()[]\";%$\\\n\r*-/.01 \x00\xff\xc3\xe1";
-
-fn apply(bytes: &mut Vec<u8>, m: Mutation) {
-    let len = bytes.len();
-    match m {
-        Mutation::Flip(i, b) if len > 0 => bytes[i % len] ^= b,
-        Mutation::Insert(i, b) => {
-            let byte = if b < 128 {
-                SPECIAL[usize::from(b) % SPECIAL.len()]
-            } else {
-                b
-            };
-            bytes.insert(i % (len + 1), byte);
-        }
-        Mutation::Delete(i, n) if len > 0 => {
-            let start = i % len;
-            bytes.drain(start..(start + n).min(len));
-        }
-        Mutation::Truncate(i) if len > 0 => bytes.truncate(i % len),
-        _ => {}
-    }
-}
-
 proptest! {
     #![proptest_config(config(128))]
 
@@ -319,53 +247,6 @@ proptest! {
             prop_assert_eq!(again.variant, game.variant, "{}", written);
         }
     }
-}
-
-/// The chess960 start position number `n` (Scharnagl numbering) with Shredder castling.
-fn chess960_fen(n: usize) -> String {
-    let mut rank = [' '; 8];
-    let mut n = n % 960;
-    rank[2 * (n % 4) + 1] = 'B';
-    n /= 4;
-    rank[2 * (n % 4)] = 'B';
-    n /= 4;
-    let place = |rank: &mut [char; 8], k: usize, c: char| {
-        let i = (0..8).filter(|&i| rank[i] == ' ').nth(k).unwrap();
-        rank[i] = c;
-    };
-    place(&mut rank, n % 6, 'Q');
-    n /= 6;
-    const KNIGHTS: [(usize, usize); 10] = [
-        (0, 1),
-        (0, 2),
-        (0, 3),
-        (0, 4),
-        (1, 2),
-        (1, 3),
-        (1, 4),
-        (2, 3),
-        (2, 4),
-        (3, 4),
-    ];
-    let (a, b) = KNIGHTS[n];
-    place(&mut rank, b, 'N');
-    place(&mut rank, a, 'N');
-    for c in ['R', 'K', 'R'] {
-        place(&mut rank, 0, c);
-    }
-    let white: String = rank.iter().collect();
-    let black = white.to_ascii_lowercase();
-    let rooks: Vec<char> = (0..8)
-        .filter(|&i| rank[i] == 'R')
-        .map(|i| (b'a' + i as u8) as char)
-        .collect();
-    format!(
-        "{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {}{}{}{} - 0 1",
-        rooks[1].to_ascii_uppercase(),
-        rooks[0].to_ascii_uppercase(),
-        rooks[1],
-        rooks[0]
-    )
 }
 
 #[test]
