@@ -130,14 +130,14 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
     if let Board::Xiangqi(_) = start {
         join_word_forms(&mut raw);
     }
-    let tokens = main_line_tokens(&raw);
     let reader = match &start {
         Board::Chess(p) => {
             game.start = StartPosition::Chess(Box::new(p.clone()));
-            Reader::Chess(choose_table(&tokens, p, options, &mut diagnostics))
+            Reader::Chess(choose_table(&raw, p, options, &mut diagnostics))
         }
         Board::Xiangqi(p) => {
             game.start = StartPosition::Xiangqi(Box::new(p.clone()));
+            let tokens = main_line_tokens(&raw);
             let (dialect, d) = xq_notation::infer_dialect(p, &tokens);
             diagnostics.extend(d);
             Reader::Xiangqi(dialect)
@@ -273,6 +273,7 @@ fn join_word_forms(raw: &mut RawGame) {
     while i < old.len() {
         let e = old[i];
         if let Element::Move { span, .. } = e
+            && may_start_word_form(span.slice(text))
             && xq_notation::check_syntax(span.slice(text), dialect).is_err()
         {
             let joined = (1..=3).find_map(|n| {
@@ -300,6 +301,26 @@ fn join_word_forms(raw: &mut RawGame) {
     raw.movetext = out;
 }
 
+/// Can `token` begin a move in the Vietnamese word form (`Pháo2 bình 5`)? Such a move
+/// begins with a piece word in Latin letters; a Chinese move or an ICCS move
+/// (`h2e2`, `h2-e2`) cannot, and is not tried (trying costs several parses per move).
+fn may_start_word_form(token: &str) -> bool {
+    let latin = token
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() && u32::from(c) < 0x2000);
+    let iccs = match token.as_bytes() {
+        [f1, r1, f2, r2] | [f1, r1, b'-', f2, r2] => {
+            [f1, f2]
+                .iter()
+                .all(|f| matches!(f, b'a'..=b'i' | b'A'..=b'I'))
+                && [r1, r2].iter().all(|r| r.is_ascii_digit())
+        }
+        _ => false,
+    };
+    latin && !iccs
+}
+
 /// The move tokens of the main line, in order.
 fn main_line_tokens(raw: &RawGame) -> Vec<&str> {
     let mut depth = 0usize;
@@ -316,7 +337,7 @@ fn main_line_tokens(raw: &RawGame) -> Vec<&str> {
 }
 
 fn choose_table(
-    tokens: &[&str],
+    raw: &RawGame,
     start: &Position,
     options: &ReplayOptions,
     diagnostics: &mut Vec<Diagnostic>,
@@ -324,12 +345,26 @@ fn choose_table(
     if let Some(t) = options.lang {
         return t;
     }
-    if tokens.iter().all(|t| plain_english(t)) {
+    let mut depth = 0usize;
+    let all_english = raw.movetext.iter().all(|e| match e {
+        Element::StartVariation { .. } => {
+            depth += 1;
+            true
+        }
+        Element::EndVariation { .. } => {
+            depth = depth.saturating_sub(1);
+            true
+        }
+        Element::Move { span, .. } => depth > 0 || plain_english(raw.slice(*span)),
+        _ => true,
+    });
+    if all_english {
         // English letters only: read as English (the preferred table); the other
         // tables that share these letters are not tried (docs/notation/chess.md).
         return san::english();
     }
-    let inference = san::infer_language(start, tokens);
+    let tokens = main_line_tokens(raw);
+    let inference = san::infer_language(start, &tokens);
     if inference.failure.is_some() {
         // The failing move is reported as an error by the walk itself; say only which
         // table was chosen.
@@ -423,7 +458,14 @@ fn walk(
     keep_illegal: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Line, Option<String>) {
-    let mut stack: Vec<Frame> = vec![Frame::new(start, 1)];
+    let mut first = Frame::new(start, 1);
+    first.line.moves.reserve(
+        raw.movetext
+            .iter()
+            .filter(|e| matches!(e, Element::Move { .. }))
+            .count(),
+    );
+    let mut stack: Vec<Frame> = vec![first];
     let mut unparsed = None;
     let mut number_checked = false;
     let mut elements = raw.movetext.iter();
@@ -687,14 +729,20 @@ fn read_move(
 ) -> Result<(), Diagnostic> {
     let ply = frame.next_ply;
     let at = |d: Diagnostic| short_message(d).with_span(span).with_ply(ply);
-    let before = frame.pos.clone();
     let first_remark = diagnostics.len();
     let mut node = match (reader, &mut frame.pos) {
         (Reader::Chess(table), Board::Chess(pos)) => {
             let syntax = san::parse(token, table).map_err(|e| at(e.to_diagnostic()))?;
+            // The position before the move, where a variation on it starts. Set before
+            // the move is read: after an error the line is cut or the game ends, and
+            // this position is not used again.
+            match &mut frame.before_last {
+                Board::Chess(b) => b.clone_from(pos),
+                other => *other = Board::Chess(pos.clone()),
+            }
             let resolved =
                 san::resolve_play(&syntax, pos, token).map_err(|e| at(e.to_diagnostic()))?;
-            if let Board::Chess(before) = &before {
+            if let Board::Chess(before) = &frame.before_last {
                 resolved.diagnostics(before, token, diagnostics);
             }
             let mv = match resolved.mv {
@@ -754,7 +802,6 @@ fn read_move(
         d.ply = Some(ply);
     }
     node.span = span;
-    frame.before_last = before;
     frame.line.moves.push(node);
     frame.next_ply += 1;
     Ok(())
@@ -886,6 +933,21 @@ mod tests {
         assert_eq!(codes(&bad), ["bad-fen"]);
         let zh = one("[Variant \"crazyhouse\"]\n\n1. e4 *");
         assert_eq!(codes(&zh), ["unsupported-variant"]);
+    }
+
+    #[test]
+    fn word_form_starts() {
+        for (token, may) in [
+            ("Pháo2", true),
+            ("Mã", true),
+            ("Xe", true),
+            ("h2e2", false),
+            ("H2-E2", false),
+            ("炮二平五", false),
+            ("12.", false),
+        ] {
+            assert_eq!(may_start_word_form(token), may, "{token}");
+        }
     }
 
     #[test]

@@ -136,6 +136,21 @@ fn plain_run(s: &[u8]) -> usize {
         .unwrap_or(s.len().saturating_sub(i))
 }
 
+/// The value of a run of ASCII digits, if it is one and fits in a `u32`.
+#[inline]
+fn decimal(digits: &[u8]) -> Option<u32> {
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u32, |n, &b| {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        n.checked_mul(10)?.checked_add(u32::from(d))
+    })
+}
+
 fn is_delim(b: u8) -> bool {
     matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'$')
 }
@@ -399,6 +414,9 @@ impl Parser_<'_, '_> {
     /// One tag at `self.pos` (a `[`).
     fn tag(&mut self) {
         let start = self.pos;
+        if self.plain_tag(start) {
+            return;
+        }
         let after_bracket = self.rest().get(1..).unwrap_or("");
         let name_start =
             start + 1 + after_bracket.len() - after_bracket.trim_start_matches([' ', '\t']).len();
@@ -529,6 +547,44 @@ impl Parser_<'_, '_> {
             escaped,
         });
         self.pos = end;
+    }
+
+    /// The usual tag, `[Name "value"]` with an ASCII name, one space, and a value
+    /// without escapes or line ends, read byte by byte; `false` (nothing read) for
+    /// anything else, which [`Self::tag`] reads in full.
+    #[inline]
+    fn plain_tag(&mut self, start: usize) -> bool {
+        let s = self.s;
+        let name_start = start + 1;
+        let name_len = s
+            .get(name_start..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        let name_end = name_start + name_len;
+        if name_len == 0 || s.get(name_end..name_end + 2) != Some(b" \"") {
+            return false;
+        }
+        let v = name_end + 2;
+        let Some(len) = s.get(v..).and_then(|r| {
+            r.iter()
+                .position(|&b| matches!(b, b'"' | b'\\' | b'\n' | b'\r'))
+        }) else {
+            return false;
+        };
+        let q = v + len;
+        if s.get(q) != Some(&b'"') || s.get(q + 1) != Some(&b']') {
+            return false;
+        }
+        self.out.tags.push(RawTag {
+            span: span(start, q + 2),
+            name: span(name_start, name_end),
+            value: span(v, q),
+            escaped: false,
+        });
+        self.pos = q + 2;
+        true
     }
 
     fn escape(&mut self) {
@@ -857,12 +913,12 @@ impl Parser_<'_, '_> {
                 && plain_end
                 && end - start >= 2
                 && s.get(end - 1) == Some(&b'.')
-                && let Some(tok) = self.text.get(start..end)
-                && let Some(digits_end) = tok.find('.')
+                && let Some(tok) = s.get(start..end)
+                && let Some(digits_end) = tok.iter().position(|&b| b == b'.')
                 && tok
                     .get(digits_end..)
-                    .is_some_and(|d| d.bytes().all(|b| b == b'.'))
-                && let Some(Ok(number)) = tok.get(..digits_end).map(str::parse::<u32>)
+                    .is_some_and(|d| d.iter().all(|&b| b == b'.'))
+                && let Some(number) = tok.get(..digits_end).and_then(decimal)
             {
                 self.push(Element::MoveNumber {
                     number,
@@ -1120,6 +1176,16 @@ mod tests {
                 g.diagnostics
             );
         }
+    }
+
+    #[test]
+    fn decimals() {
+        assert_eq!(decimal(b"12"), Some(12));
+        assert_eq!(decimal(b"007"), Some(7));
+        assert_eq!(decimal(b"4294967295"), Some(u32::MAX));
+        assert_eq!(decimal(b"4294967296"), None);
+        assert_eq!(decimal(b""), None);
+        assert_eq!(decimal(b"1a"), None);
     }
 
     #[test]

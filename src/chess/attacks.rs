@@ -2,8 +2,6 @@
 //! whose magic numbers were found by a fixed-seed search (kept as a test that redoes it)
 //! and whose tables are filled once at first use, plus `between` and `line` tables.
 
-use std::sync::OnceLock;
-
 use super::{bitboard::Bitboard, types::Square};
 use crate::color::Color;
 
@@ -52,35 +50,37 @@ static BLACK_PAWN: [u64; 64] = leaper_table(&[(-1, -1), (1, -1)]);
 
 #[inline]
 pub fn knight(sq: Square) -> Bitboard {
-    Bitboard(KNIGHT[sq.index() as usize])
+    Bitboard(KNIGHT[sq.index() as usize & 63])
 }
 
 #[inline]
 pub fn king(sq: Square) -> Bitboard {
-    Bitboard(KING[sq.index() as usize])
+    Bitboard(KING[sq.index() as usize & 63])
 }
 
 /// The squares a pawn of `color` on `sq` attacks.
 #[inline]
 pub fn pawn(color: Color, sq: Square) -> Bitboard {
     match color {
-        Color::White => Bitboard(WHITE_PAWN[sq.index() as usize]),
-        Color::Black => Bitboard(BLACK_PAWN[sq.index() as usize]),
+        Color::White => Bitboard(WHITE_PAWN[sq.index() as usize & 63]),
+        Color::Black => Bitboard(BLACK_PAWN[sq.index() as usize & 63]),
     }
 }
 
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
-/// Slow reference ray attacks, used to build the tables.
-fn sliding(sq: usize, occupied: u64, dirs: &[(i8, i8); 4]) -> u64 {
+/// Slow reference ray attacks, used to build the tables (at compile time).
+const fn sliding(sq: usize, occupied: u64, dirs: &[(i8, i8); 4]) -> u64 {
     let mut attacks = 0;
-    for &(df, dr) in dirs {
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = dirs[d];
         let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
         loop {
             f += df;
             r += dr;
-            if !(0..8).contains(&f) || !(0..8).contains(&r) {
+            if f < 0 || f >= 8 || r < 0 || r >= 8 {
                 break;
             }
             let bit = 1u64 << (r * 8 + f);
@@ -89,24 +89,28 @@ fn sliding(sq: usize, occupied: u64, dirs: &[(i8, i8); 4]) -> u64 {
                 break;
             }
         }
+        d += 1;
     }
     attacks
 }
 
 /// The relevant-occupancy mask: rays without their last square.
-fn relevant_mask(sq: usize, dirs: &[(i8, i8); 4]) -> u64 {
+const fn relevant_mask(sq: usize, dirs: &[(i8, i8); 4]) -> u64 {
     let mut mask = 0;
-    for &(df, dr) in dirs {
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = dirs[d];
         let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
         loop {
             f += df;
             r += dr;
             let (nf, nr) = (f + df, r + dr);
-            if !(0..8).contains(&nf) || !(0..8).contains(&nr) {
+            if nf < 0 || nf >= 8 || nr < 0 || nr >= 8 {
                 break;
             }
             mask |= 1u64 << (r * 8 + f);
         }
+        d += 1;
     }
     mask
 }
@@ -258,14 +262,6 @@ const BISHOP_MAGICS: [u64; 64] = [
 #[cfg(test)]
 const MAGIC_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
-struct Tables {
-    rook: [Magic; 64],
-    bishop: [Magic; 64],
-    attacks: Vec<u64>,
-    between: Vec<u64>,
-    line: Vec<u64>,
-}
-
 #[cfg(test)]
 struct Rng(u64);
 
@@ -282,34 +278,6 @@ impl Rng {
     fn sparse(&mut self) -> u64 {
         self.next() & self.next() & self.next()
     }
-}
-
-/// Fills the attack table for the given magic numbers.
-fn build_magics(dirs: &[(i8, i8); 4], magics: &[u64; 64], attacks: &mut Vec<u64>) -> [Magic; 64] {
-    let mut out = [Magic::default(); 64];
-    for (sq, slot) in out.iter_mut().enumerate() {
-        let mask = relevant_mask(sq, dirs);
-        let shift = 64 - mask.count_ones();
-        let offset = attacks.len();
-        attacks.resize(offset + (1usize << mask.count_ones()), 0);
-        let magic = magics[sq];
-        let mut subset = 0u64;
-        loop {
-            let idx = (subset.wrapping_mul(magic) >> shift) as usize;
-            attacks[offset + idx] = sliding(sq, subset, dirs);
-            subset = subset.wrapping_sub(mask) & mask;
-            if subset == 0 {
-                break;
-            }
-        }
-        *slot = Magic {
-            mask,
-            magic,
-            shift,
-            offset,
-        };
-    }
-    out
 }
 
 #[cfg(test)]
@@ -366,63 +334,126 @@ fn find_magics(dirs: &[(i8, i8); 4], attacks: &mut Vec<u64>, rng: &mut Rng) -> [
     magics
 }
 
-fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let mut attacks = Vec::with_capacity(110_000);
-        let rook = build_magics(&ROOK_DIRS, &ROOK_MAGICS, &mut attacks);
-        let bishop = build_magics(&BISHOP_DIRS, &BISHOP_MAGICS, &mut attacks);
-        let mut between = vec![0u64; 64 * 64];
-        let mut line = vec![0u64; 64 * 64];
-        for a in 0..64usize {
-            for dirs in [&ROOK_DIRS, &BISHOP_DIRS] {
-                for &(df, dr) in dirs {
-                    // Walk from `a` in one direction; every square met is aligned with
-                    // `a`, on the line through `a` in this direction.
-                    let full_line =
-                        sliding(a, 0, &[(df, dr), (-df, -dr), (df, dr), (df, dr)]) | 1u64 << a;
-                    let (mut f, mut r) = ((a % 8) as i8, (a / 8) as i8);
-                    let mut passed = 0u64;
-                    loop {
-                        f += df;
-                        r += dr;
-                        if !(0..8).contains(&f) || !(0..8).contains(&r) {
-                            break;
-                        }
-                        let b = (r * 8 + f) as usize;
-                        between[a * 64 + b] = passed;
-                        line[a * 64 + b] = full_line;
-                        passed |= 1 << b;
-                    }
-                }
-            }
-        }
-        Tables {
-            rook,
-            bishop,
-            attacks,
-            between,
-            line,
-        }
-    })
+/// The magic of every square for `dirs`, its table placed from `offset` on.
+const fn magics(dirs: &[(i8, i8); 4], numbers: &[u64; 64], mut offset: usize) -> [Magic; 64] {
+    let mut out = [Magic {
+        mask: 0,
+        magic: 0,
+        shift: 0,
+        offset: 0,
+    }; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mask = relevant_mask(sq, dirs);
+        out[sq] = Magic {
+            mask,
+            magic: numbers[sq],
+            shift: 64 - mask.count_ones(),
+            offset,
+        };
+        offset += 1 << mask.count_ones();
+        sq += 1;
+    }
+    out
 }
 
+const fn table_size(dirs: &[(i8, i8); 4]) -> usize {
+    let mut size = 0;
+    let mut sq = 0;
+    while sq < 64 {
+        size += 1 << relevant_mask(sq, dirs).count_ones();
+        sq += 1;
+    }
+    size
+}
+
+const ROOK_SIZE: usize = table_size(&ROOK_DIRS);
+const SLIDER_SIZE: usize = ROOK_SIZE + table_size(&BISHOP_DIRS);
+static ROOK: [Magic; 64] = magics(&ROOK_DIRS, &ROOK_MAGICS, 0);
+static BISHOP: [Magic; 64] = magics(&BISHOP_DIRS, &BISHOP_MAGICS, ROOK_SIZE);
+
+const fn fill(table: &mut [u64; SLIDER_SIZE], dirs: &[(i8, i8); 4], magics: &[Magic; 64]) {
+    let mut sq = 0;
+    while sq < 64 {
+        let m = magics[sq];
+        // every subset of the mask (carry-rippler)
+        let mut subset = 0u64;
+        loop {
+            let idx = (subset.wrapping_mul(m.magic) >> m.shift) as usize;
+            table[m.offset + idx] = sliding(sq, subset, dirs);
+            subset = subset.wrapping_sub(m.mask) & m.mask;
+            if subset == 0 {
+                break;
+            }
+        }
+        sq += 1;
+    }
+}
+
+/// The slider attack table, computed at compile time (no initialization at run time,
+/// no check of it per lookup).
+#[allow(long_running_const_eval)]
+static SLIDERS: [u64; SLIDER_SIZE] = {
+    let mut table = [0u64; SLIDER_SIZE];
+    fill(&mut table, &ROOK_DIRS, &ROOK);
+    fill(&mut table, &BISHOP_DIRS, &BISHOP);
+    table
+};
+
+/// `between` and `line` for every pair of squares.
+const fn pair_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
+    let mut between = [[0u64; 64]; 64];
+    let mut line = [[0u64; 64]; 64];
+    let all_dirs = [ROOK_DIRS, BISHOP_DIRS];
+    let mut a = 0;
+    while a < 64 {
+        let mut k = 0;
+        while k < 2 {
+            let mut d = 0;
+            while d < 4 {
+                let (df, dr) = all_dirs[k][d];
+                // Walk from `a` in one direction; every square met is aligned with
+                // `a`, on the line through `a` in this direction.
+                let full_line =
+                    sliding(a, 0, &[(df, dr), (-df, -dr), (df, dr), (df, dr)]) | 1u64 << a;
+                let (mut f, mut r) = ((a % 8) as i8, (a / 8) as i8);
+                let mut passed = 0u64;
+                loop {
+                    f += df;
+                    r += dr;
+                    if f < 0 || f >= 8 || r < 0 || r >= 8 {
+                        break;
+                    }
+                    let b = (r * 8 + f) as usize;
+                    between[a][b] = passed;
+                    line[a][b] = full_line;
+                    passed |= 1 << b;
+                }
+                d += 1;
+            }
+            k += 1;
+        }
+        a += 1;
+    }
+    (between, line)
+}
+
+static PAIRS: ([[u64; 64]; 64], [[u64; 64]; 64]) = pair_tables();
+
 #[inline]
-fn magic_lookup(t: &Tables, m: &Magic, occupied: Bitboard) -> Bitboard {
+fn magic_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
     let idx = ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
-    Bitboard(t.attacks[m.offset + idx])
+    Bitboard(SLIDERS.get(m.offset + idx).copied().unwrap_or(0))
 }
 
 #[inline]
 pub fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
-    let t = tables();
-    magic_lookup(t, &t.rook[sq.index() as usize], occupied)
+    magic_lookup(&ROOK[sq.index() as usize & 63], occupied)
 }
 
 #[inline]
 pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
-    let t = tables();
-    magic_lookup(t, &t.bishop[sq.index() as usize], occupied)
+    magic_lookup(&BISHOP[sq.index() as usize & 63], occupied)
 }
 
 #[inline]
@@ -433,14 +464,14 @@ pub fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
 /// The squares strictly between two aligned squares (empty if not aligned).
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    Bitboard(tables().between[a.index() as usize * 64 + b.index() as usize])
+    Bitboard(PAIRS.0[a.index() as usize & 63][b.index() as usize & 63])
 }
 
 /// The whole line (rank, file or diagonal) through two aligned squares, edge to edge
 /// (empty if not aligned).
 #[inline]
 pub fn line(a: Square, b: Square) -> Bitboard {
-    Bitboard(tables().line[a.index() as usize * 64 + b.index() as usize])
+    Bitboard(PAIRS.1[a.index() as usize & 63][b.index() as usize & 63])
 }
 
 /// Are the three squares on one line?

@@ -209,6 +209,7 @@ impl Position {
         {
             return Err(FenError::OppositeCheck);
         }
+        pos.refresh_checkers();
         Ok(pos)
     }
 

@@ -73,11 +73,21 @@ pub struct Position {
     pub(super) halfmoves: u32,
     pub(super) fullmoves: u32,
     pub(super) chess960: bool,
+    /// The pieces giving check to the side to move, kept up to date by every way of
+    /// making a position (`Default`, the FEN reader, playing a move).
+    pub(super) checkers: Bitboard,
 }
 
 impl Default for Position {
     /// The standard initial position.
     fn default() -> Position {
+        static START: std::sync::LazyLock<Position> = std::sync::LazyLock::new(Position::initial);
+        START.clone()
+    }
+}
+
+impl Position {
+    fn initial() -> Position {
         let mut pos = Position::empty();
         let back = [
             Role::Rook,
@@ -132,6 +142,7 @@ impl Default for Position {
                 Some(Square::from_coords(File::A, rank)),
             );
         }
+        pos.refresh_checkers();
         pos
     }
 }
@@ -148,7 +159,16 @@ impl Position {
             halfmoves: 0,
             fullmoves: 1,
             chess960: false,
+            checkers: Bitboard::EMPTY,
         }
+    }
+
+    /// Recomputes the cached [`Position::checkers`] after the board was set up.
+    pub(super) fn refresh_checkers(&mut self) {
+        self.checkers = match self.king_of(self.turn) {
+            Some(k) => self.attackers_to(k, self.turn.other(), self.occupied()),
+            None => Bitboard::EMPTY,
+        };
     }
 
     pub(super) fn put(&mut self, sq: Square, piece: Piece) {
@@ -265,11 +285,9 @@ impl Position {
     }
 
     /// The pieces giving check to the side to move.
+    #[inline]
     pub fn checkers(&self) -> Bitboard {
-        match self.king_of(self.turn) {
-            Some(k) => self.attackers_to(k, self.turn.other(), self.occupied()),
-            None => Bitboard::EMPTY,
-        }
+        self.checkers
     }
 
     #[inline]
@@ -359,6 +377,104 @@ impl Position {
         self.gen_legal(Bitboard::from_square(to), out);
     }
 
+    /// Appends the legal moves of a `role` piece onto `to`, castling excepted (every
+    /// promotion piece for a pawn reaching the last rank). This is what a written move
+    /// (`Nf3`, `exd5`) can mean, found from the attack sets of `to` alone: no other
+    /// move is generated, and legality is tested for the few candidates only.
+    pub fn legal_moves_of_role_to(&self, role: Role, to: Square, out: &mut MoveList) {
+        let color = self.turn;
+        let them = color.other();
+        let us = self.by_color(color);
+        if us.contains(to) {
+            return;
+        }
+        let Some(king) = self.king_of(color) else {
+            return;
+        };
+        let occupied = self.occupied();
+        let ours = self.by_role(role) & us;
+        let capture = self.role_at(to);
+        let froms = match role {
+            Role::Knight => attacks::knight(to) & ours,
+            Role::Bishop => attacks::bishop(to, occupied) & ours,
+            Role::Rook => attacks::rook(to, occupied) & ours,
+            Role::Queen => attacks::queen(to, occupied) & ours,
+            Role::King => {
+                if attacks::king(to).contains(king)
+                    && self
+                        .attackers_to(to, them, occupied.without(king))
+                        .is_empty()
+                {
+                    out.push(Move::Normal {
+                        role,
+                        from: king,
+                        capture,
+                        to,
+                        promotion: None,
+                    });
+                }
+                return;
+            }
+            Role::Pawn => {
+                if capture.is_some() {
+                    attacks::pawn(them, to) & ours
+                } else {
+                    if self.ep_square == Some(to) {
+                        self.gen_en_passant(to, out);
+                    }
+                    let back = color.fold(-8, 8);
+                    match to.offset(back) {
+                        Some(one) if ours.contains(one) => Bitboard::from_square(one),
+                        Some(one)
+                            if to.rank() == Rank::FOURTH.relative(color)
+                                && !occupied.contains(one) =>
+                        {
+                            one.offset(back)
+                                .map_or(Bitboard::EMPTY, |two| Bitboard::from_square(two) & ours)
+                        }
+                        _ => Bitboard::EMPTY,
+                    }
+                }
+            }
+        };
+        let to_bb = Bitboard::from_square(to);
+        let promotes = role == Role::Pawn && to.rank() == Rank::EIGHTH.relative(color);
+        for from in froms {
+            // Legal when no piece of theirs (the one taken on `to` aside) attacks the
+            // king once the piece has left `from` for `to`: this covers pins and
+            // answers to a check alike. Out of check, only a piece on a line with its
+            // king can uncover an attack on it, and only along that line.
+            let after = occupied.without(from).with(to);
+            let exposed = if self.checkers.any() {
+                self.attackers_to(king, them, after)
+            } else if !attacks::line(king, from).any() {
+                Bitboard::EMPTY
+            } else if king.rank() == from.rank() || king.file() == from.file() {
+                attacks::rook(king, after)
+                    & (self.by_role(Role::Rook) | self.by_role(Role::Queen))
+                    & self.by_color(them)
+            } else {
+                attacks::bishop(king, after)
+                    & (self.by_role(Role::Bishop) | self.by_role(Role::Queen))
+                    & self.by_color(them)
+            };
+            if (exposed & !to_bb).any() {
+                continue;
+            }
+            if role == Role::Pawn {
+                self.push_pawn(from, to, capture, promotes, out);
+            } else {
+                out.push(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+    }
+
     /// The legal castling move to `side`, if there is one.
     pub fn castling_move(&self, side: CastlingSide) -> Option<Move> {
         let king = self.king_of(self.turn)?;
@@ -401,7 +517,7 @@ impl Position {
             return;
         };
         let us = self.by_color(self.turn);
-        let checkers = self.attackers_to(king, self.turn.other(), self.occupied());
+        let checkers = self.checkers;
         let start = out.len();
         if checkers.is_empty() {
             self.gen_non_king(!us & filter, out);
@@ -667,19 +783,33 @@ impl Position {
                 if role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
                     self.ep_square = from.offset(color.fold(8, -8));
                 }
-                if role == Role::King {
-                    self.castles.discard_color(color);
+                if !self.castles.is_empty() {
+                    if role == Role::King {
+                        self.castles.discard_color(color);
+                    }
+                    self.castles.discard_rook(from);
+                    self.castles.discard_rook(to);
                 }
-                self.castles.discard_rook(from);
-                self.castles.discard_rook(to);
-                self.remove(from);
-                self.put(
-                    to,
-                    Piece {
-                        color,
-                        role: promotion.unwrap_or(role),
-                    },
-                );
+                let us = self.by_color[color.index()];
+                if us.contains(from) && self.by_role[role.index()].contains(from) {
+                    // The usual case, a move as generated: toggle the bits directly.
+                    if self.occupied().contains(to) {
+                        self.remove(to);
+                    }
+                    let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
+                    self.by_color[color.index()] ^= from_to;
+                    self.by_role[role.index()] ^= Bitboard::from_square(from);
+                    self.by_role[promotion.unwrap_or(role).index()] ^= Bitboard::from_square(to);
+                } else {
+                    self.remove(from);
+                    self.put(
+                        to,
+                        Piece {
+                            color,
+                            role: promotion.unwrap_or(role),
+                        },
+                    );
+                }
             }
             Move::EnPassant { from, to } => {
                 self.halfmoves = 0;
@@ -725,6 +855,7 @@ impl Position {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = color.other();
+        self.refresh_checkers();
     }
 
     /// Passes the turn (a null move, `--` in analysis); not legal in a real game.
@@ -735,6 +866,7 @@ impl Position {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = self.turn.other();
+        self.refresh_checkers();
     }
 }
 
@@ -746,6 +878,60 @@ mod tests {
         let mut v: Vec<String> = pos.legal_moves().iter().map(|m| m.uci(false)).collect();
         v.sort();
         v
+    }
+
+    /// `legal_moves_of_role_to` gives exactly the non-castling legal moves of that
+    /// role onto that square, on tricky positions and along pseudo-random games
+    /// from them (pins, checks, double checks, en passant, promotions).
+    #[test]
+    fn role_targeted_generation_matches_full_generation() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/8/8/2k5/3Pp3/8/8/4K2R b K d3 0 1",
+            "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+            "r6r/1b2k1bq/8/8/7B/8/8/R3K2R b KQ - 3 2",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let mut pos = Position::from_fen(fen).unwrap();
+            for ply in 0..120usize {
+                let all = pos.legal_moves();
+                for role in Role::ALL {
+                    for to in Square::all() {
+                        let mut want: Vec<Move> = all
+                            .iter()
+                            .filter(|m| {
+                                m.role() == role
+                                    && m.to() == to
+                                    && !matches!(m, Move::Castle { .. })
+                            })
+                            .copied()
+                            .collect();
+                        let mut got = MoveList::new();
+                        pos.legal_moves_of_role_to(role, to, &mut got);
+                        let mut got: Vec<Move> = got.to_vec();
+                        want.sort_by_key(|m| m.uci(false));
+                        got.sort_by_key(|m| m.uci(false));
+                        assert_eq!(got, want, "{fen} ply {ply} {role:?} to {to:?}");
+                        checked += 1;
+                    }
+                }
+                let mut fresh = pos.clone();
+                fresh.refresh_checkers();
+                assert_eq!(pos.checkers(), fresh.checkers(), "{fen} ply {ply}");
+                if all.is_empty() {
+                    break;
+                }
+                let m = all[(ply * 7 + 3) % all.len()];
+                pos.play_unchecked(&m);
+            }
+        }
+        assert!(checked > 10_000);
     }
 
     #[test]

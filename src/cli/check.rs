@@ -57,11 +57,14 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
                 let byte_end = raw.byte_end;
                 let game = replay(raw, &options);
                 let mut text = String::new();
-                let index = LineIndex::new(&game.source.text, game.source.first_line);
+                let mut index = None;
                 let mut found = false;
                 for d in game.diagnostics.iter().filter(|d| d.severity >= min) {
                     found = true;
-                    let located = Located::new(file_name, &game, d, &index);
+                    let index = index.get_or_insert_with(|| {
+                        LineIndex::new(&game.source.text, game.source.first_line)
+                    });
+                    let located = Located::new(file_name, &game, d, index);
                     match format {
                         Format::Human => located.human(&mut text),
                         Format::Json => {

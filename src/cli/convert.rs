@@ -200,11 +200,14 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             let game = replay(raw, &options);
             let mut messages = String::new();
             if !quiet {
-                let index = LineIndex::new(&game.source.text, game.source.first_line);
+                let mut index = None;
                 for d in game.diagnostics.iter().filter(|d| {
                     d.severity == Severity::Error || (junk && d.severity >= Severity::Warning)
                 }) {
-                    Located::new(file_name, &game, d, &index).human(&mut messages);
+                    let index = index.get_or_insert_with(|| {
+                        LineIndex::new(&game.source.text, game.source.first_line)
+                    });
+                    Located::new(file_name, &game, d, index).human(&mut messages);
                 }
             }
             let status = game.status();

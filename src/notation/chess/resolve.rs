@@ -505,6 +505,21 @@ fn find_move(
         remarks.insert(Remark::LongForm);
         return Ok((Some(m), remarks));
     }
+    // Fast path: the moves of the written piece onto the written square alone. One
+    // match is the answer the full search below would give (it filters the same list
+    // by the same rules); anything else takes the full search and its explanations.
+    let uci_like = san.role == Role::Pawn
+        && !san.form.contains(Form::PAWN_LETTER)
+        && san.from_square().is_some();
+    let king_from = san.role == Role::King && san.from_square().is_some();
+    if !uci_like && !king_from {
+        let mut few = MoveList::new();
+        pos.legal_moves_of_role_to(san.role, san.to, &mut few);
+        let mut fitting = few.iter().filter(|m| fits(san, true, m));
+        if let (Some(&m), None) = (fitting.next(), fitting.next()) {
+            return Ok((Some(m), describe(san, san.role, pos, m, remarks)));
+        }
+    }
     let mut list = MoveList::new();
     pos.legal_moves_to(san.to, &mut list);
     let first = matching(san, san.role, &list);
@@ -534,7 +549,18 @@ fn find_move(
             });
         }
     };
-    // how it was written, against the canonical form
+    Ok((Some(mv), describe(san, role, pos, mv, remarks)))
+}
+
+/// The remarks on how `mv` (read with `role` as the moving piece) was written,
+/// against its canonical form.
+fn describe(
+    san: &SanSyntax,
+    role: Role,
+    pos: &Position,
+    mv: Move,
+    mut remarks: Remarks,
+) -> Remarks {
     // in the lower-case reading of `bxc3` the `b` was the piece, not a file
     let from_file = if role == san.role {
         san.from_file
@@ -561,7 +587,7 @@ fn find_move(
     if san.ep && !matches!(mv, Move::EnPassant { .. }) {
         remarks.insert(Remark::EpMarkWrong);
     }
-    Ok((Some(mv), remarks))
+    remarks
 }
 
 /// The legal moves in `list` that `san` describes, with `role` as the moving piece.
@@ -583,25 +609,13 @@ fn matching(san: &SanSyntax, role: Role, list: &MoveList) -> Matches {
                 continue;
             }
         }
-        if !alt {
-            if san.from_file.is_some_and(|f| f != m.from().file()) {
-                continue;
-            }
-            if san.from_rank.is_some_and(|r| r != m.from().rank()) {
-                continue;
-            }
-        } else if san.from_rank.is_some() {
+        if alt && san.from_rank.is_some() {
             continue;
         }
-        // a pawn move without origin file goes straight ahead (`d5` is no capture)
-        if m.role() == Role::Pawn && san.from_file.is_none() && m.from().file() != m.to().file() {
-            continue;
+        if fits(san, !alt, m) {
+            // more than fit are reported as ambiguous all the same
+            let _ = out.try_push(*m);
         }
-        if san.promotion.is_some() && m.promotion() != san.promotion {
-            continue;
-        }
-        // more than fit are reported as ambiguous all the same
-        let _ = out.try_push(*m);
     }
     // In chess960 a king step can reach the square castling takes the king to
     // (`Kf1g1`, `d1c1`): written with its origin it is the step, castling being
@@ -618,6 +632,25 @@ fn matching(san: &SanSyntax, role: Role, list: &MoveList) -> Matches {
         out.retain(|m| !matches!(m, Move::Castle { .. }));
     }
     out
+}
+
+/// Does `m` agree with the origin and promotion written in `san` (the origin only when
+/// `with_origin`)?
+#[inline]
+fn fits(san: &SanSyntax, with_origin: bool, m: &Move) -> bool {
+    if with_origin {
+        if san.from_file.is_some_and(|f| f != m.from().file()) {
+            return false;
+        }
+        if san.from_rank.is_some_and(|r| r != m.from().rank()) {
+            return false;
+        }
+    }
+    // a pawn move without origin file goes straight ahead (`d5` is no capture)
+    if m.role() == Role::Pawn && san.from_file.is_none() && m.from().file() != m.to().file() {
+        return false;
+    }
+    !(san.promotion.is_some() && m.promotion() != san.promotion)
 }
 
 /// The moves a written move may mean: few, so a small inline list (copied cheaply).

@@ -89,11 +89,11 @@ pub fn disambiguation(pos: &Position, mv: &Move) -> (bool, bool) {
         return (mv.is_capture(), false);
     }
     let mut list = MoveList::new();
-    pos.legal_moves_to(mv.to(), &mut list);
+    pos.legal_moves_of_role_to(role, mv.to(), &mut list);
     let from = mv.from();
     let (mut any, mut same_file, mut same_rank) = (false, false, false);
     for o in &list {
-        if o.role() == role && o.from() != from && !matches!(o, Move::Castle { .. }) {
+        if o.from() != from {
             any = true;
             same_file |= o.from().file() == from.file();
             same_rank |= o.from().rank() == from.rank();
