@@ -47,9 +47,9 @@ w=$corpus/wukong-xiangqi-xqdb
 for f in "$w"/player_collections/*.pgn "$w"/games_pgn/bulk_games_uci.pgn; do
   cat "$f"; printf '\n\n'
 done > "$work/iccs.pgn"
-find "$corpus/ccpd-yvonne761" -name '*.pgn' | LC_ALL=C sort > "$work/ccpd.list"
-xargs -d '\n' "$kyphu" convert --quiet --threads 1 --out-xiangqi chinese \
-  -o "$work/ccpd-zh.pgn" < "$work/ccpd.list" 2> /dev/null
+mapfile -t ccpd < <(find "$corpus/ccpd-yvonne761" -name '*.pgn' | LC_ALL=C sort)
+"$kyphu" convert --quiet --threads 1 --out-xiangqi chinese -o "$work/ccpd-zh.pgn" "${ccpd[@]}" \
+  2> /dev/null
 # the cut to cchess's complete games takes one cchess run: keep it while the input is the same
 if ! cmp -s "$work/ccpd-zh.pgn" "$cache/ccpd-zh.pgn" || [ ! -s "$cache/chinese.pgn" ]; then
   echo "cutting the Chinese file to the games cchess replays completely (one slow run)" >&2
