@@ -18,7 +18,9 @@
 # benches/cchess_replay.py (read + replay every move with the full legality test).
 # cchess is imported from python3 if it is there, else installed from PyPI into a venv
 # under target/. Games and plies replayed are counted for both tools and printed; a
-# mismatch is flagged in the table. Prints a Markdown table on standard output.
+# mismatch is flagged in the table. Wall and CPU (user + system) seconds are medians
+# of their own; on a loaded machine the CPU ratio is the steadier one. Prints a Markdown
+# table on standard output.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
@@ -66,18 +68,19 @@ games = [json.loads(line) for line in sys.stdin if line.strip()]
 print(len(games), sum(len(g["moves"]) for g in games))'
 }
 
-# wall seconds of one run
+# wall and CPU (user + system) seconds of one run
 timed() {
-  /usr/bin/time -f "%e" -o "$work/time" "$@" > "$work/out" 2> /dev/null
-  tail -n 1 "$work/time"
+  /usr/bin/time -f "%e %U %S" -o "$work/time" "$@" > "$work/out" 2> /dev/null
+  tail -n 1 "$work/time" | awk '{ printf "%s %.2f", $1, $2 + $3 }'
 }
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# median of column $1 of "wall cpu" lines
+median() { awk -v c="$1" '{ print $c }' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-echo "Input: $corpus; $runs runs each, alternated, median wall time; cchess $cchess_version;" \
+echo "Input: $corpus; $runs runs each, alternated, medians of wall and CPU time; cchess $cchess_version;" \
   "$(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg) at start"
 echo
-echo "| workload | tool and work | games | plies | seconds | games/s | plies/s | kyphu / cchess speed |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| workload | tool and work | games | plies | wall s | CPU s | games/s | plies/s | kyphu / cchess speed, wall | same, CPU |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for load in iccs chinese; do
   file=$work/$load.pgn
   read -r kg kp <<< "$(kyphu_counts "$file")"
@@ -89,16 +92,16 @@ for load in iccs chinese; do
     py+=("$(timed "$python" benches/cchess_replay.py "$file")")
     read -r _ cg _ cp _ cs < "$work/out"
   done
-  sc=$(printf '%s\n' "${check[@]}" | median)
-  sv=$(printf '%s\n' "${convert[@]}" | median)
-  sp=$(printf '%s\n' "${py[@]}" | median)
+  sc=$(printf '%s\n' "${check[@]}" | median 1); cc=$(printf '%s\n' "${check[@]}" | median 2)
+  sv=$(printf '%s\n' "${convert[@]}" | median 1); cv=$(printf '%s\n' "${convert[@]}" | median 2)
+  sp=$(printf '%s\n' "${py[@]}" | median 1); cpy=$(printf '%s\n' "${py[@]}" | median 2)
   note=""
   [ "$kg $kp" = "$cg $cp" ] && [ "$cs" = 0 ] ||
     note=" (MISMATCH: kyphu $kg games $kp plies, cchess $cg games $cp plies, $cs stopped)"
   awk -v l="$load" -v g="$kg" -v p="$kp" -v cg="$cg" -v cp="$cp" -v sc="$sc" -v sv="$sv" \
-    -v sp="$sp" -v note="$note" 'BEGIN {
-    printf "| %s | kyphu check --threads 1 | %d | %d | %.2f | %.0f | %.0f | %.0f× |\n", l, g, p, sc, g / sc, p / sc, sp / sc
-    printf "| %s | kyphu convert --threads 1 -o /dev/null | %d | %d | %.2f | %.0f | %.0f | %.0f× |\n", l, g, p, sv, g / sv, p / sv, sp / sv
-    printf "| %s | cchess (benches/cchess_replay.py) | %d | %d | %.2f | %.1f | %.0f | 1×%s |\n", l, cg, cp, sp, cg / sp, cp / sp, note
+    -v sp="$sp" -v cc="$cc" -v cv="$cv" -v cpy="$cpy" -v note="$note" 'BEGIN {
+    printf "| %s | kyphu check --threads 1 | %d | %d | %.2f | %.2f | %.0f | %.0f | %.0f× | %.0f× |\n", l, g, p, sc, cc, g / sc, p / sc, sp / sc, cpy / cc
+    printf "| %s | kyphu convert --threads 1 -o /dev/null | %d | %d | %.2f | %.2f | %.0f | %.0f | %.0f× | %.0f× |\n", l, g, p, sv, cv, g / sv, p / sv, sp / sv, cpy / cv
+    printf "| %s | cchess (benches/cchess_replay.py) | %d | %d | %.1f | %.1f | %.1f | %.0f | 1× | 1×%s |\n", l, cg, cp, sp, cpy, cg / sp, cp / sp, note
   }'
 done
