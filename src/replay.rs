@@ -364,6 +364,17 @@ fn choose_table(
         return san::english();
     }
     let tokens = main_line_tokens(raw);
+    // One table reads every token: it is the only one that can replay the game, so no
+    // trial replays are needed (a failing move is reported by the walk itself).
+    if let [only] = san::readable_by(&tokens).as_slice() {
+        if only.code != "en" {
+            diagnostics.push(Diagnostic::note(
+                "language",
+                format!("piece letters read as {}", only.name),
+            ));
+        }
+        return only;
+    }
     let inference = san::infer_language(start, &tokens);
     if inference.failure.is_some() {
         // The failing move is reported as an error by the walk itself; say only which

@@ -306,7 +306,7 @@ pub fn result_token(tok: &str) -> Option<GameResult> {
     if let Some(r) = GameResult::parse(tok) {
         return Some(r);
     }
-    if tok.is_ascii() && !tok.contains(':') {
+    if tok.is_ascii() && !tok.contains(':') || !normalize::may_fold_to_result(tok) {
         return None;
     }
     let folded = normalize::move_token(tok).replace(':', "-");

@@ -12,11 +12,62 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 /// Puts `text` in Unicode NFC, without copying when it already is (ASCII text and
 /// text that passes the NFC quick check are returned unchanged).
 pub fn nfc(text: String) -> String {
-    if text.is_ascii() || is_nfc_quick(text.chars()) == IsNormalized::Yes {
+    if text.is_ascii() || all_plainly_nfc(&text) || is_nfc_quick(text.chars()) == IsNormalized::Yes
+    {
         text
     } else {
         text.nfc().collect()
     }
+}
+
+/// Is every character of `text` [`plainly_nfc`]? ASCII is skipped eight bytes at a
+/// time; only the other characters are decoded.
+fn all_plainly_nfc(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(chunk) = bytes.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            if u64::from_le_bytes(word) & 0x8080_8080_8080_8080 == 0 {
+                i += 8;
+                continue;
+            }
+        }
+        match text.get(i..).and_then(|r| r.chars().next()) {
+            Some(c) if plainly_nfc(c) => i += c.len_utf8(),
+            Some(_) => return false,
+            // `i` is always on a character boundary; this ends the loop all the same
+            None => i += 1,
+        }
+    }
+    true
+}
+
+/// Characters that are in NFC whatever surrounds them (quick check Yes, combining
+/// class 0) in the scripts of chess and xiangqi records: Latin up to the combining
+/// marks and Vietnamese letters, Cyrillic letters, Arabic and Persian letters and digits, general
+/// punctuation, chess figurines, CJK ideographs and full-width forms. One range test
+/// instead of a table search per character; anything else takes the full check.
+#[inline]
+fn plainly_nfc(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0..=0x2FF
+            | 0x400..=0x482
+            | 0x48A..=0x52F
+            | 0x621..=0x64A
+            | 0x660..=0x66F
+            | 0x671..=0x6D3
+            | 0x6F0..=0x6FF
+            | 0x1E00..=0x1EFF
+            | 0x2010..=0x2027
+            | 0x2030..=0x205E
+            | 0x2654..=0x265F
+            | 0x3000..=0x3029
+            | 0x4E00..=0x9FFF
+            | 0xFF01..=0xFF5E
+    )
 }
 
 /// The fold of one character of a move token: `None` to drop it, `Some(c)` otherwise.
@@ -56,6 +107,15 @@ pub fn digit_value(c: char) -> Option<u32> {
     }
 }
 
+/// Could `token` fold to a result (`1-0`, `0-1`, `½-½`, `*`)? A test of its first
+/// character, so that moves in other scripts (`马f3`) do not pay for the fold.
+pub fn may_fold_to_result(token: &str) -> bool {
+    token
+        .chars()
+        .find_map(fold)
+        .is_some_and(|c| matches!(c, '0' | '1' | '*' | '½'))
+}
+
 /// Folds one move token for the notation parsers: full-width ASCII → ASCII (`ｅ４` →
 /// `e4`), Persian `۰-۹` and Arabic-Indic `٠-٩` digits → `0-9`, Arabic `ي`/`ك` → Persian
 /// `ی`/`ک`, look-alike dashes (`‐ ‑ ‒ – — ―` and `−`) → `-`, no-break and thin spaces →
@@ -83,6 +143,45 @@ pub fn move_token(token: &str) -> Cow<'_, str> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    /// Every character `plainly_nfc` lets through is NFC on its own and does not
+    /// combine with what precedes it.
+    #[test]
+    fn plainly_nfc_is_exact() {
+        use unicode_normalization::char::canonical_combining_class;
+        let mut n = 0;
+        for c in (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| plainly_nfc(c))
+        {
+            assert_eq!(is_nfc_quick(std::iter::once(c)), IsNormalized::Yes, "{c:?}");
+            assert_eq!(canonical_combining_class(c), 0, "{c:?}");
+            // not the second half of a canonical composition
+            let pair: String = ['a', c].iter().collect();
+            assert_eq!(pair.nfc().collect::<String>(), pair, "{c:?}");
+            n += 1;
+        }
+        assert!(n > 20_000);
+        assert!(all_plainly_nfc(
+            "[White \"Nguyễn\"] 1. 马f3 Кf6 ♘c3 ۱-۰ ｅ４"
+        ));
+        assert!(!all_plainly_nfc("Nguye\u{0302}\u{0303}n"));
+    }
+
+    #[test]
+    fn results_are_recognised_before_folding() {
+        for (token, may) in [
+            ("1-0", true),
+            ("\u{200E}۱-۰", true),
+            ("１－０", true),
+            ("½-½", true),
+            ("马f3", false),
+            ("Кf3", false),
+            ("♘f3", false),
+        ] {
+            assert_eq!(may_fold_to_result(token), may, "{token}");
+        }
+    }
 
     #[test]
     fn move_token_folds() {

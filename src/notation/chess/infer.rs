@@ -9,6 +9,7 @@
 
 use super::lang::{PieceTable, english, tables};
 use super::resolve::{ReadError, read_play};
+use super::syntax::accepts;
 use crate::chess::Position;
 
 /// Where the chosen table stopped replaying.
@@ -67,20 +68,44 @@ impl Inference {
     }
 }
 
-/// Does any token start with one of the table's own letters, or name one as a
-/// promotion piece after a rank (`d8H`, `exf8=M`)?
-fn letters_appear(table: &PieceTable, tokens: &[&str]) -> bool {
-    table.letters().any(|(l, _)| {
-        tokens.iter().any(|t| {
+/// Where a piece letter may stand in the tokens: at the start of a token, and after a
+/// rank digit as a promotion piece (`d8H`, `exf8=M`, `e8(Q)`, `e8/Q`).
+struct Heads<'a> {
+    heads: Vec<&'a str>,
+    /// The first character of every head, without repeats.
+    firsts: Vec<char>,
+}
+
+impl<'a> Heads<'a> {
+    fn of(tokens: &[&'a str]) -> Heads<'a> {
+        let mut heads = Vec::with_capacity(tokens.len());
+        for t in tokens {
             let t = t.trim_start();
-            t.starts_with(l)
-                || t.bytes().enumerate().any(|(i, b)| {
-                    (b'1'..=b'8').contains(&b)
-                        && t.get(i + 1..)
-                            .is_some_and(|r| r.trim_start_matches(['=', '(', '/']).starts_with(l))
-                })
+            heads.push(t);
+            for (i, b) in t.bytes().enumerate() {
+                if (b'1'..=b'8').contains(&b)
+                    && let Some(r) = t.get(i + 1..)
+                    && !r.is_empty()
+                {
+                    heads.push(r.trim_start_matches(['=', '(', '/']));
+                }
+            }
+        }
+        let mut firsts: Vec<char> = heads.iter().filter_map(|h| h.chars().next()).collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        Heads { heads, firsts }
+    }
+
+    /// Does one of the table's own letters stand at a head?
+    fn has_letter_of(&self, table: &PieceTable) -> bool {
+        table.letters().any(|(l, _)| {
+            l.chars()
+                .next()
+                .is_some_and(|c| self.firsts.binary_search(&c).is_ok())
+                && self.heads.iter().any(|h| h.starts_with(l))
         })
-    })
+    }
 }
 
 /// Replays `tokens` under `table` from `start`: how far, and the failure if any.
@@ -105,13 +130,24 @@ fn replay(
     (tokens.len(), None)
 }
 
+/// The tables whose letters appear in `tokens` and under which every token is at least
+/// syntactically a move: a cheap first cut (no replay). When it leaves a single table,
+/// that table is the only one that can replay the whole game.
+pub fn readable_by(tokens: &[&str]) -> Vec<&'static PieceTable> {
+    let heads = Heads::of(tokens);
+    tables()
+        .iter()
+        .filter(|t| heads.has_letter_of(t))
+        .filter(|t| tokens.iter().all(|tok| accepts(tok, t)))
+        .collect()
+}
+
 /// Infers the piece-letter language of a game's move tokens (main line, in order)
 /// played from `start`. See the module docs for the rule.
 pub fn infer_language(start: &Position, tokens: &[&str]) -> Inference {
-    let mut candidates: Vec<&'static PieceTable> = tables()
-        .iter()
-        .filter(|t| letters_appear(t, tokens))
-        .collect();
+    let heads = Heads::of(tokens);
+    let mut candidates: Vec<&'static PieceTable> =
+        tables().iter().filter(|t| heads.has_letter_of(t)).collect();
     if candidates.is_empty() {
         candidates.push(english());
     }
@@ -218,6 +254,17 @@ mod tests {
                 assert!(inf.diagnostic().is_some_and(|d| d.code == "language-tie"));
             }
         }
+    }
+
+    #[test]
+    fn readable_by_cuts_by_syntax() {
+        let vi =
+            toks("e4 e5 Mf3 Mc6 Tb5 a6 Ta4 Mf6 0-0 Te7 Xe1 b5 Tb3 d6 c3 0-0 h3 Mb8 d4 Mbd7 Hd1");
+        let codes: Vec<_> = readable_by(&vi).iter().map(|t| t.code).collect();
+        assert_eq!(codes, ["vi"]);
+        let en = toks("e4 e5 Nf3 Nc6");
+        assert!(readable_by(&en).iter().any(|t| t.code == "en"));
+        assert!(readable_by(&toks("e4 Zz9")).is_empty());
     }
 
     #[test]

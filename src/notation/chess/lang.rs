@@ -83,7 +83,7 @@ impl PieceTable {
             return None;
         }
         for (l, r, case) in &self.multi {
-            if s.starts_with(l.as_str()) {
+            if l.as_bytes().first() == Some(&b) && s.starts_with(l.as_str()) {
                 return Some((*r, *case, l.len()));
             }
         }

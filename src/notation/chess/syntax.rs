@@ -221,6 +221,25 @@ pub fn parse(token: &str, table: &PieceTable) -> Result<SanSyntax, SyntaxError> 
     Ok(san)
 }
 
+/// Does [`parse`] read `token` under `table`? The same answer, without building the
+/// error (which names the table's letters): for trying many tables on one token.
+pub fn accepts(token: &str, table: &PieceTable) -> bool {
+    if fast(token, table).is_some() {
+        return true;
+    }
+    let token = fold(token);
+    let token = token.as_ref();
+    if token.is_empty() {
+        return false;
+    }
+    let first_is_file = token
+        .bytes()
+        .next()
+        .is_some_and(|b| (b'a'..=b'h').contains(&b));
+    (first_is_file && complete(token, move_token(token, table, false)).is_some())
+        || matches!(move_token(token, table, true), Ok(("", _)))
+}
+
 /// The fast path: `L?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?`, `O-O(-O)?[+#]?` and
 /// `0-0(-0)?[+#]?`, where `L` is a table letter in its table case (any script); the
 /// rest plain ASCII. `None` sends the token to the full grammar, which gives the same
@@ -922,6 +941,25 @@ mod tests {
                 (role, sq(to), promo),
                 "{code} {tok}"
             );
+        }
+    }
+
+    #[test]
+    fn accepts_agrees_with_parse() {
+        let tokens = [
+            "Nf3", "Mf3", "Sf3", "Cf3", "exd5", "bxc3", "O-O", "0-0-0", "e8=Q", "d8H", "Кf3",
+            "Крe2", "马f3", "♘f3", "xyz", "", "--", "Ng1f3", "e4!?", "N:f3", "ｅ４", "Tb5+",
+            "Hxd1#", "e1=D", "Zf3", "a9", "Lc4", "Fc4", "Rxe8",
+        ];
+        for table in crate::notation::chess::tables() {
+            for token in tokens {
+                assert_eq!(
+                    accepts(token, table),
+                    parse(token, table).is_ok(),
+                    "{token} in {}",
+                    table.code
+                );
+            }
         }
     }
 
