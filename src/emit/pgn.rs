@@ -244,7 +244,8 @@ impl<W: io::Write> PgnWriter<W> {
 
     /// Appends a token, breaking the line first if it would grow past `max_line`. A
     /// line never starts with `[` or `%` (readers take those for a tag or an escape
-    /// line): such a token takes the previous token down with it.
+    /// line): such a token takes the previous token down with it, or, when the two do
+    /// not fit on one line, stays on the current line past `max_line`.
     fn token(&mut self, s: &str) {
         let len = char_len(s);
         if self.line_chars > 0 {
@@ -262,6 +263,9 @@ impl<W: io::Write> PgnWriter<W> {
                     self.line_start = self.last_start;
                     self.line_chars = self.last_chars + 1;
                     self.buf.push(' ');
+                } else if special {
+                    self.buf.push(' ');
+                    self.line_chars += 1;
                 } else {
                     self.buf.push('\n');
                     self.line_start = self.buf.len();
@@ -349,8 +353,9 @@ impl<W: io::Write> PgnWriter<W> {
         }
         let mut start = 0;
         let mut count = 0;
-        for (i, _) in w.char_indices() {
-            if count == max {
+        for (i, c) in w.char_indices() {
+            // no piece starts with `[` or `%` (see `token`)
+            if count >= max && !matches!(c, '[' | '%') {
                 self.token(w.get(start..i).unwrap_or(""));
                 start = i;
                 count = 0;
