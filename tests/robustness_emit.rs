@@ -327,7 +327,11 @@ fn pgn_roundtrip_crash_788a3919() {
 fn comment_words_never_start_a_line_with_a_tag_or_escape() {
     for n in [1, 5, 30, 79, 80, 81, 200] {
         let word = format!("{}[Tag_{n}]", "x".repeat(n));
-        let comment = format!("{word} [Tag \"v\"] %esc {} [{}]", word.repeat(3), "y".repeat(n));
+        let comment = format!(
+            "{word} [Tag \"v\"] %esc {} [{}]",
+            word.repeat(3),
+            "y".repeat(n)
+        );
         let text = format!("[Event \"c\"]\n\n1. e4 {{{comment}}} e5 *\n");
         let game = read_one(&text, None);
         let written = to_pgn_string(&game, &PgnOptions::default());

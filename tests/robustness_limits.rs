@@ -351,14 +351,20 @@ fn binary_junk_between_games_is_reported_and_both_games_read() {
 #[test]
 fn binary_junk_right_after_a_result_is_its_own_item() {
     for sep in ["\n\n", "\n", " ", ""] {
-        let mut bytes = format!("[Event \"a\"]\n[White \"Nguyễn\"]\n\n1. e4 e5 1-0{sep}").into_bytes();
+        let mut bytes =
+            format!("[Event \"a\"]\n[White \"Nguyễn\"]\n\n1. e4 e5 1-0{sep}").into_bytes();
         let junk_start = bytes.len();
         bytes.extend_from_slice(b"\x00\x01\xff\xfe\x89PNG\r\n\x1a\n\x00\x9c}\xe5\n\n");
         bytes.extend_from_slice(NEXT.as_bytes());
         let raws = read_bytes(&bytes, ReadOptions::default());
         let kinds: Vec<_> = raws
             .iter()
-            .map(|r| (r.junk, r.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>()))
+            .map(|r| {
+                (
+                    r.junk,
+                    r.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(),
+                )
+            })
             .collect();
         assert_eq!(raws.len(), 3, "{sep:?}: {kinds:?}");
         let (game, junk) = (&raws[0], &raws[1]);
@@ -367,14 +373,29 @@ fn binary_junk_right_after_a_result_is_its_own_item() {
         assert_eq!(game.byte_end, junk.byte_start, "{sep:?}");
         assert!(junk.junk, "{sep:?}: {kinds:?}");
         assert!(
-            junk.diagnostics.iter().any(|d| d.code == "junk-between-games"),
+            junk.diagnostics
+                .iter()
+                .any(|d| d.code == "junk-between-games"),
             "{sep:?}: {kinds:?}"
         );
         // the junk item starts at the first byte after the result's whitespace
         assert_eq!(junk.byte_start as usize, junk_start, "{sep:?}");
-        assert_eq!(junk.first_line, if sep == "\n\n" { 6 } else if sep == "\n" { 5 } else { 4 });
+        assert_eq!(
+            junk.first_line,
+            if sep == "\n\n" {
+                6
+            } else if sep == "\n" {
+                5
+            } else {
+                4
+            }
+        );
         let s = summary(&read_all(&bytes, Limits::default()));
-        assert_eq!(s, vec![(vec![], Status::Clean, 2), (vec![], Status::Clean, 3)], "{sep:?}");
+        assert_eq!(
+            s,
+            vec![(vec![], Status::Clean, 2), (vec![], Status::Clean, 3)],
+            "{sep:?}"
+        );
     }
 }
 
@@ -394,7 +415,11 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
     let long = format!("{{{}}}", "x".repeat(LONG));
     let at_limit = format!("{{{}}}", "x".repeat(LONG - 2));
     // (text before NEXT, expected games: (codes, status, moves), junk items' codes)
-    type Case = (String, Vec<(Vec<&'static str>, Status, usize)>, Vec<Vec<&'static str>>);
+    type Case = (
+        String,
+        Vec<(Vec<&'static str>, Status, usize)>,
+        Vec<Vec<&'static str>>,
+    );
     let cases: Vec<Case> = vec![
         // at the limit: nothing to report
         (
@@ -405,31 +430,46 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
         // the game's only movetext line: the game is skipped
         (
             format!("[Event \"a\"]\n\n1. e4 {long} e5 *\n2. d4 *\n\n"),
-            vec![(vec!["line-too-long"], Status::Partial, 0), (vec![], Status::Clean, 3)],
+            vec![
+                (vec!["line-too-long"], Status::Partial, 0),
+                (vec![], Status::Clean, 3),
+            ],
             vec![],
         ),
         // a long tag line: the game is skipped
         (
             format!("[Event \"{}\"]\n\n1. e4 e5 *\n\n", "x".repeat(LONG)),
-            vec![(vec!["line-too-long"], Status::Partial, 0), (vec![], Status::Clean, 3)],
+            vec![
+                (vec!["line-too-long"], Status::Partial, 0),
+                (vec![], Status::Clean, 3),
+            ],
             vec![],
         ),
         // in the middle of a game's movetext: the moves before it are kept
         (
             format!("[Event \"a\"]\n\n1. e4 e5\n2. Nf3 {long} Nc6\n3. Bb5 *\n\n"),
-            vec![(vec!["line-too-long"], Status::Partial, 2), (vec![], Status::Clean, 3)],
+            vec![
+                (vec!["line-too-long"], Status::Partial, 2),
+                (vec![], Status::Clean, 3),
+            ],
             vec![],
         ),
         // after a finished game: the game is clean, the line is skipped as junk
         (
-            format!("[Event \"a\"]\n\n1. e4 e5 1-0\n{}\nmore junk\n\n", "z".repeat(3 * LONG)),
+            format!(
+                "[Event \"a\"]\n\n1. e4 e5 1-0\n{}\nmore junk\n\n",
+                "z".repeat(3 * LONG)
+            ),
             vec![(vec![], Status::Clean, 2), (vec![], Status::Clean, 3)],
             vec![vec!["line-too-long"]],
         ),
         // at the start of the file, before any game
         (
             format!("{}\n\n", "z".repeat(3 * LONG)),
-            vec![(vec!["line-too-long"], Status::Partial, 0), (vec![], Status::Clean, 3)],
+            vec![
+                (vec!["line-too-long"], Status::Partial, 0),
+                (vec![], Status::Clean, 3),
+            ],
             vec![],
         ),
     ];
@@ -438,7 +478,11 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
         let all = read_all(text.as_bytes(), line_limits());
         let s = summary(&all);
         assert_eq!(s, games, "{text}");
-        let junk_codes: Vec<_> = all.iter().filter(|(j, _)| *j).map(|(_, g)| codes(g)).collect();
+        let junk_codes: Vec<_> = all
+            .iter()
+            .filter(|(j, _)| *j)
+            .map(|(_, g)| codes(g))
+            .collect();
         assert_eq!(junk_codes, junk, "{text}");
         // the same through an 8-byte buffer
         let reader = ArchiveReader::new(

@@ -34,7 +34,11 @@ fn check_raw(raw: &RawGame) {
     }
     for d in &raw.diagnostics {
         if let Some(s) = d.span {
-            assert!(on_boundaries(text, s), "diagnostic span {s:?} of {}", d.code);
+            assert!(
+                on_boundaries(text, s),
+                "diagnostic span {s:?} of {}",
+                d.code
+            );
         }
     }
 }
@@ -67,7 +71,11 @@ fuzz_target!(|data: &[u8]| {
         let text = &game.source.text;
         for d in &game.diagnostics {
             if let Some(s) = d.span {
-                assert!(on_boundaries(text, s), "diagnostic span {s:?} of {}", d.code);
+                assert!(
+                    on_boundaries(text, s),
+                    "diagnostic span {s:?} of {}",
+                    d.code
+                );
             }
         }
         check_line(text, &game.moves);

@@ -1099,4 +1099,60 @@ mod tests {
         // lone CRs become LFs in the text
         assert_eq!(games[1].text, "[Event \"b\"]\n\n1. d4 *\n");
     }
+
+    #[test]
+    fn junk_after_a_result_is_decoded_on_its_own() {
+        // (input, (junk, first line, byte range, has an encoding warning) per item)
+        type Item = (bool, u64, (u64, u64), bool);
+        let cases: &[(&[u8], &[Item])] = &[
+            // valid UTF-8: no cut, the parser splits after the result
+            (
+                b"[A \"1\"]\n1. e4 *\njunk\n",
+                &[(false, 1, (0, 16), false), (true, 3, (16, 21), false)],
+            ),
+            // bad bytes on the line after the result
+            (
+                b"[A \"1\"]\n1. e4 *\n\xff\xfe\n",
+                &[(false, 1, (0, 16), false), (true, 3, (16, 19), true)],
+            ),
+            // glued to the result, after a lone CR, after control bytes
+            (
+                b"[A \"1\"]\n1. e4 1-0\xff",
+                &[(false, 1, (0, 17), false), (true, 2, (17, 18), true)],
+            ),
+            (
+                b"[A \"1\"]\r1. e4 *\r\r\x01\xff",
+                &[(false, 1, (0, 17), false), (true, 4, (17, 19), true)],
+            ),
+            // bad bytes inside the game: no cut, one game with the warning
+            (
+                b"[A \"1\"]\n1. e4 {\xff} *\njunk\n",
+                &[(false, 1, (0, 25), true), (true, 3, (0, 25), true)],
+            ),
+            // two games before the bad bytes: both exact
+            (
+                b"1. e4 *\n1. d4 *\n\xff",
+                &[
+                    (false, 1, (0, 8), false),
+                    (false, 2, (8, 16), false),
+                    (true, 3, (16, 17), true),
+                ],
+            ),
+        ];
+        for (input, want) in cases {
+            let games = read_bytes(input, ReadOptions::default());
+            let got: Vec<Item> = games
+                .iter()
+                .map(|g| {
+                    let enc = g
+                        .diagnostics
+                        .iter()
+                        .any(|d| d.code.starts_with("encoding-"));
+                    (g.junk, g.first_line, (g.byte_start, g.byte_end), enc)
+                })
+                .collect();
+            assert_eq!(&got, want, "{:?}", String::from_utf8_lossy(input));
+        }
+        assert_eq!(count_raw_lines(b"a\r\nb\rc\n\r"), 4);
+    }
 }
