@@ -321,6 +321,35 @@ fn pgn_roundtrip_crash_788a3919() {
     }
 }
 
+/// Found by the `pgn_roundtrip` fuzz target (input kept in
+/// `fuzz/regressions/pgn_roundtrip/crash-89a1a7b8012e630a032cf292b5b9cab62c9541de`, a
+/// mangled XQF file with a PGN record in it): a tag named `ہيآغةد…Date` (letters, but
+/// not ASCII) was written as is; the splitter takes a line for a tag line only when
+/// `[` is followed by an ASCII letter, digit or `_`, so the tag line counted as
+/// movetext and the move text after the blank line started a second game. The
+/// writer now prefixes `X` to a tag name that does not start with an ASCII letter
+/// (`src/emit/pgn.rs`), as it did for names starting with a digit or `-`
+/// (`pgn_roundtrip_crash_36e981c8`).
+#[test]
+fn pgn_roundtrip_crash_89a1a7b8() {
+    let input: &[u8] = include_bytes!(
+        "../fuzz/regressions/pgn_roundtrip/crash-89a1a7b8012e630a032cf292b5b9cab62c9541de"
+    );
+    let games = read_games(input, None);
+    assert!(!games.is_empty());
+    for game in games {
+        let written = to_pgn_string(&game, &PgnOptions::default());
+        let again = read_games(written.as_bytes(), None);
+        assert_eq!(again.len(), 1, "{written}");
+        assert_eq!(errors(&again[0]), Vec::<String>::new(), "{written}");
+        assert_eq!(
+            moves_only(&again[0].moves),
+            moves_only(&game.moves),
+            "{written}"
+        );
+    }
+}
+
 /// The same for words of every length: a comment made of `[tag]`-like words and
 /// `%` words, cut anywhere, never puts `[` or `%` at the start of a written line.
 #[test]

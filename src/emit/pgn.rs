@@ -435,8 +435,8 @@ fn push_tag(buf: &mut String, name: &str, value: &str) {
     buf.push('[');
     // a tag name is a PGN symbol: letters, digits and `_+#=:-`; anything else (from a
     // spreadsheet header, say) becomes `_`
-    // and starts with a letter, as the splitter requires of a tag line
-    if !name.chars().next().is_some_and(char::is_alphabetic) {
+    // and starts with an ASCII letter, as the splitter requires of a tag line
+    if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
         buf.push('X');
     }
     for c in name.chars() {
@@ -510,6 +510,8 @@ mod tests {
             ("", "[X \"v\"]\n"),
             ("-1", "[X-1 \"v\"]\n"),
             ("a]b", "[a_b \"v\"]\n"),
+            ("ہيآ_Date", "[Xہيآ_Date \"v\"]\n"),
+            ("Đen", "[XĐen \"v\"]\n"),
         ] {
             let mut s = String::new();
             push_tag(&mut s, name, "v");
