@@ -198,3 +198,35 @@ fn csv_roundtrip_crash_a48a4bd7() {
         g.start
     );
 }
+
+/// Found by the `csv_roundtrip` fuzz target (input kept in
+/// `fuzz/regressions/csv_roundtrip/crash-7c916022539499bfc98d172cdf84d43385513236`): a
+/// record read as xiangqi because of its `Game "Chinese Chess"` tag also had an empty
+/// `Variant ""` tag; the games file took the `Variant` column from the tag (empty, so
+/// not written) and the sheet read back as chess. The column now holds the variant
+/// replay settled on whenever it is not standard chess (`src/emit/csv.rs`).
+#[test]
+fn csv_roundtrip_crash_7c916022() {
+    let input = include_bytes!(
+        "../fuzz/regressions/csv_roundtrip/crash-7c916022539499bfc98d172cdf84d43385513236"
+    );
+    let games = round_trip(input);
+    assert!(games.iter().any(|g| g.variant == Variant::Xiangqi));
+    let cases: [(&str, Variant); 4] = [
+        (
+            "[Game \"Chinese Chess\"]\n[Variant \"\"]\n\n1. h2e2 h9g7 *\n",
+            Variant::Xiangqi,
+        ),
+        ("[Game \"Chinese Chess\"]\n\n1. h2e2 *\n", Variant::Xiangqi),
+        (
+            "[Variant \"Fischerandom\"]\n[FEN \"nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1\"]\n\n1. e4 *\n",
+            Variant::Chess960,
+        ),
+        ("[Variant \"Standard\"]\n\n1. e4 *\n", Variant::Chess),
+    ];
+    for (pgn, variant) in cases {
+        let games = round_trip(pgn.as_bytes());
+        assert_eq!(games[0].variant, variant, "{pgn}");
+        assert!(!games[0].moves.moves.is_empty(), "{pgn}");
+    }
+}

@@ -237,10 +237,12 @@ fn write_header_row<G: io::Write>(
     }
     for name in GAMES_EXTRA_TAGS {
         rec.push(match (name, game.tags.get(name)) {
-            (_, Some(v)) => v.to_owned(),
-            ("Variant", None) if game.variant != crate::game::Variant::Chess => {
+            // the variant replay settled on, whatever the tag says (it may be empty,
+            // or the variant came from another tag such as `Game "Chinese Chess"`)
+            ("Variant", _) if game.variant != crate::game::Variant::Chess => {
                 game.variant.name().to_owned()
             }
+            (_, Some(v)) => v.to_owned(),
             _ => String::new(),
         });
     }
