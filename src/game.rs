@@ -264,6 +264,26 @@ pub struct Line {
     pub moves: Vec<MoveNode>,
 }
 
+/// Drops a tree of any depth on a bounded stack: the derived drop would recurse once
+/// per nesting level of variations (`Line` → `MoveNode` → `Vec<Line>`), so a game read
+/// with a lifted depth budget could overflow the stack when dropped. The nested lines
+/// are moved onto a heap stack instead, and each is dropped once it holds no
+/// variations. (`Clone` and `PartialEq` stay derived and recursive: bounded by
+/// `archive::Limits::max_depth`.)
+impl Drop for Line {
+    fn drop(&mut self) {
+        let mut stack: Vec<Line> = Vec::new();
+        for m in &mut self.moves {
+            stack.append(&mut m.variations);
+        }
+        while let Some(mut line) = stack.pop() {
+            for m in &mut line.moves {
+                stack.append(&mut m.variations);
+            }
+        }
+    }
+}
+
 /// Where a game came from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Source {

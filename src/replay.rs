@@ -114,7 +114,12 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
         Ok(Variant::Xiangqi) => (Variant::Xiangqi, xiangqi_start(&tags).map(Board::Xiangqi)),
         Err(d) => (Variant::Chess, Err(d)),
     };
-    let mut game = Game::new(variant, StartPosition::Chess(Box::default()));
+    // the variant's initial position until the start is read (it stays when it cannot be)
+    let initial = match variant {
+        Variant::Xiangqi => StartPosition::Xiangqi(Box::default()),
+        Variant::Chess | Variant::Chess960 => StartPosition::Chess(Box::default()),
+    };
+    let mut game = Game::new(variant, initial);
     game.tags = tags;
     game.result = result;
     let start = match start {
@@ -944,6 +949,10 @@ mod tests {
         assert_eq!(codes(&bad), ["bad-fen"]);
         let zh = one("[Variant \"crazyhouse\"]\n\n1. e4 *");
         assert_eq!(codes(&zh), ["unsupported-variant"]);
+        // a start that cannot be read stays at the variant's initial position
+        let xq = one("[Variant \"xiangqi\"]\n[FEN \"9/9 w\"]\n\n1. h2e2 *");
+        assert_eq!(codes(&xq), ["bad-fen"]);
+        assert_eq!(xq.start, StartPosition::Xiangqi(Box::default()));
     }
 
     #[test]

@@ -125,6 +125,7 @@ fn options() -> ReadOptions {
             max_elements: 300,
             max_depth: 8,
             max_comment_bytes: 64,
+            max_line_bytes: 1 << 20,
         },
         ..ReadOptions::default()
     }

@@ -233,11 +233,11 @@ fn every_bad_file_is_listed() {
     listed.sort();
     assert_eq!(on_disk, listed);
     let readme = std::fs::read_to_string(bad_dir().join("README.md")).unwrap();
-    for f in listed
-        .iter()
-        .map(String::as_str)
-        .chain(["long-game.pgn", "nested-variations.pgn"])
-    {
+    for f in listed.iter().map(String::as_str).chain([
+        "long-game.pgn",
+        "nested-variations.pgn",
+        "long-lines.pgn",
+    ]) {
         assert!(readme.contains(f), "{f} missing from corpus/bad/README.md");
     }
 }
@@ -261,6 +261,28 @@ fn generated_nested_variations() {
     let run = run_check(&dir, "nested-variations.pgn");
     let rendered = check_and_render("nested-variations.pgn", &run, 2);
     insta::assert_snapshot!("nested-variations", rendered);
+}
+
+/// Lines over the default line budget (1 MiB): a 2 MiB comment line in the middle of
+/// game 2's movetext (the game ends there, partial), a 2 MiB line of junk after game
+/// 3's result (skipped as non-game text), and clean games around them.
+fn long_lines() -> String {
+    let big = "x".repeat(2 << 20);
+    format!(
+        "[Event \"before\"]\n\n1. e4 e5 *\n\n\
+         [Event \"long comment line\"]\n\n1. d4 d5\n2. c4 {{{big}}} e6\n3. Nc3 *\n\n\
+         [Event \"junk line after\"]\n\n1. c4 c5 1-0\n{big}\n\n\
+         [Event \"after\"]\n\n1. Nf3 Nf6 *\n"
+    )
+}
+
+#[test]
+fn generated_long_lines() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(dir.join("long-lines.pgn"), long_lines()).unwrap();
+    let run = run_check(&dir, "long-lines.pgn");
+    let rendered = check_and_render("long-lines.pgn", &run, 4);
+    insta::assert_snapshot!("long-lines", rendered);
 }
 
 /// One 190 kB movetext line holding 5 000 variations, each cut by an illegal move:

@@ -33,6 +33,7 @@ fuzz_target!(|data: &[u8]| {
             max_elements: 128,
             max_depth: 8,
             max_comment_bytes: 64,
+            max_line_bytes: 256,
         }
     };
     let games = read_bytes(

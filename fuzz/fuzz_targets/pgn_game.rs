@@ -22,6 +22,7 @@ fuzz_target!(|data: &[u8]| {
             max_elements: 64,
             max_depth: 4,
             max_comment_bytes: 32,
+            max_line_bytes: 256,
         },
     ] {
         let g = parse_game(text, &limits);

@@ -134,18 +134,37 @@ pub fn read_scoresheet(text: &str) -> Vec<CsvGame> {
     }
     let mut out = Vec::new();
     let mut b = Builder::new(0, header_line, 0);
-    // the header row, verbatim, opens the first game's text
-    let line_text = text.lines().next().unwrap_or("");
+    // the header row's first line, verbatim, opens the first game's text
+    let header_byte = header
+        .position()
+        .and_then(|p| usize::try_from(p.byte()).ok())
+        .unwrap_or(0);
+    let from_header = text.get(header_byte..).unwrap_or("");
+    // blank lines the CSV reader skipped before the header: kept as empty text lines
+    let header_text = from_header.trim_start_matches(['\n', '\r']);
+    let blank = from_header
+        .get(..from_header.len() - header_text.len())
+        .unwrap_or("");
+    for _ in blank.matches('\n') {
+        b.text.push('\n');
+        b.line += 1;
+    }
+    let line_text = header_text.split(['\n', '\r']).next().unwrap_or("");
+    let line_start = b.text.len();
     b.text.push_str(line_text);
     for (i, (cell, col)) in header.iter().zip(&columns).enumerate() {
         if col.is_none() {
-            let start = line_text.find(cell).unwrap_or(0);
+            // a quoted cell can hold a line break: then it is not all on this line
+            let (start, len) = line_text
+                .find(cell)
+                .map_or((0, line_text.len()), |k| (k, cell.len()));
+            let span = Span::from_range(line_start + start, line_start + start + len);
             b.diagnostics.push(
                 Diagnostic::warning(
                     "csv-unknown-column",
                     format!("unknown column `{cell}` (field {}) is ignored", i + 1),
                 )
-                .with_span(Span::from_range(start, start + cell.len())),
+                .with_span(span),
             );
         }
     }
@@ -638,6 +657,39 @@ mod tests {
             );
         }
         assert!(read_scoresheet("").is_empty());
+    }
+
+    /// Every unknown header cell gets a span inside the header line of the text, also
+    /// a quoted cell over two lines (found by the `csv_sheet` fuzz target), and the
+    /// header line is the one the header record starts on.
+    #[test]
+    fn unknown_column_spans_lie_in_the_header_line() {
+        let cases: [(&str, &str); 4] = [
+            ("move,white,black,extra\n1,e4,e5,x\n", "extra"),
+            (
+                "move,white,black,\"two\nlines\"\n1,e4,e5,x\n",
+                "move,white,black,\"two",
+            ),
+            (
+                "move,white,black,\"two\rlines\"\r1,e4,e5,x\r",
+                "move,white,black,\"two",
+            ),
+            (
+                "\n\nmove,white,\"x\ny\",black\n1,e4,,e5\n",
+                "move,white,\"x",
+            ),
+        ];
+        for (csv, want) in cases {
+            let games = read_scoresheet(csv);
+            let g = &games[0].raw;
+            let d = g
+                .diagnostics
+                .iter()
+                .find(|d| d.code == "csv-unknown-column")
+                .unwrap();
+            assert_eq!(g.slice(d.span.unwrap()), want, "{csv:?}");
+            assert_eq!(g.move_tokens().collect::<Vec<_>>(), ["e4", "e5"], "{csv:?}");
+        }
     }
 
     #[test]

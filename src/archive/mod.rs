@@ -30,6 +30,12 @@ pub struct Limits {
     pub max_depth: usize,
     /// Bytes in one comment (`comment-too-long`: a warning, the comment is kept).
     pub max_comment_bytes: usize,
+    /// Bytes in one line, line end not counted (`line-too-long`; checked by the
+    /// splitter, [`ArchiveReader`], not by [`parse_game`]). The game the line belongs
+    /// to is skipped up to the next tag section; a line after a finished game (with
+    /// its result) is skipped as non-game text; a line that continues a game without a
+    /// result ends it there with the error.
+    pub max_line_bytes: usize,
 }
 
 impl Default for Limits {
@@ -39,6 +45,7 @@ impl Default for Limits {
             max_elements: 1 << 20,
             max_depth: 256,
             max_comment_bytes: 1 << 20,
+            max_line_bytes: 1 << 20,
         }
     }
 }

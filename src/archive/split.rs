@@ -100,6 +100,22 @@ impl<R: BufRead> Input<R> {
     }
 }
 
+/// Why the current chunk is being skipped up to the next tag section.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Skip {
+    /// Over [`Limits::max_game_bytes`]: one `game-too-large` game.
+    GameTooLarge,
+    /// A line (its 1-based number) over [`Limits::max_line_bytes`] in a game with no
+    /// movetext before it: one `line-too-long` game.
+    LongLineInGame(u64),
+    /// A line over [`Limits::max_line_bytes`] after a finished game: a junk item with a
+    /// `line-too-long` warning.
+    LongLineAfterGame(u64),
+    /// A line over [`Limits::max_line_bytes`] continuing a game without a result: the
+    /// error went to that game; the skipped text makes no item of its own.
+    Reported,
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum LineKind {
     Blank,
@@ -191,6 +207,16 @@ fn lone_cr_to_lf(text: &mut String) {
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
 }
 
+/// Counts line breaks in raw bytes: `\n`, and `\r` not followed by `\n`.
+fn count_raw_lines(s: &[u8]) -> u64 {
+    let lone_cr = s
+        .windows(2)
+        .filter(|w| w.first() == Some(&b'\r') && w.get(1) != Some(&b'\n'))
+        .count()
+        + usize::from(s.last() == Some(&b'\r'));
+    count_lines(s) + lone_cr as u64
+}
+
 /// Counts line breaks in text whose line ends all contain `\n` (see [`lone_cr_to_lf`]).
 fn count_lines(s: &[u8]) -> u64 {
     s.iter().filter(|&&b| b == b'\n').count() as u64
@@ -218,6 +244,8 @@ pub struct ArchiveReader<R> {
     prev_blank: bool,
     tag_names: Vec<(usize, usize)>,
     overflow: bool,
+    /// Why the chunk is skipped, while `overflow`.
+    skip: Skip,
     hint: Option<&'static Encoding>,
     pending: VecDeque<RawGame>,
     next_index: u64,
@@ -255,6 +283,7 @@ impl<R: BufRead> ArchiveReader<R> {
             prev_blank: false,
             tag_names: Vec::new(),
             overflow: false,
+            skip: Skip::GameTooLarge,
             hint: None,
             pending: VecDeque::new(),
             next_index: 0,
@@ -325,7 +354,10 @@ impl<R: BufRead> ArchiveReader<R> {
             self.chunk.clear();
         }
         let start = self.chunk.len();
+        let line_offset = self.offset;
         let max = self.options.limits.max_game_bytes;
+        let max_line = self.options.limits.max_line_bytes;
+        let mut line_len = 0usize;
         let mut truncated = false;
         let mut any = false;
         loop {
@@ -341,9 +373,20 @@ impl<R: BufRead> ArchiveReader<R> {
                 }
                 None => (buf.len(), false),
             };
+            line_len = line_len.saturating_add(n - usize::from(ended));
             if !truncated {
-                if self.chunk.len() + n > max {
+                if line_len > max_line {
+                    if !self.overflow {
+                        self.skip_long_line(start, line_offset);
+                    }
+                    self.overflow = true;
+                    self.chunk.clear();
+                    truncated = true;
+                } else if self.chunk.len() + n > max {
                     // over budget: drop the chunk and skip to the next tag section
+                    if !self.overflow {
+                        self.skip = Skip::GameTooLarge;
+                    }
                     self.overflow = true;
                     self.chunk.clear();
                     truncated = true;
@@ -366,6 +409,43 @@ impl<R: BufRead> ArchiveReader<R> {
             return Ok(Some((0, true)));
         }
         Ok(Some((if self.overflow { 0 } else { start }, false)))
+    }
+
+    /// A line over the line budget starts at `chunk[start..]`, input offset
+    /// `line_offset`: decides what the skip reports. Text before the line that holds
+    /// movetext is finished first (its games are kept); the long line then either ends
+    /// the last of them (no result yet: it gets the error) or is text after a finished
+    /// game. Without movetext before it (tags only), the line's game is skipped whole.
+    fn skip_long_line(&mut self, start: usize, line_offset: u64) {
+        let line = self.line;
+        if !self.has_movetext {
+            self.skip = Skip::LongLineInGame(line);
+            return;
+        }
+        let before = self.pending.len();
+        self.finish_chunk(start, line_offset);
+        self.chunk_start = line_offset;
+        self.chunk_line = line;
+        let message = format!(
+            "line {line} is longer than the {}-byte line limit; skipped to the next tag section",
+            self.options.limits.max_line_bytes
+        );
+        let grew = self.pending.len() > before;
+        let open_game = self
+            .pending
+            .back_mut()
+            .filter(|g| grew && !g.junk && g.result.is_none());
+        self.skip = match open_game {
+            Some(g) => {
+                let end = g.text.len();
+                g.diagnostics.push(
+                    Diagnostic::error("line-too-long", message)
+                        .with_span(Span::from_range(end, end)),
+                );
+                Skip::Reported
+            }
+            None => Skip::LongLineAfterGame(line),
+        };
     }
 
     /// Reads one line and handles it; `false` at the end of the input.
@@ -397,7 +477,12 @@ impl<R: BufRead> ArchiveReader<R> {
             LineKind::FirstMove => self.has_movetext && self.prev_blank,
             _ => false,
         };
-        let boundary = boundary || (was_overflow && matches!(kind, LineKind::Tag(..)));
+        // a skipped chunk ends at the next tag section only
+        let boundary = if was_overflow {
+            matches!(kind, LineKind::Tag(..))
+        } else {
+            boundary
+        };
         let mut start = start;
         if boundary {
             self.finish_chunk(start, line_offset);
@@ -430,17 +515,35 @@ impl<R: BufRead> ArchiveReader<R> {
     /// Decodes and parses `chunk[..end]`, which ends at input offset `end_offset`.
     fn finish_chunk(&mut self, end: usize, end_offset: u64) {
         if self.overflow {
-            let mut d = Diagnostic::error(
-                "game-too-large",
+            let limits = &self.options.limits;
+            let long_line = |line: u64| {
                 format!(
-                    "game is larger than the {}-byte limit; skipped to the next tag section",
-                    self.options.limits.max_game_bytes
+                    "line {line} is longer than the {}-byte line limit; skipped to the next tag section",
+                    limits.max_line_bytes
+                )
+            };
+            let (d, junk) = match self.skip {
+                Skip::Reported => return,
+                Skip::GameTooLarge => (
+                    Diagnostic::error(
+                        "game-too-large",
+                        format!(
+                            "game is larger than the {}-byte limit; skipped to the next tag section",
+                            limits.max_game_bytes
+                        ),
+                    ),
+                    false,
                 ),
-            );
-            d.span = None;
+                Skip::LongLineInGame(line) => {
+                    (Diagnostic::error("line-too-long", long_line(line)), false)
+                }
+                Skip::LongLineAfterGame(line) => {
+                    (Diagnostic::warning("line-too-long", long_line(line)), true)
+                }
+            };
             self.pending.push_back(RawGame {
                 index: self.next_index,
-                junk: false,
+                junk,
                 tags: Vec::new(),
                 movetext: Vec::new(),
                 result: None,
@@ -455,7 +558,9 @@ impl<R: BufRead> ArchiveReader<R> {
                 },
                 diagnostics: vec![d],
             });
-            self.next_index += 1;
+            if !junk {
+                self.next_index += 1;
+            }
             return;
         }
         let chunk = std::mem::take(&mut self.chunk);
@@ -464,15 +569,66 @@ impl<R: BufRead> ArchiveReader<R> {
             self.chunk = chunk;
             return;
         }
+        let (start, line) = (self.chunk_start, self.chunk_line);
+        match self.finished_utf8_games(raw) {
+            Some(cut) => {
+                let (games, after) = raw.split_at(cut);
+                let at = start + cut as u64;
+                self.parse_segment(games, start, at, line);
+                self.parse_segment(after, at, end_offset, line + count_raw_lines(games));
+            }
+            None => self.parse_segment(raw, start, end_offset, line),
+        }
+        self.chunk = chunk;
+    }
+
+    /// Where the finished games of a chunk that is not valid UTF-8 end, when they lie
+    /// in its valid UTF-8 start: binary junk or legacy-encoded text after a game's
+    /// result is then decoded on its own, and the game keeps its exact UTF-8 text
+    /// without the junk's encoding warning. `None` when the chunk is valid UTF-8, the
+    /// encoding is given (BOM, `--encoding`), or no game ends before the first invalid
+    /// byte. The cut is after the last result and the spaces and line ends after it.
+    fn finished_utf8_games(&self, raw: &[u8]) -> Option<usize> {
+        if self.bom.is_some() || self.options.encoding.is_some() {
+            return None;
+        }
+        let valid = match std::str::from_utf8(raw) {
+            Ok(_) => return None,
+            Err(e) => e.valid_up_to(),
+        };
+        let prefix = std::str::from_utf8(raw.get(..valid)?).ok()?;
+        let mut base = 0usize;
+        let mut cut = None;
+        while let Some(text) = prefix.get(base..) {
+            let syntax = parse_game(text, &self.options.limits);
+            let rest = syntax.rest.filter(|&k| k > 0 && k < text.len());
+            if let Some((_, span)) = syntax.result {
+                let end = base + span.end as usize;
+                let spaces = prefix.get(end..).map_or(0, |r| {
+                    r.len() - r.trim_start_matches([' ', '\t', '\r', '\n']).len()
+                });
+                cut = Some(end + spaces);
+            }
+            match rest {
+                Some(k) => base += k,
+                None => break,
+            }
+        }
+        cut.filter(|&c| c > 0 && c < raw.len())
+    }
+
+    /// Decodes and parses one stretch of a chunk (input offsets `seg_start..seg_end`,
+    /// first line `line`) into games and junk items.
+    fn parse_segment(&mut self, raw: &[u8], seg_start: u64, seg_end: u64, mut line: u64) {
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
         let (mut text, report) = self.decode(raw);
         if self.lone_cr {
             lone_cr_to_lf(&mut text);
         }
-        let raw_len = raw.len();
-        self.chunk = chunk;
-        let exact = report.encoding == UTF_8 && text.len() == raw_len;
+        let exact = report.encoding == UTF_8 && text.len() == raw.len();
         let mut base = 0usize;
-        let mut line = self.chunk_line;
         loop {
             let syntax = parse_game(&text, &self.options.limits);
             let rest = syntax.rest.filter(|&k| k > 0 && k < text.len());
@@ -481,11 +637,11 @@ impl<R: BufRead> ArchiveReader<R> {
             let part_len = text.len();
             let (byte_start, byte_end) = if exact {
                 (
-                    self.chunk_start + base as u64,
-                    self.chunk_start + (base + part_len) as u64,
+                    seg_start + base as u64,
+                    seg_start + (base + part_len) as u64,
                 )
             } else {
-                (self.chunk_start, end_offset)
+                (seg_start, seg_end)
             };
             let mut diagnostics = report.diagnostics();
             let mut movetext = syntax.movetext;
@@ -942,5 +1098,61 @@ mod tests {
         assert_eq!(games[0].text, "[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n");
         // lone CRs become LFs in the text
         assert_eq!(games[1].text, "[Event \"b\"]\n\n1. d4 *\n");
+    }
+
+    #[test]
+    fn junk_after_a_result_is_decoded_on_its_own() {
+        // (input, (junk, first line, byte range, has an encoding warning) per item)
+        type Item = (bool, u64, (u64, u64), bool);
+        let cases: &[(&[u8], &[Item])] = &[
+            // valid UTF-8: no cut, the parser splits after the result
+            (
+                b"[A \"1\"]\n1. e4 *\njunk\n",
+                &[(false, 1, (0, 16), false), (true, 3, (16, 21), false)],
+            ),
+            // bad bytes on the line after the result
+            (
+                b"[A \"1\"]\n1. e4 *\n\xff\xfe\n",
+                &[(false, 1, (0, 16), false), (true, 3, (16, 19), true)],
+            ),
+            // glued to the result, after a lone CR, after control bytes
+            (
+                b"[A \"1\"]\n1. e4 1-0\xff",
+                &[(false, 1, (0, 17), false), (true, 2, (17, 18), true)],
+            ),
+            (
+                b"[A \"1\"]\r1. e4 *\r\r\x01\xff",
+                &[(false, 1, (0, 17), false), (true, 4, (17, 19), true)],
+            ),
+            // bad bytes inside the game: no cut, one game with the warning
+            (
+                b"[A \"1\"]\n1. e4 {\xff} *\njunk\n",
+                &[(false, 1, (0, 25), true), (true, 3, (0, 25), true)],
+            ),
+            // two games before the bad bytes: both exact
+            (
+                b"1. e4 *\n1. d4 *\n\xff",
+                &[
+                    (false, 1, (0, 8), false),
+                    (false, 2, (8, 16), false),
+                    (true, 3, (16, 17), true),
+                ],
+            ),
+        ];
+        for (input, want) in cases {
+            let games = read_bytes(input, ReadOptions::default());
+            let got: Vec<Item> = games
+                .iter()
+                .map(|g| {
+                    let enc = g
+                        .diagnostics
+                        .iter()
+                        .any(|d| d.code.starts_with("encoding-"));
+                    (g.junk, g.first_line, (g.byte_start, g.byte_end), enc)
+                })
+                .collect();
+            assert_eq!(&got, want, "{:?}", String::from_utf8_lossy(input));
+        }
+        assert_eq!(count_raw_lines(b"a\r\nb\rc\n\r"), 4);
     }
 }

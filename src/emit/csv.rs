@@ -13,7 +13,7 @@ use std::io;
 use super::{Board, MoveStyle, SEVEN_TAG_ROSTER, is_initial};
 use crate::{
     color::Color,
-    game::{Game, MoveNode},
+    game::{Game, MoveNode, Variant},
 };
 
 /// Header of the moves file.
@@ -237,10 +237,16 @@ fn write_header_row<G: io::Write>(
     }
     for name in GAMES_EXTRA_TAGS {
         rec.push(match (name, game.tags.get(name)) {
-            (_, Some(v)) => v.to_owned(),
-            ("Variant", None) if game.variant != crate::game::Variant::Chess => {
+            // the variant replay settled on when the tag does not name it (it may be
+            // empty, or the variant came from another tag such as `Game "Chinese
+            // Chess"`)
+            ("Variant", v)
+                if game.variant != Variant::Chess
+                    && !v.is_some_and(|v| names_variant(v, game.variant)) =>
+            {
                 game.variant.name().to_owned()
             }
+            (_, Some(v)) => v.to_owned(),
             _ => String::new(),
         });
     }
@@ -254,6 +260,16 @@ fn write_header_row<G: io::Write>(
     rec.push(game.source.game_index.to_string());
     g.write_record(&rec)?;
     Ok(())
+}
+
+/// Whether a `Variant` tag value names `variant` (as replay reads the tag).
+fn names_variant(tag: &str, variant: Variant) -> bool {
+    let lower = tag.trim().to_ascii_lowercase();
+    match variant {
+        Variant::Chess => false,
+        Variant::Chess960 => lower.contains("960") || lower.contains("fischer"),
+        Variant::Xiangqi => matches!(lower.as_str(), "xiangqi" | "chinese chess"),
+    }
 }
 
 /// Renders games as a scoresheet (moves file, games file) pair of strings
@@ -284,6 +300,22 @@ mod tests {
         diag::Span,
         game::{AnyMove, Clock, GameResult},
     };
+
+    #[test]
+    fn variant_tag_names() {
+        let cases = [
+            ("Chess960", Variant::Chess960, true),
+            ("Fischerandom", Variant::Chess960, true),
+            ("", Variant::Chess960, false),
+            (" Xiangqi ", Variant::Xiangqi, true),
+            ("Chinese Chess", Variant::Xiangqi, true),
+            ("", Variant::Xiangqi, false),
+            ("Standard", Variant::Xiangqi, false),
+        ];
+        for (tag, variant, want) in cases {
+            assert_eq!(names_variant(tag, variant), want, "{tag:?} {variant:?}");
+        }
+    }
 
     #[test]
     fn rows_per_move_number() {

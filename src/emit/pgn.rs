@@ -244,7 +244,8 @@ impl<W: io::Write> PgnWriter<W> {
 
     /// Appends a token, breaking the line first if it would grow past `max_line`. A
     /// line never starts with `[` or `%` (readers take those for a tag or an escape
-    /// line): such a token takes the previous token down with it.
+    /// line): such a token takes the previous token down with it, or, when the two do
+    /// not fit on one line, stays on the current line past `max_line`.
     fn token(&mut self, s: &str) {
         let len = char_len(s);
         if self.line_chars > 0 {
@@ -262,6 +263,9 @@ impl<W: io::Write> PgnWriter<W> {
                     self.line_start = self.last_start;
                     self.line_chars = self.last_chars + 1;
                     self.buf.push(' ');
+                } else if special {
+                    self.buf.push(' ');
+                    self.line_chars += 1;
                 } else {
                     self.buf.push('\n');
                     self.line_start = self.buf.len();
@@ -349,8 +353,9 @@ impl<W: io::Write> PgnWriter<W> {
         }
         let mut start = 0;
         let mut count = 0;
-        for (i, _) in w.char_indices() {
-            if count == max {
+        for (i, c) in w.char_indices() {
+            // no piece starts with `[` or `%` (see `token`)
+            if count >= max && !matches!(c, '[' | '%') {
                 self.token(w.get(start..i).unwrap_or(""));
                 start = i;
                 count = 0;
@@ -430,8 +435,8 @@ fn push_tag(buf: &mut String, name: &str, value: &str) {
     buf.push('[');
     // a tag name is a PGN symbol: letters, digits and `_+#=:-`; anything else (from a
     // spreadsheet header, say) becomes `_`
-    // and starts with a letter, as the splitter requires of a tag line
-    if !name.chars().next().is_some_and(char::is_alphabetic) {
+    // and starts with an ASCII letter, as the splitter requires of a tag line
+    if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
         buf.push('X');
     }
     for c in name.chars() {
@@ -505,6 +510,8 @@ mod tests {
             ("", "[X \"v\"]\n"),
             ("-1", "[X-1 \"v\"]\n"),
             ("a]b", "[a_b \"v\"]\n"),
+            ("ہيآ_Date", "[Xہيآ_Date \"v\"]\n"),
+            ("Đen", "[XĐen \"v\"]\n"),
         ] {
             let mut s = String::new();
             push_tag(&mut s, name, "v");
