@@ -58,16 +58,27 @@ measure() {
 }
 
 declare -A secs rss
+# the same games with other piece letters (converted once, not timed)
+for l in vi zh fa; do
+  $kyphu convert --quiet --threads 2 --out-lang $l -o "$work/bench-$l.pgn" "$file" 2> /dev/null
+done
+$kyphu convert --quiet --threads 2 --out-notation figurine -o "$work/bench-figurine.pgn" "$file" 2> /dev/null
+
+order=()
 row() { # name, command…
   local name=$1; shift
   read -r s r <<< "$(measure "$@")"
-  secs[$name]=$s; rss[$name]=$r
+  secs[$name]=$s; rss[$name]=$r; order+=("$name")
 }
 
 row "kyphu check (1 thread)" $kyphu check --threads 1 "$file"
+row "kyphu check (2 threads)" $kyphu check --threads 2 "$file"
 row "kyphu convert (1 thread)" $kyphu convert --quiet --threads 1 "$file"
 row "kyphu convert (2 threads)" $kyphu convert --quiet --threads 2 "$file"
 row "kyphu convert --to json (1 thread)" $kyphu convert --quiet --to json --threads 1 "$file"
+for l in vi zh fa figurine; do
+  row "kyphu check, $l letters (1 thread)" $kyphu check --threads 1 "$work/bench-$l.pgn"
+done
 if [ -n "$anchor" ]; then
   row "pgn-reader+shakmaty replay" "$anchor" replay "$file"
   row "pgn-reader+shakmaty san" "$anchor" san "$file"
@@ -89,16 +100,46 @@ PY
   row "python-chess read_game (1/10 file)" python3 "$work/pychess.py" "$work/tenth.pgn"
 fi
 
+# games and main-line plies of the file (counted once, not timed)
+read -r games plies < <($kyphu convert --quiet --threads 2 --to json "$file" 2> /dev/null |
+  python3 -c '
+import json, sys
+n = p = 0
+for line in sys.stdin:
+    if line.strip():
+        n += 1
+        p += len(json.loads(line)["moves"])
+print(n, p)')
+
 ref=${secs["kyphu check (1 thread)"]}
-echo "Input: $file, $mb MB; $runs runs each, median wall time; $(date -u +%Y-%m-%d), $(nproc) cores"
+echo "Input: $file, $mb MB, $games games, $plies main-line plies; $runs runs each, median wall"
+echo "time; $(date -u +%Y-%m-%d), $(nproc) cores. Rows with other letters read the same games"
+echo "converted by kyphu (larger files: games/s compares them)."
 echo
-echo "| tool and work | seconds | MB/s | peak RSS (MB) | MB/s relative to kyphu check (1 thread) |"
-echo "|---|---|---|---|---|"
-for name in "${!secs[@]}"; do
+echo "| tool and work | seconds | MB/s | games/s | plies/s | peak RSS (MB) | speed relative to kyphu check (1 thread) |"
+echo "|---|---|---|---|---|---|---|"
+for name in "${order[@]}"; do
   s=${secs[$name]}
-  size=$mb
-  [[ "$name" == *"1/10"* ]] && size=$(awk -v m="$mb" 'BEGIN { printf "%.1f", m / 10 }')
-  awk -v n="$name" -v s="$s" -v m="$size" -v r="${rss[$name]}" -v ref="$ref" -v full="$mb" 'BEGIN {
-    rate = m / s; base = full / ref
-    printf "| %s | %.2f | %.1f | %.1f | %.2f |\n", n, s, rate, r / 1024, rate / base }'
-done | sort
+  scale=1
+  [[ "$name" == *"1/10"* ]] && scale=10
+  awk -v n="$name" -v s="$s" -v m="$mb" -v g="$games" -v p="$plies" -v k="$scale" \
+    -v r="${rss[$name]}" -v ref="$ref" 'BEGIN {
+    t = s * k
+    printf "| %s | %.2f | %.1f | %.0f | %.0f | %.1f | %.2f |\n", n, s, m / t, g / t, p / t, r / 1024, ref / t }'
+done
+
+ratio() { awk -v a="${secs[$2]:-0}" -v b="${secs[$3]:-0}" -v n="$1" -v t="$4" \
+  'BEGIN { if (a > 0 && b > 0) printf "| %s | %.2f | %s |\n", n, b / a, t }'; }
+echo
+echo "| target (issue 7) | measured | wanted |"
+echo "|---|---|---|"
+ratio "check vs pgn-reader+shakmaty replay, 1 core" "kyphu check (1 thread)" "pgn-reader+shakmaty replay" "≥ 1.0"
+ratio "convert vs pgn-reader+shakmaty san" "kyphu convert (1 thread)" "pgn-reader+shakmaty san" "≥ 1.5"
+ratio "convert vs pgn-extract rewrite" "kyphu convert (1 thread)" "pgn-extract (rewrite SAN)" "≥ 5"
+ratio "convert, 2 threads vs 1" "kyphu convert (2 threads)" "kyphu convert (1 thread)" "≥ 1.8"
+ratio "check, 2 threads vs pgn-reader+shakmaty replay-mt 2" "kyphu check (2 threads)" "pgn-reader+shakmaty replay-mt 2" "≥ 1.0"
+ratio "convert to PGN vs check" "kyphu convert (1 thread)" "kyphu check (1 thread)" "≥ 0.7"
+ratio "convert to JSON vs check" "kyphu convert --to json (1 thread)" "kyphu check (1 thread)" "≥ 0.7"
+for l in vi zh fa figurine; do
+  ratio "$l letters vs English (games/s)" "kyphu check, $l letters (1 thread)" "kyphu check (1 thread)" "≥ 0.8"
+done

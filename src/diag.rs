@@ -142,18 +142,26 @@ pub struct LineIndex {
     starts: Vec<usize>,
     /// The 1-based number of the text's first line in its file.
     first_line: u64,
+    /// The text is ASCII: a column is a byte difference, no characters to count.
+    ascii: bool,
 }
 
 impl LineIndex {
     /// Indexes `text`, whose first line is line `first_line` of its file.
     pub fn new(text: &str, first_line: u64) -> LineIndex {
         let mut starts = vec![0];
+        let mut ascii = true;
         for (i, b) in text.bytes().enumerate() {
             if b == b'\n' {
                 starts.push(i + 1);
             }
+            ascii &= b.is_ascii();
         }
-        LineIndex { starts, first_line }
+        LineIndex {
+            starts,
+            first_line,
+            ascii,
+        }
     }
 
     /// The line and column of byte `offset` in `text` (the text this index was built on).
@@ -164,9 +172,12 @@ impl LineIndex {
             Err(i) => i - 1,
         };
         let start = self.starts[line];
-        let column = text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count());
+        let column = if self.ascii {
+            offset - start
+        } else {
+            text.get(start..offset)
+                .map_or(offset - start, |s| s.chars().count())
+        };
         LineCol {
             line: self.first_line + line as u64,
             column: u32::try_from(column).unwrap_or(u32::MAX) + 1,

@@ -420,12 +420,19 @@ impl Move {
 
     /// Appends the UCI notation to `out` (no allocation beyond `out`'s growth).
     pub fn write_uci(&self, out: &mut String, chess960: bool) {
-        use std::fmt::Write;
         let to = match *self {
             Move::Castle { rook, .. } if chess960 => rook,
             _ => self.to(),
         };
-        let _ = write!(out, "{}{}", self.from(), to);
+        let from = self.from();
+        for c in [
+            from.file().char(),
+            from.rank().char(),
+            to.file().char(),
+            to.rank().char(),
+        ] {
+            out.push(c);
+        }
         if let Some(p) = self.promotion() {
             out.push(p.lower_char());
         }

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 use std::io;
 
-use super::{Board, MoveStyle};
+use super::{Board, MoveStyle, push_u64};
 use crate::{
     diag::{LineIndex, Span},
     game::{Clock, Game, Line},
@@ -274,23 +274,6 @@ fn push_opt_u64(b: &mut String, v: Option<u64>) {
     }
 }
 
-/// Appends a decimal number without going through `fmt`.
-fn push_u64(b: &mut String, mut v: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        b.push(char::from(d));
-    }
-}
-
 fn push_clock(b: &mut String, c: Option<Clock>) {
     match c {
         Some(c) => {
@@ -303,6 +286,16 @@ fn push_clock(b: &mut String, c: Option<Clock>) {
 /// Appends `s` as a JSON string literal (`"`, `\\`, control characters, U+2028 and
 /// U+2029 escaped).
 fn push_str(b: &mut String, s: &str) {
+    // the usual string needs no escape: one copy
+    if s.bytes()
+        .all(|c| c >= 0x20 && c != b'"' && c != b'\\' && c != 0xE2)
+    {
+        b.reserve(s.len() + 2);
+        b.push('"');
+        b.push_str(s);
+        b.push('"');
+        return;
+    }
     b.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;

@@ -344,3 +344,8 @@ mod tests {
         assert_eq!((x.ply(), x.turn()), (3, Color::White));
     }
 }
+
+/// Appends a decimal number without going through `fmt`.
+pub(crate) fn push_u64(b: &mut String, v: u64) {
+    b.push_str(itoa::Buffer::new().format(v));
+}

@@ -178,9 +178,11 @@ impl<W: io::Write> PgnWriter<W> {
             self.tok.clear();
             let n = b.fullmoves();
             if b.turn() == Color::White {
-                let _ = write!(self.tok, "{n}.");
+                super::push_u64(&mut self.tok, u64::from(n));
+                self.tok.push('.');
             } else if need_number {
-                let _ = write!(self.tok, "{n}...");
+                super::push_u64(&mut self.tok, u64::from(n));
+                self.tok.push_str("...");
             }
             if !self.tok.is_empty() {
                 self.flush_tok();
