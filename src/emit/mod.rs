@@ -268,6 +268,11 @@ pub fn is_initial(start: &StartPosition) -> bool {
     }
 }
 
+/// Appends a decimal number without going through `fmt`.
+pub(crate) fn push_u64(b: &mut String, v: u64) {
+    b.push_str(itoa::Buffer::new().format(v));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,9 +348,4 @@ mod tests {
         x.play(&AnyMove::Null);
         assert_eq!((x.ply(), x.turn()), (3, Color::White));
     }
-}
-
-/// Appends a decimal number without going through `fmt`.
-pub(crate) fn push_u64(b: &mut String, v: u64) {
-    b.push_str(itoa::Buffer::new().format(v));
 }
