@@ -327,18 +327,24 @@ fn may_start_word_form(token: &str) -> bool {
 }
 
 /// The move tokens of the main line, in order.
-fn main_line_tokens(raw: &RawGame) -> Vec<&str> {
+fn main_line(raw: &RawGame) -> impl Iterator<Item = &str> {
     let mut depth = 0usize;
-    let mut tokens = Vec::new();
-    for e in &raw.movetext {
-        match e {
-            Element::StartVariation { .. } => depth += 1,
-            Element::EndVariation { .. } => depth = depth.saturating_sub(1),
-            Element::Move { span, .. } if depth == 0 => tokens.push(raw.slice(*span)),
-            _ => {}
+    raw.movetext.iter().filter_map(move |e| match e {
+        Element::StartVariation { .. } => {
+            depth += 1;
+            None
         }
-    }
-    tokens
+        Element::EndVariation { .. } => {
+            depth = depth.saturating_sub(1);
+            None
+        }
+        Element::Move { span, .. } if depth == 0 => Some(raw.slice(*span)),
+        _ => None,
+    })
+}
+
+fn main_line_tokens(raw: &RawGame) -> Vec<&str> {
+    main_line(raw).collect()
 }
 
 fn choose_table(
@@ -350,20 +356,7 @@ fn choose_table(
     if let Some(t) = options.lang {
         return t;
     }
-    let mut depth = 0usize;
-    let all_english = raw.movetext.iter().all(|e| match e {
-        Element::StartVariation { .. } => {
-            depth += 1;
-            true
-        }
-        Element::EndVariation { .. } => {
-            depth = depth.saturating_sub(1);
-            true
-        }
-        Element::Move { span, .. } => depth > 0 || plain_english(raw.slice(*span)),
-        _ => true,
-    });
-    if all_english {
+    if main_line(raw).all(plain_english) {
         // English letters only: read as English (the preferred table); the other
         // tables that share these letters are not tried (docs/notation/chess.md).
         return san::english();

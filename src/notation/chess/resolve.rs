@@ -508,9 +508,7 @@ fn find_move(
     // Fast path: the moves of the written piece onto the written square alone. One
     // match is the answer the full search below would give (it filters the same list
     // by the same rules); anything else takes the full search and its explanations.
-    let uci_like = san.role == Role::Pawn
-        && !san.form.contains(Form::PAWN_LETTER)
-        && san.from_square().is_some();
+    let uci_like = uci_like(san);
     let king_from = san.role == Role::King && san.from_square().is_some();
     if !uci_like && !king_from {
         let mut few = MoveList::new();
@@ -593,10 +591,7 @@ fn describe(
 /// The legal moves in `list` that `san` describes, with `role` as the moving piece.
 fn matching(san: &SanSyntax, role: Role, list: &MoveList) -> Matches {
     let alt = role != san.role;
-    // `g1f3`, `e1g1`: a long move without a letter may move any piece (UCI)
-    let uci_like = san.role == Role::Pawn
-        && !san.form.contains(Form::PAWN_LETTER)
-        && san.from_square().is_some();
+    let uci_like = uci_like(san);
     let mut out = Matches::new();
     for m in list {
         let role_ok = m.role() == role || uci_like;
@@ -632,6 +627,11 @@ fn matching(san: &SanSyntax, role: Role, list: &MoveList) -> Matches {
         out.retain(|m| !matches!(m, Move::Castle { .. }));
     }
     out
+}
+
+/// `g1f3`, `e1g1`: a long move without a letter, which may move any piece (UCI).
+fn uci_like(san: &SanSyntax) -> bool {
+    san.role == Role::Pawn && !san.form.contains(Form::PAWN_LETTER) && san.from_square().is_some()
 }
 
 /// Does `m` agree with the origin and promotion written in `san` (the origin only when

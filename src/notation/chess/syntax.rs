@@ -228,16 +228,7 @@ pub fn accepts(token: &str, table: &PieceTable) -> bool {
         return true;
     }
     let token = fold(token);
-    let token = token.as_ref();
-    if token.is_empty() {
-        return false;
-    }
-    let first_is_file = token
-        .bytes()
-        .next()
-        .is_some_and(|b| (b'a'..=b'h').contains(&b));
-    (first_is_file && complete(token, move_token(token, table, false)).is_some())
-        || matches!(move_token(token, table, true), Ok(("", _)))
+    !token.is_empty() && lenient(&token, table).is_ok()
 }
 
 /// The fast path: `L?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?`, `O-O(-O)?[+#]?` and
@@ -374,6 +365,13 @@ pub fn parse_lenient(token: &str, table: &PieceTable) -> Result<SanSyntax, Synta
     if token.is_empty() {
         return Err(SyntaxError::Empty);
     }
+    lenient(token, table).map_err(|rest| unknown_or_invalid(token, table, rest))
+}
+
+/// The full grammar over a folded, non-empty token; on failure the text left over
+/// after a move (`None`: no move at all), from which [`unknown_or_invalid`] makes the
+/// error.
+fn lenient<'a>(token: &'a str, table: &PieceTable) -> Result<SanSyntax, Option<&'a str>> {
     // `bxc3`: a file first, then the piece the same lower-case letter names
     let first_is_file = token
         .bytes()
@@ -398,8 +396,8 @@ pub fn parse_lenient(token: &str, table: &PieceTable) -> Result<SanSyntax, Synta
     }
     match move_token(token, table, true) {
         Ok(("", san)) => Ok(san),
-        Ok((rest, _)) => Err(unknown_or_invalid(token, table, Some(rest))),
-        Err(_) => Err(unknown_or_invalid(token, table, None)),
+        Ok((rest, _)) => Err(Some(rest)),
+        Err(_) => Err(None),
     }
 }
 
