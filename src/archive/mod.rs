@@ -15,7 +15,7 @@ pub mod pgn;
 pub mod split;
 
 pub use pgn::{GameSyntax, parse_game};
-pub use split::{ArchiveReader, ReadOptions, read_bytes, read_str};
+pub use split::{ArchiveReader, Piece, Pieces, ReadOptions, number_games, read_bytes, read_str};
 
 /// Per-game budgets. A game over a budget gets an error diagnostic, and reading goes on
 /// with the next game.

@@ -16,6 +16,11 @@
 //! junk [`RawGame`] with a `junk-between-games` warning. A chunk longer than
 //! [`Limits::max_game_bytes`] is not kept: it becomes a [`RawGame`] with a
 //! `game-too-large` error and reading resumes at the next tag section.
+//!
+//! The reader does the splitting and decoding (they carry state from one game to the
+//! next) and leaves the parsing, most of the cost, to [`Piece::parse_into`]: iterating
+//! an [`ArchiveReader`] parses each piece in place; [`ArchiveReader::pieces`] hands the
+//! pieces out so that other threads parse them (the CLI's pipeline).
 
 use std::{
     collections::VecDeque,
@@ -247,7 +252,11 @@ pub struct ArchiveReader<R> {
     /// Why the chunk is skipped, while `overflow`.
     skip: Skip,
     hint: Option<&'static Encoding>,
-    pending: VecDeque<RawGame>,
+    /// Pieces made, not yet handed out.
+    pending: VecDeque<Piece>,
+    /// Games parsed and numbered, not yet handed out (the [`RawGame`] iterator).
+    ready: VecDeque<RawGame>,
+    /// The index of the next game the [`RawGame`] iterator numbers.
     next_index: u64,
     done: bool,
 }
@@ -286,6 +295,7 @@ impl<R: BufRead> ArchiveReader<R> {
             skip: Skip::GameTooLarge,
             hint: None,
             pending: VecDeque::new(),
+            ready: VecDeque::new(),
             next_index: 0,
             done: false,
         }
@@ -430,11 +440,13 @@ impl<R: BufRead> ArchiveReader<R> {
             "line {line} is longer than the {}-byte line limit; skipped to the next tag section",
             self.options.limits.max_line_bytes
         );
-        let grew = self.pending.len() > before;
-        let open_game = self
-            .pending
-            .back_mut()
-            .filter(|g| grew && !g.junk && g.result.is_none());
+        // whether the text before the line ends in a game without a result: parse it
+        // here (a rare case) to know
+        let mut games = Vec::new();
+        for piece in self.pending.drain(before..) {
+            piece.parse_into(&mut games);
+        }
+        let open_game = games.last_mut().filter(|g| !g.junk && g.result.is_none());
         self.skip = match open_game {
             Some(g) => {
                 let end = g.text.len();
@@ -446,6 +458,7 @@ impl<R: BufRead> ArchiveReader<R> {
             }
             None => Skip::LongLineAfterGame(line),
         };
+        self.pending.extend(games.into_iter().map(Piece::from));
     }
 
     /// Reads one line and handles it; `false` at the end of the input.
@@ -541,8 +554,8 @@ impl<R: BufRead> ArchiveReader<R> {
                     (Diagnostic::warning("line-too-long", long_line(line)), true)
                 }
             };
-            self.pending.push_back(RawGame {
-                index: self.next_index,
+            self.pending.push_back(Piece::from(RawGame {
+                index: 0,
                 junk,
                 tags: Vec::new(),
                 movetext: Vec::new(),
@@ -557,10 +570,7 @@ impl<R: BufRead> ArchiveReader<R> {
                     had_replacements: false,
                 },
                 diagnostics: vec![d],
-            });
-            if !junk {
-                self.next_index += 1;
-            }
+            }));
             return;
         }
         let chunk = std::mem::take(&mut self.chunk);
@@ -574,10 +584,10 @@ impl<R: BufRead> ArchiveReader<R> {
             Some(cut) => {
                 let (games, after) = raw.split_at(cut);
                 let at = start + cut as u64;
-                self.parse_segment(games, start, at, line);
-                self.parse_segment(after, at, end_offset, line + count_raw_lines(games));
+                self.decode_segment(games, start, at, line);
+                self.decode_segment(after, at, end_offset, line + count_raw_lines(games));
             }
-            None => self.parse_segment(raw, start, end_offset, line),
+            None => self.decode_segment(raw, start, end_offset, line),
         }
         self.chunk = chunk;
     }
@@ -617,9 +627,9 @@ impl<R: BufRead> ArchiveReader<R> {
         cut.filter(|&c| c > 0 && c < raw.len())
     }
 
-    /// Decodes and parses one stretch of a chunk (input offsets `seg_start..seg_end`,
-    /// first line `line`) into games and junk items.
-    fn parse_segment(&mut self, raw: &[u8], seg_start: u64, seg_end: u64, mut line: u64) {
+    /// Decodes one stretch of a chunk (input offsets `seg_start..seg_end`, first line
+    /// `line`) into a piece; parsing it into games is left to [`Piece::parse_into`].
+    fn decode_segment(&mut self, raw: &[u8], seg_start: u64, seg_end: u64, line: u64) {
         if raw.iter().all(u8::is_ascii_whitespace) {
             return;
         }
@@ -628,67 +638,15 @@ impl<R: BufRead> ArchiveReader<R> {
             lone_cr_to_lf(&mut text);
         }
         let exact = report.encoding == UTF_8 && text.len() == raw.len();
-        let mut base = 0usize;
-        loop {
-            let syntax = parse_game(&text, &self.options.limits);
-            let rest = syntax.rest.filter(|&k| k > 0 && k < text.len());
-            let tail = rest.map(|k| text.split_off(k));
-            let junk = syntax.is_junk();
-            let part_len = text.len();
-            let (byte_start, byte_end) = if exact {
-                (
-                    seg_start + base as u64,
-                    seg_start + (base + part_len) as u64,
-                )
-            } else {
-                (seg_start, seg_end)
-            };
-            let mut diagnostics = report.diagnostics();
-            let mut movetext = syntax.movetext;
-            if junk {
-                movetext.clear();
-                let trimmed = text.trim_end().len();
-                diagnostics.push(
-                    Diagnostic::warning(
-                        "junk-between-games",
-                        "text between games that is not a game (no tags, move numbers or result)",
-                    )
-                    .with_span(Span::from_range(0, trimmed)),
-                );
-            }
-            diagnostics.extend(syntax.diagnostics);
-            let next_line = match tail {
-                Some(_) => line + count_lines(text.as_bytes()),
-                None => line,
-            };
-            let whitespace_only = text.trim().is_empty();
-            if !whitespace_only {
-                self.pending.push_back(RawGame {
-                    index: self.next_index,
-                    junk,
-                    tags: syntax.tags,
-                    movetext,
-                    result: syntax.result,
-                    text,
-                    byte_start,
-                    byte_end,
-                    first_line: line,
-                    decoding: report,
-                    diagnostics,
-                });
-                if !junk {
-                    self.next_index += 1;
-                }
-            }
-            match tail {
-                Some(t) => {
-                    base += part_len;
-                    line = next_line;
-                    text = t;
-                }
-                None => break,
-            }
-        }
+        self.pending.push_back(Piece(PieceKind::Text(Segment {
+            text,
+            report,
+            exact,
+            start: seg_start,
+            end: seg_end,
+            line,
+            limits: self.options.limits,
+        })));
     }
 
     fn decode(&mut self, raw: &[u8]) -> (String, DecodeReport) {
@@ -724,13 +682,12 @@ impl<R: BufRead> ArchiveReader<R> {
     }
 }
 
-impl<R: BufRead> Iterator for ArchiveReader<R> {
-    type Item = io::Result<RawGame>;
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl<R: BufRead> ArchiveReader<R> {
+    /// The next piece of the input, reading as many lines as it takes.
+    fn next_piece(&mut self) -> Option<io::Result<Piece>> {
         loop {
-            if let Some(g) = self.pending.pop_front() {
-                return Some(Ok(g));
+            if let Some(p) = self.pending.pop_front() {
+                return Some(Ok(p));
             }
             if self.done {
                 return None;
@@ -742,6 +699,173 @@ impl<R: BufRead> Iterator for ArchiveReader<R> {
                     self.done = true;
                     return Some(Err(e));
                 }
+            }
+        }
+    }
+
+    /// The input as [`Piece`]s, to be parsed elsewhere (another thread): the games of
+    /// the pieces, in order, are the games this reader yields, once numbered with
+    /// [`number_games`].
+    pub fn pieces(self) -> Pieces<R> {
+        Pieces(self)
+    }
+}
+
+/// Yields `io::Result<RawGame>`; an I/O error ends the iteration.
+impl<R: BufRead> Iterator for ArchiveReader<R> {
+    type Item = io::Result<RawGame>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(g) = self.ready.pop_front() {
+                return Some(Ok(g));
+            }
+            let piece = match self.next_piece()? {
+                Ok(p) => p,
+                Err(e) => return Some(Err(e)),
+            };
+            let mut games = Vec::new();
+            piece.parse_into(&mut games);
+            number_games(&mut games, &mut self.next_index);
+            self.ready.extend(games);
+        }
+    }
+}
+
+/// The pieces of an input: see [`ArchiveReader::pieces`].
+pub struct Pieces<R>(ArchiveReader<R>);
+
+impl<R: BufRead> Iterator for Pieces<R> {
+    type Item = io::Result<Piece>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next_piece()
+    }
+}
+
+/// A piece of the input read by an [`ArchiveReader`]: split off and decoded, but (as a
+/// rule) not yet parsed. Parsing is most of the cost of reading, and a piece can be
+/// parsed on any thread ([`Piece::parse_into`]); the splitting and decoding, which
+/// carry state from one game to the next (encoding guesses, line numbers, offsets),
+/// stay with the reader.
+pub struct Piece(PieceKind);
+
+enum PieceKind {
+    /// Decoded text of one or more games or junk items.
+    Text(Segment),
+    /// A finished item (a skipped chunk, or text the reader had to parse itself).
+    Game(Box<RawGame>),
+}
+
+/// Decoded text, input offsets `start..end`, first line `line`.
+struct Segment {
+    text: String,
+    report: DecodeReport,
+    /// The text is the input's bytes unchanged: each part's offsets are exact (else
+    /// every part gets the whole segment's).
+    exact: bool,
+    start: u64,
+    end: u64,
+    line: u64,
+    limits: Limits,
+}
+
+impl From<RawGame> for Piece {
+    fn from(game: RawGame) -> Piece {
+        Piece(PieceKind::Game(Box::new(game)))
+    }
+}
+
+impl Piece {
+    /// Parses the piece and appends its games and junk items to `out`, in input order.
+    /// Their `index` is not set: [`number_games`] sets it.
+    pub fn parse_into(self, out: &mut Vec<RawGame>) {
+        match self.0 {
+            PieceKind::Game(g) => out.push(*g),
+            PieceKind::Text(seg) => seg.parse_into(out),
+        }
+    }
+}
+
+/// Numbers games in input order, the next game getting `*next`: a junk item gets the
+/// index of the game after it and does not count.
+pub fn number_games(games: &mut [RawGame], next: &mut u64) {
+    for g in games {
+        g.index = *next;
+        if !g.junk {
+            *next += 1;
+        }
+    }
+}
+
+impl Segment {
+    /// Parses the text into games and junk items (the parser splits it after a result
+    /// followed by more text).
+    fn parse_into(self, out: &mut Vec<RawGame>) {
+        let Segment {
+            mut text,
+            report,
+            exact,
+            start: seg_start,
+            end: seg_end,
+            mut line,
+            limits,
+        } = self;
+        let mut base = 0usize;
+        loop {
+            let syntax = parse_game(&text, &limits);
+            let rest = syntax.rest.filter(|&k| k > 0 && k < text.len());
+            let tail = rest.map(|k| text.split_off(k));
+            let junk = syntax.is_junk();
+            let part_len = text.len();
+            let (byte_start, byte_end) = if exact {
+                (
+                    seg_start + base as u64,
+                    seg_start + (base + part_len) as u64,
+                )
+            } else {
+                (seg_start, seg_end)
+            };
+            let mut diagnostics = report.diagnostics();
+            let mut movetext = syntax.movetext;
+            if junk {
+                movetext.clear();
+                let trimmed = text.trim_end().len();
+                diagnostics.push(
+                    Diagnostic::warning(
+                        "junk-between-games",
+                        "text between games that is not a game (no tags, move numbers or result)",
+                    )
+                    .with_span(Span::from_range(0, trimmed)),
+                );
+            }
+            diagnostics.extend(syntax.diagnostics);
+            let next_line = match tail {
+                Some(_) => line + count_lines(text.as_bytes()),
+                None => line,
+            };
+            if !text.trim().is_empty() {
+                out.push(RawGame {
+                    index: 0,
+                    junk,
+                    tags: syntax.tags,
+                    movetext,
+                    result: syntax.result,
+                    text,
+                    byte_start,
+                    byte_end,
+                    first_line: line,
+                    decoding: report,
+                    diagnostics,
+                });
+            }
+            match tail {
+                Some(t) => {
+                    base += part_len;
+                    line = next_line;
+                    text = t;
+                }
+                None => break,
             }
         }
     }

@@ -44,7 +44,7 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
     let mut problems = false;
     for file in a.read.files() {
         let options = a.read.replay_options(&file)?;
-        let reader = a.read.open(&file)?;
+        let reader = a.read.open(&file)?.pieces();
         let mut counts = Counts::default();
         let format = a.format;
         let file_name = file.as_str();

@@ -11,7 +11,7 @@ use clap::ValueEnum;
 
 use super::{CliError, Counts, ReadArgs, pipeline, render::Located};
 use crate::{
-    archive::{RawGame, csv::read_scoresheet},
+    archive::{Piece, RawGame, csv::read_scoresheet},
     diag::{LineIndex, Severity},
     emit::{
         CsvOptions, JsonOptions, JsonWriter, MoveStyle, PgnOptions, PgnWriter, ScoresheetWriter,
@@ -185,10 +185,14 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             InputFormat::Pgn => false,
             InputFormat::Auto => file.to_ascii_lowercase().ends_with(".csv"),
         };
-        let source: Box<dyn Iterator<Item = io::Result<RawGame>> + Send> = if is_csv {
-            Box::new(read_csv(&a.read, &file)?.into_iter().map(Ok))
+        let source: Box<dyn Iterator<Item = io::Result<Piece>> + Send> = if is_csv {
+            Box::new(
+                read_csv(&a.read, &file)?
+                    .into_iter()
+                    .map(|g| Ok(Piece::from(g))),
+            )
         } else {
-            Box::new(a.read.open(&file)?)
+            Box::new(a.read.open(&file)?.pieces())
         };
         let mut counts = Counts::default();
         let quiet = a.quiet;
