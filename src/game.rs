@@ -238,6 +238,28 @@ pub struct MoveNode {
     pub illegal: bool,
     /// Alternatives to this move (PGN RAV), each starting from the position before it.
     pub variations: Vec<Line>,
+    /// What canonical SAN needs besides the move, recorded when the move was replayed
+    /// (chess moves read by [`crate::replay`]); `None` on a node built by hand, whose
+    /// SAN writers work out from the position.
+    pub san: Option<SanHint>,
+}
+
+/// What canonical SAN needs besides a chess move itself, known once the move has been
+/// resolved against its position: the origin coordinates that tell it apart from
+/// another piece of the same kind reaching the same square (a pawn capture's file
+/// included), and whether it gives check or mate. With it a writer produces SAN
+/// without replaying the game. It describes the move in the position it was played
+/// from: a node whose move is changed must have it cleared (`None`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SanHint {
+    /// SAN writes the origin file.
+    pub file: bool,
+    /// SAN writes the origin rank.
+    pub rank: bool,
+    /// The move gives check.
+    pub check: bool,
+    /// The move gives checkmate.
+    pub mate: bool,
 }
 
 impl MoveNode {
@@ -252,6 +274,7 @@ impl MoveNode {
             draw_offer: false,
             illegal: false,
             variations: Vec::new(),
+            san: None,
         }
     }
 }

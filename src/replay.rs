@@ -16,9 +16,10 @@ use crate::{
     diag::{Diagnostic, Severity, Span},
     emit::Board,
     game::{
-        AnyMove, Clock, Game, GameResult, Line, MoveNode, Source, StartPosition, Tags, Variant,
+        AnyMove, Clock, Game, GameResult, Line, MoveNode, SanHint, Source, StartPosition, Tags,
+        Variant,
     },
-    notation::chess::{self as san, PieceTable},
+    notation::chess::{self as san, CheckMark, PieceTable},
     notation::xiangqi as xq_notation,
     suggest::suggest,
     xiangqi,
@@ -761,6 +762,12 @@ fn read_move(
             let mut node = MoveNode::new(mv, span);
             node.nags.extend(syntax.nag);
             node.draw_offer = syntax.draw_offer;
+            node.san = Some(SanHint {
+                file: resolved.origin.0,
+                rank: resolved.origin.1,
+                check: resolved.gives != CheckMark::None,
+                mate: resolved.gives == CheckMark::Mate,
+            });
             node
         }
         (Reader::Xiangqi(dialect), Board::Xiangqi(pos)) => {

@@ -142,3 +142,97 @@ fn corpus_converts_and_round_trips() {
         failures.join("\n\n")
     );
 }
+
+/// Clears the SAN hints replay recorded, so that the writer works SAN out from the
+/// positions again.
+fn without_hints(line: &mut kyphu::game::Line) {
+    for n in &mut line.moves {
+        n.san = None;
+        for v in &mut n.variations {
+            without_hints(v);
+        }
+    }
+}
+
+fn pgn_in(games: &[Game], moves: kyphu::emit::MoveStyle) -> String {
+    let mut w = PgnWriter::new(
+        Vec::new(),
+        PgnOptions {
+            moves,
+            ..PgnOptions::default()
+        },
+    );
+    for g in games {
+        w.write_game(g).unwrap();
+    }
+    String::from_utf8(w.into_inner()).unwrap()
+}
+
+/// SAN written from the hints replay recorded is the SAN worked out from the
+/// positions, in every style, on every game of the corpus (variations, promotions,
+/// castling, chess960, checks and mates, null moves, ambiguous piece moves).
+#[test]
+fn san_from_hints_is_san_from_positions() {
+    use kyphu::{
+        emit::MoveStyle,
+        notation::chess::{SanStyle, figurine, table},
+    };
+    let mut texts = vec![(
+        "inline".to_owned(),
+        concat!(
+            "[FEN \"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\"]\n\n",
+            "1. O-O-O Kd7 2. Rdd1 Ke6 3. Rh2 (3. Rhf1 Kf5 4. Rf2+) 3... Ke5 4. Rhh1 *\n\n",
+            "[FEN \"k7/4P3/8/8/8/8/8/K1N1N3 w - - 0 1\"]\n\n",
+            "1. e8=Q+ Ka7 2. Ncd3 -- 3. Qe5 Kb7 4. Nb4 Ka8 5. Qa5# 1-0\n\n",
+            "1. e4 d5 2. e5 f5 3. exf6 e.p. Nc6 4. fxg7 Nf6 5. gxh8=N *\n"
+        )
+        .to_owned(),
+    )];
+    if let Some(dir) = corpus() {
+        let mut list = Vec::new();
+        files(&dir, &mut list);
+        for p in list {
+            let bytes = std::fs::read(&p).unwrap();
+            texts.push((
+                p.display().to_string(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ));
+        }
+    } else {
+        println!("note: ../shared/corpus absent; only the inline games are compared");
+    }
+    let styles = [
+        SanStyle::pgn(),
+        SanStyle::fide(table("vi").unwrap()),
+        SanStyle::figurine(),
+        SanStyle {
+            table: figurine(),
+            check_marks: false,
+            ..SanStyle::pgn()
+        },
+    ];
+    let mut hinted_games = 0;
+    for (name, text) in &texts {
+        let games = games_of(read_str(text));
+        hinted_games += games
+            .iter()
+            .filter(|g| g.moves.moves.iter().any(|n| n.san.is_some()))
+            .count();
+        let mut plain = games.clone();
+        for g in &mut plain {
+            without_hints(&mut g.moves);
+        }
+        for style in styles {
+            let moves = MoveStyle {
+                chess: style,
+                ..MoveStyle::default()
+            };
+            assert_eq!(
+                pgn_in(&games, moves),
+                pgn_in(&plain, moves),
+                "{name}, style {style:?}"
+            );
+        }
+    }
+    assert!(hinted_games >= 3, "the inline games carry hints");
+}

@@ -11,8 +11,89 @@ use std::io;
 use super::{Board, MoveStyle, SEVEN_TAG_ROSTER, is_initial};
 use crate::{
     color::Color,
-    game::{Clock, Game, Line, StartPosition, Variant},
+    game::{AnyMove, Clock, Game, Line, MoveNode, StartPosition, Variant},
+    notation::chess::write_san_hinted,
 };
+
+/// Where the writer stands in a line: the position, from which each move's text is
+/// worked out; or, for a chess game whose every move carries its [`SanHint`]
+/// (recorded by replay), only the move number and the side to move: SAN is then
+/// written from the hints and nothing is replayed.
+///
+/// [`SanHint`]: crate::game::SanHint
+#[derive(Clone)]
+enum Cursor {
+    Board(Board),
+    Hinted { fullmoves: u32, turn: Color },
+}
+
+impl Cursor {
+    fn new(game: &Game) -> Cursor {
+        let board = Board::new(&game.start);
+        if matches!(board, Board::Chess(_)) && all_hinted(&game.moves) {
+            Cursor::Hinted {
+                fullmoves: board.fullmoves(),
+                turn: board.turn(),
+            }
+        } else {
+            Cursor::Board(board)
+        }
+    }
+
+    fn fullmoves(&self) -> u32 {
+        match self {
+            Cursor::Board(b) => b.fullmoves(),
+            Cursor::Hinted { fullmoves, .. } => *fullmoves,
+        }
+    }
+
+    fn turn(&self) -> Color {
+        match self {
+            Cursor::Board(b) => b.turn(),
+            Cursor::Hinted { turn, .. } => *turn,
+        }
+    }
+
+    /// Appends the move of `node` and moves on past it.
+    fn write_and_play(&mut self, out: &mut String, node: &MoveNode, style: &MoveStyle) {
+        match self {
+            Cursor::Board(b) => b.write_and_play(out, &node.mv, style),
+            Cursor::Hinted { fullmoves, turn } => {
+                match (&node.mv, node.san) {
+                    (AnyMove::Chess(m), Some(hint)) => {
+                        write_san_hinted(out, m, hint, &style.chess);
+                    }
+                    // a null move: `all_hinted` lets nothing else through
+                    _ => out.push_str("--"),
+                }
+                if *turn == Color::Black {
+                    *fullmoves += 1;
+                }
+                *turn = !*turn;
+            }
+        }
+    }
+}
+
+/// Whether every move of `line` and its variations is a chess move with its
+/// [`crate::game::SanHint`] or a null move (iterative: no recursion on deep input).
+fn all_hinted(line: &Line) -> bool {
+    let mut lines = vec![line];
+    while let Some(l) = lines.pop() {
+        for n in &l.moves {
+            let hinted = match n.mv {
+                AnyMove::Chess(_) => n.san.is_some(),
+                AnyMove::Null => true,
+                AnyMove::Xiangqi(_) => false,
+            };
+            if !hinted {
+                return false;
+            }
+            lines.extend(&n.variations);
+        }
+    }
+    true
+}
 
 /// How a draw offer (FIDE `(=)`, [`crate::game::MoveNode::draw_offer`]) is written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -96,8 +177,7 @@ impl<W: io::Write> PgnWriter<W> {
         self.line_start = self.buf.len();
         self.last_start = self.buf.len();
         self.line_chars = 0;
-        let board = Board::new(&game.start);
-        self.write_line(&board, &game.moves);
+        self.write_line(&Cursor::new(game), &game.moves);
         if !self.opts.reduced
             && let Some(rest) = &game.unparsed
         {
@@ -164,7 +244,7 @@ impl<W: io::Write> PgnWriter<W> {
         }
     }
 
-    fn write_line(&mut self, start: &Board, line: &Line) {
+    fn write_line(&mut self, start: &Cursor, line: &Line) {
         let mut b = start.clone();
         let full = !self.opts.reduced;
         let mut need_number = true;
@@ -190,7 +270,7 @@ impl<W: io::Write> PgnWriter<W> {
             need_number = false;
             // the position before the move, for its variations
             let before = (full && !node.variations.is_empty()).then(|| b.clone());
-            b.write_and_play(&mut self.tok, &node.mv, &self.opts.moves);
+            b.write_and_play(&mut self.tok, node, &self.opts.moves);
             self.flush_tok();
             if !full {
                 continue;

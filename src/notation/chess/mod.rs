@@ -53,5 +53,5 @@ pub use resolve::{
 pub use syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
 pub use write::{
     SanStyle, pgn_san, write_check_suffix, write_long, write_null, write_pgn_san, write_san,
-    write_uci,
+    write_san_hinted, write_uci,
 };

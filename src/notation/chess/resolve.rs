@@ -10,7 +10,7 @@ use std::fmt;
 
 use super::lang::PieceTable;
 use super::syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
-use super::write::{disambiguation, pgn_san};
+use super::write::{disambiguation, origin_among, pgn_san};
 use crate::chess::{
     Bitboard, CastlingSide, File, Move, MoveList, Piece, Position, Rank, Role, Square, attacks,
 };
@@ -116,6 +116,9 @@ pub struct Resolved {
     pub gives: CheckMark,
     /// The mark that was written.
     pub written: CheckMark,
+    /// The origin coordinates canonical SAN writes, `(file, rank)`
+    /// ([`super::write::disambiguation`] in the position before the move).
+    pub origin: (bool, bool),
 }
 
 impl Resolved {
@@ -425,7 +428,7 @@ pub fn resolve_play(
     pos: &mut Position,
     token: &str,
 ) -> Result<Resolved, ResolveError> {
-    let (mv, mut remarks) = find_move(san, pos, token)?;
+    let (mv, mut remarks, origin) = find_move(san, pos, token)?;
     match &mv {
         Some(m) => pos.play_unchecked(m),
         None => pos.play_null(),
@@ -455,6 +458,7 @@ pub fn resolve_play(
         remarks,
         gives,
         written: san.check,
+        origin,
     })
 }
 
@@ -473,11 +477,11 @@ fn odd_form(san: &SanSyntax) -> bool {
         || san.form.contains(Form::ODD_NULL)
 }
 
-fn find_move(
-    san: &SanSyntax,
-    pos: &Position,
-    token: &str,
-) -> Result<(Option<Move>, Remarks), ResolveError> {
+/// The move `san` describes, the remarks on how it was written, and the origin
+/// coordinates canonical SAN writes for it.
+type Found = (Option<Move>, Remarks, (bool, bool));
+
+fn find_move(san: &SanSyntax, pos: &Position, token: &str) -> Result<Found, ResolveError> {
     let mut remarks = Remarks::default();
     if odd_form(san) {
         remarks.insert(Remark::OddForm);
@@ -486,11 +490,11 @@ fn find_move(
         if pos.is_check() {
             return Err(illegal(token, Illegal::NullInCheck));
         }
-        return Ok((None, remarks));
+        return Ok((None, remarks, (false, false)));
     }
     if let Some(side) = san.castle {
         return match pos.castling_move(side) {
-            Some(m) => Ok((Some(m), remarks)),
+            Some(m) => Ok((Some(m), remarks, (false, false))),
             None => Err(illegal(token, castle_failure(pos, side))),
         };
     }
@@ -503,7 +507,7 @@ fn find_move(
     // chess960 king-takes-rook, written as a long move (`e1h1`, `Ke1h1`)
     if let Some(m) = king_takes_rook(san, pos) {
         remarks.insert(Remark::LongForm);
-        return Ok((Some(m), remarks));
+        return Ok((Some(m), remarks, (false, false)));
     }
     // Fast path: the moves of the written piece onto the written square alone. One
     // match is the answer the full search below would give (it filters the same list
@@ -515,7 +519,8 @@ fn find_move(
         pos.legal_moves_of_role_to(san.role, san.to, &mut few);
         let mut fitting = few.iter().filter(|m| fits(san, true, m));
         if let (Some(&m), None) = (fitting.next(), fitting.next()) {
-            return Ok((Some(m), describe(san, san.role, pos, m, remarks)));
+            let origin = origin_among(&few, &m);
+            return Ok((Some(m), describe(san, san.role, m, origin, remarks), origin));
         }
     }
     let mut list = MoveList::new();
@@ -547,16 +552,17 @@ fn find_move(
             });
         }
     };
-    Ok((Some(mv), describe(san, role, pos, mv, remarks)))
+    let origin = disambiguation(pos, &mv);
+    Ok((Some(mv), describe(san, role, mv, origin, remarks), origin))
 }
 
 /// The remarks on how `mv` (read with `role` as the moving piece) was written,
-/// against its canonical form.
+/// against its canonical form (whose origin coordinates are `origin`).
 fn describe(
     san: &SanSyntax,
     role: Role,
-    pos: &Position,
     mv: Move,
+    origin: (bool, bool),
     mut remarks: Remarks,
 ) -> Remarks {
     // in the lower-case reading of `bxc3` the `b` was the piece, not a file
@@ -567,7 +573,7 @@ fn describe(
     };
     let written_from = from_file.is_some() || san.from_rank.is_some();
     if written_from || matches!(mv, Move::Castle { .. }) {
-        let (need_file, need_rank) = disambiguation(pos, &mv);
+        let (need_file, need_rank) = origin;
         let extra_file = from_file.is_some() && !need_file;
         let extra_rank = san.from_rank.is_some() && !need_rank;
         if from_file.is_some() && san.from_rank.is_some() && (extra_file || extra_rank) {

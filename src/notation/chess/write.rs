@@ -2,7 +2,10 @@
 //! and UCI. Every writer appends to a `&mut String` and allocates nothing else.
 
 use super::lang::{PieceTable, english, figurine};
-use crate::chess::{CastlingSide, Move, MoveList, Position, Role};
+use crate::{
+    chess::{CastlingSide, Move, MoveList, Position, Role},
+    game::SanHint,
+};
 
 /// How to write SAN.
 #[derive(Copy, Clone, Debug)]
@@ -81,18 +84,26 @@ pub fn write_check_suffix(out: &mut String, pos: &Position, mv: &Move) {
 /// Which origin coordinates SAN must add so that `mv` is the only one of its piece
 /// kind reaching its square: `(file, rank)`.
 pub fn disambiguation(pos: &Position, mv: &Move) -> (bool, bool) {
-    let role = mv.role();
-    if matches!(mv, Move::Castle { .. }) {
+    let mut list = MoveList::new();
+    if !matches!(mv, Move::Castle { .. }) && mv.role() != Role::Pawn {
+        pos.legal_moves_of_role_to(mv.role(), mv.to(), &mut list);
+    }
+    origin_among(&list, mv)
+}
+
+/// [`disambiguation`], `list` holding the legal moves of `mv`'s piece kind to its
+/// square, `mv` among them (for a piece move; a pawn move or castling does not look
+/// at it).
+pub(crate) fn origin_among(list: &MoveList, mv: &Move) -> (bool, bool) {
+    if matches!(mv, Move::Castle { .. }) || list.len() <= 1 && mv.role() != Role::Pawn {
         return (false, false);
     }
-    if role == Role::Pawn {
+    if mv.role() == Role::Pawn {
         return (mv.is_capture(), false);
     }
-    let mut list = MoveList::new();
-    pos.legal_moves_of_role_to(role, mv.to(), &mut list);
     let from = mv.from();
     let (mut any, mut same_file, mut same_rank) = (false, false, false);
-    for o in &list {
+    for o in list {
         if o.from() != from {
             any = true;
             same_file |= o.from().file() == from.file();
@@ -111,6 +122,21 @@ pub fn disambiguation(pos: &Position, mv: &Move) -> (bool, bool) {
 }
 
 fn write_san_body(out: &mut String, pos: &Position, mv: &Move, style: &SanStyle) {
+    write_san_parts(out, mv, disambiguation(pos, mv), style);
+}
+
+/// Appends SAN of `mv` from the facts replay recorded for it ([`SanHint`]) instead of
+/// its position: the same text as [`write_san`] in the position the move was played
+/// from.
+pub fn write_san_hinted(out: &mut String, mv: &Move, hint: SanHint, style: &SanStyle) {
+    write_san_parts(out, mv, (hint.file, hint.rank), style);
+    if style.check_marks && hint.check {
+        out.push(if hint.mate { '#' } else { '+' });
+    }
+}
+
+/// SAN without the check mark, the origin coordinates `(file, rank)` given.
+fn write_san_parts(out: &mut String, mv: &Move, (file, rank): (bool, bool), style: &SanStyle) {
     if let Some(side) = mv.castling_side() {
         write_castle(out, side, style.castle_zeros);
         return;
@@ -120,7 +146,6 @@ fn write_san_body(out: &mut String, pos: &Position, mv: &Move, style: &SanStyle)
     if role != Role::Pawn {
         out.push_str(style.table.letter(role));
     }
-    let (file, rank) = disambiguation(pos, mv);
     if file {
         out.push(from.file().char());
     }
