@@ -7,7 +7,8 @@
 
 use std::io;
 
-use super::{Board, MoveStyle, push_u64};
+use super::{Board, MoveStyle};
+use crate::game::AnyMove;
 use crate::{
     diag::{LineCol, Severity, Span},
     game::{Clock, Game, Line, MoveNode},
@@ -30,7 +31,7 @@ pub struct JsonOptions {
 pub struct JsonWriter<W: io::Write> {
     out: W,
     opts: JsonOptions,
-    buf: String,
+    buf: Vec<u8>,
 }
 
 impl<W: io::Write> JsonWriter<W> {
@@ -38,7 +39,7 @@ impl<W: io::Write> JsonWriter<W> {
         JsonWriter {
             out,
             opts,
-            buf: String::new(),
+            buf: Vec::new(),
         }
     }
 
@@ -46,7 +47,7 @@ impl<W: io::Write> JsonWriter<W> {
     pub fn write_game(&mut self, game: &Game) -> io::Result<()> {
         self.buf.clear();
         render(&mut self.buf, game, &self.opts);
-        self.out.write_all(self.buf.as_bytes())
+        self.out.write_all(&self.buf)
     }
 
     pub fn flush(&mut self) -> io::Result<()> {
@@ -58,37 +59,56 @@ impl<W: io::Write> JsonWriter<W> {
     }
 }
 
-/// Renders one game as one JSON line, `\n` included, into a buffer of its own (for a
-/// caller that keeps each game's bytes, as the command line's pipeline does: no copy
-/// from a writer's buffer into another).
+/// Renders one game as one JSON line, `\n` included, into a buffer of its own: what
+/// [`JsonWriter::write_game`] writes, for a caller that keeps each game's bytes (as the
+/// command line's pipeline does), without the copy from a writer's buffer.
 pub fn to_json_bytes(game: &Game, opts: &JsonOptions) -> Vec<u8> {
-    let mut b = String::new();
+    let mut b = Vec::new();
     render(&mut b, game, opts);
-    b.into_bytes()
+    b
+}
+
+/// Renders one game as one JSON line (convenience for tests and small jobs).
+pub fn to_json_string(game: &Game, opts: &JsonOptions) -> String {
+    // the writer copies only whole strings and ASCII: always UTF-8
+    String::from_utf8(to_json_bytes(game, opts))
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// What the move writer carries through a game.
 struct Ctx<'a> {
     game: &'a Game,
     style: &'a MoveStyle,
-    lines: LineCursor<'a>,
+    lines: Lines<'a>,
+    /// One move's notation.
+    tok: String,
+    /// The notation of every move of this game needs no escape (checked once, on the
+    /// letters of the style: the rest of SAN, ICCS and UCI is ASCII letters, digits and
+    /// signs).
+    plain_moves: bool,
 }
 
 /// Appends the JSON line of `game` to `b`.
-fn render(b: &mut String, game: &Game, opts: &JsonOptions) {
+fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
     b.reserve(size_hint(game));
     let mut ctx = Ctx {
         game,
         style: &opts.moves,
-        lines: LineCursor::new(&game.source.text, game.source.first_line.max(1)),
+        lines: Lines {
+            cursor: LineCursor::new(&game.source.text, game.source.first_line.max(1)),
+            field: Vec::with_capacity(48),
+            field_line: None,
+        },
+        tok: String::with_capacity(32),
+        plain_moves: plain_moves(&opts.moves),
     };
-    b.push_str("{\"schema_version\":\"");
-    b.push_str(SCHEMA_VERSION);
-    b.push_str("\",\"kind\":");
+    b.extend_from_slice(b"{\"schema_version\":\"");
+    b.extend_from_slice(SCHEMA_VERSION.as_bytes());
+    b.extend_from_slice(b"\",\"kind\":");
     push_str(b, kind_name(game));
-    b.push_str(",\"variant\":");
+    b.extend_from_slice(b",\"variant\":");
     push_str(b, game.variant.name());
-    b.push_str(",\"tags\":{");
+    b.extend_from_slice(b",\"tags\":{");
     let mut first = true;
     for (i, (n, v)) in game.tags.iter().enumerate() {
         // first value of a name wins; the full list is in `tag_list`
@@ -96,89 +116,106 @@ fn render(b: &mut String, game: &Game, opts: &JsonOptions) {
             continue;
         }
         if !first {
-            b.push(',');
+            b.push(b',');
         }
         first = false;
         push_str(b, n);
-        b.push(':');
+        b.push(b':');
         push_str(b, v);
     }
-    b.push_str("},\"tag_list\":[");
+    b.extend_from_slice(b"},\"tag_list\":[");
     for (i, (n, v)) in game.tags.iter().enumerate() {
         if i > 0 {
-            b.push(',');
+            b.push(b',');
         }
-        b.push('[');
+        b.push(b'[');
         push_str(b, n);
-        b.push(',');
+        b.push(b',');
         push_str(b, v);
-        b.push(']');
+        b.push(b']');
     }
-    b.push_str("],\"start_fen\":");
+    b.extend_from_slice(b"],\"start_fen\":");
     push_str(b, &game.start.fen());
-    b.push_str(",\"moves\":");
+    b.extend_from_slice(b",\"moves\":");
     let mut board = Board::new(&game.start);
     write_line(b, &mut ctx, &mut board, &game.moves);
-    b.push_str(",\"result\":");
+    b.extend_from_slice(b",\"result\":");
     push_str(b, game.result.as_str());
-    b.push_str(",\"final_fen\":");
+    b.extend_from_slice(b",\"final_fen\":");
     push_str(b, &board.fen());
-    b.push_str(",\"status\":");
+    b.extend_from_slice(b",\"status\":");
     push_str(b, status_name(game));
-    b.push_str(",\"diagnostics\":[");
+    b.extend_from_slice(b",\"diagnostics\":[");
     for (i, d) in game.diagnostics.iter().enumerate() {
         if i > 0 {
-            b.push(',');
+            b.push(b',');
         }
-        b.push_str("{\"severity\":");
+        b.extend_from_slice(b"{\"severity\":");
         push_str(b, severity_name(d.severity));
-        b.push_str(",\"code\":");
+        b.extend_from_slice(b",\"code\":");
         push_str(b, d.code);
-        b.push_str(",\"message\":");
+        b.extend_from_slice(b",\"message\":");
         push_str(b, &d.message);
         push_location(b, &mut ctx.lines, d.span);
-        b.push_str(",\"ply\":");
+        b.extend_from_slice(b",\"ply\":");
         match d.ply {
             Some(p) => push_u64(b, u64::from(p)),
-            None => b.push_str("null"),
+            None => b.extend_from_slice(b"null"),
         }
-        b.push_str(",\"candidates\":[");
+        b.extend_from_slice(b",\"candidates\":[");
         for (j, c) in d.candidates.iter().enumerate() {
             if j > 0 {
-                b.push(',');
+                b.push(b',');
             }
             push_str(b, c);
         }
-        b.push_str("]}");
+        b.extend_from_slice(b"]}");
     }
-    b.push_str("],\"unparsed\":");
+    b.extend_from_slice(b"],\"unparsed\":");
     match &game.unparsed {
         Some(u) => push_str(b, u),
-        None => b.push_str("null"),
+        None => b.extend_from_slice(b"null"),
     }
     let src = &game.source;
-    b.push_str(",\"source\":{\"file\":");
+    b.extend_from_slice(b",\"source\":{\"file\":");
     match &src.file {
         Some(f) => push_str(b, f),
-        None => b.push_str("null"),
+        None => b.extend_from_slice(b"null"),
     }
-    b.push_str(",\"game_index\":");
+    b.extend_from_slice(b",\"game_index\":");
     push_u64(b, src.game_index);
-    b.push_str(",\"byte_start\":");
+    b.extend_from_slice(b",\"byte_start\":");
     push_u64(b, src.byte_start);
-    b.push_str(",\"byte_end\":");
+    b.extend_from_slice(b",\"byte_end\":");
     push_u64(b, src.byte_end);
-    b.push_str("},\"encoding\":");
+    b.extend_from_slice(b"},\"encoding\":");
     match src.encoding {
         Some(e) => push_str(b, e),
-        None => b.push_str("null"),
+        None => b.extend_from_slice(b"null"),
     }
-    b.push_str("}\n");
+    b.extend_from_slice(b"}\n");
+}
+
+/// Whether every move written in `style` needs no escape in a JSON string: the
+/// chess piece letters of the style need none and xiangqi moves are in ICCS.
+fn plain_moves(style: &MoveStyle) -> bool {
+    use crate::chess::Role;
+    style.xiangqi == super::XiangqiNotation::Iccs
+        && [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ]
+        .iter()
+        .all(|&r| !needs_escape(style.chess.table.letter(r)))
 }
 
 /// The fields of a move object after `column` when the move has no comment, NAG,
 /// clock, draw offer or variation and is legal: the usual case, written in one piece.
-const PLAIN_TAIL: &str = ",\"comments\":[],\"nags\":[],\"clock\":null,\"emt\":null,\
+const PLAIN_TAIL: &[u8] = b",\"comments\":[],\"nags\":[],\"clock\":null,\"emt\":null,\
     \"draw_offer\":false,\"illegal\":false,\"variations\":[]}";
 
 /// Bytes of a move object besides its `written` text, with room for long numbers and
@@ -203,77 +240,112 @@ fn size_hint(game: &Game) -> usize {
 }
 
 /// Writes a line as an array of move objects, leaving `board` after its last move.
-fn write_line(b: &mut String, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) {
-    b.push('[');
+fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) {
+    b.push(b'[');
+    // every move, a null one too, passes the turn: one ply each
+    let first_ply = u64::from(board.ply());
     for (i, node) in line.moves.iter().enumerate() {
-        b.push_str(if i == 0 { "{\"ply\":" } else { ",{\"ply\":" });
-        push_u64(b, u64::from(board.ply()));
-        b.push_str(",\"uci\":\"");
-        let at = b.len();
-        board.write_coords(b, &node.mv);
-        escape_from(b, at);
-        b.push_str("\",\"san\":\"");
+        b.extend_from_slice(if i == 0 { b"{\"ply\":" } else { b",{\"ply\":" });
+        push_u64(b, first_ply + i as u64);
+        b.extend_from_slice(b",\"uci\":\"");
+        push_coords(b, board, &node.mv);
+        b.extend_from_slice(b"\",\"san\":\"");
         // the position before the move, for its variations
         let before = (!node.variations.is_empty()).then(|| board.clone());
-        let at = b.len();
-        board.write_and_play(b, &node.mv, ctx.style);
-        escape_from(b, at);
-        b.push('"');
+        ctx.tok.clear();
+        board.write_and_play(&mut ctx.tok, &node.mv, ctx.style);
+        if ctx.plain_moves || matches!(node.mv, AnyMove::Null) {
+            b.extend_from_slice(ctx.tok.as_bytes());
+        } else {
+            push_escaped(b, &ctx.tok);
+        }
+        b.push(b'"');
         let span = (!node.span.is_empty()).then_some(node.span);
         match span {
             Some(s) => {
-                b.push_str(",\"written\":");
+                b.extend_from_slice(b",\"written\":");
                 push_str(b, s.slice(&ctx.game.source.text));
             }
-            None => b.push_str(",\"written\":null"),
+            None => b.extend_from_slice(b",\"written\":null"),
         }
         push_location(b, &mut ctx.lines, span);
         // comments before the first move of the line belong to it in JSON
         let pre = if i == 0 { &line.comments[..] } else { &[] };
         if is_plain(node) && pre.is_empty() {
-            b.push_str(PLAIN_TAIL);
+            b.extend_from_slice(PLAIN_TAIL);
             continue;
         }
-        b.push_str(",\"comments\":[");
+        b.extend_from_slice(b",\"comments\":[");
         for (j, c) in pre.iter().chain(&node.comments).enumerate() {
             if j > 0 {
-                b.push(',');
+                b.push(b',');
             }
             push_str(b, c);
         }
-        b.push_str("],\"nags\":[");
+        b.extend_from_slice(b"],\"nags\":[");
         for (j, n) in node.nags.iter().enumerate() {
             if j > 0 {
-                b.push(',');
+                b.push(b',');
             }
             push_u64(b, u64::from(*n));
         }
-        b.push_str("],\"clock\":");
+        b.extend_from_slice(b"],\"clock\":");
         push_clock(b, node.clock);
-        b.push_str(",\"emt\":");
+        b.extend_from_slice(b",\"emt\":");
         push_clock(b, node.emt);
-        b.push_str(if node.draw_offer {
-            ",\"draw_offer\":true"
+        b.extend_from_slice(if node.draw_offer {
+            b",\"draw_offer\":true"
         } else {
-            ",\"draw_offer\":false"
+            b",\"draw_offer\":false"
         });
-        b.push_str(if node.illegal {
-            ",\"illegal\":true,\"variations\":["
+        b.extend_from_slice(if node.illegal {
+            b",\"illegal\":true,\"variations\":["
         } else {
-            ",\"illegal\":false,\"variations\":["
+            b",\"illegal\":false,\"variations\":["
         });
         if let Some(before) = &before {
             for (j, var) in node.variations.iter().enumerate() {
                 if j > 0 {
-                    b.push(',');
+                    b.push(b',');
                 }
                 let mut vb = before.clone();
                 write_line(b, ctx, &mut vb, var);
             }
         }
-        b.push_str("]}");
+        b.extend_from_slice(b"]}");
     }
-    b.push(']');
+    b.push(b']');
+}
+
+/// Appends what [`Board::write_coords`] writes (UCI for chess, ICCS for xiangqi:
+/// letters and digits, nothing to escape), byte by byte.
+fn push_coords(b: &mut Vec<u8>, board: &Board, mv: &AnyMove) {
+    match (board, mv) {
+        (_, AnyMove::Null) => b.extend_from_slice(b"0000"),
+        (_, AnyMove::Chess(m)) => {
+            let chess960 = matches!(board, Board::Chess(p) if p.chess960());
+            let to = match *m {
+                crate::chess::Move::Castle { rook, .. } if chess960 => rook,
+                _ => m.to(),
+            };
+            let from = m.from();
+            b.extend_from_slice(&[
+                b'a' + from.file().index(),
+                b'1' + from.rank().index(),
+                b'a' + to.file().index(),
+                b'1' + to.rank().index(),
+            ]);
+            if let Some(p) = m.promotion() {
+                b.push(u8::try_from(p.lower_char()).unwrap_or(b'?'));
+            }
+        }
+        (_, AnyMove::Xiangqi(m)) => b.extend_from_slice(&[
+            b'a' + m.from.file(),
+            b'0' + m.from.rank(),
+            b'a' + m.to.file(),
+            b'0' + m.to.rank(),
+        ]),
+    }
 }
 
 /// Whether the fields after `column` of `node`'s object are those of [`PLAIN_TAIL`]
@@ -286,13 +358,6 @@ fn is_plain(node: &MoveNode) -> bool {
         && !node.draw_offer
         && !node.illegal
         && node.variations.is_empty()
-}
-
-/// Renders one game as one JSON line (convenience for tests and small jobs).
-pub fn to_json_string(game: &Game, opts: &JsonOptions) -> String {
-    let mut b = String::new();
-    render(&mut b, game, opts);
-    b
 }
 
 fn kind_name(game: &Game) -> &'static str {
@@ -321,17 +386,31 @@ fn severity_name(s: Severity) -> &'static str {
 }
 
 /// `,"line":…,"column":…` for a span (nulls without one).
-fn push_location(b: &mut String, lines: &mut LineCursor<'_>, span: Option<Span>) {
+fn push_location(b: &mut Vec<u8>, lines: &mut Lines<'_>, span: Option<Span>) {
     match span {
         Some(s) => {
-            let lc = lines.locate(s.start as usize);
-            b.push_str(",\"line\":");
-            push_u64(b, lc.line);
-            b.push_str(",\"column\":");
+            let lc = lines.cursor.locate(s.start as usize);
+            // `,"line":N,"column":`, written again only when the line changes
+            if lines.field_line != Some(lc.line) {
+                lines.field.clear();
+                lines.field.extend_from_slice(b",\"line\":");
+                push_u64(&mut lines.field, lc.line);
+                lines.field.extend_from_slice(b",\"column\":");
+                lines.field_line = Some(lc.line);
+            }
+            b.extend_from_slice(&lines.field);
             push_u64(b, u64::from(lc.column));
         }
-        None => b.push_str(",\"line\":null,\"column\":null"),
+        None => b.extend_from_slice(b",\"line\":null,\"column\":null"),
     }
+}
+
+/// Locations of spans in a game's text.
+struct Lines<'a> {
+    cursor: LineCursor<'a>,
+    /// The `line` field of the line `field_line`, with the key of `column`.
+    field: Vec<u8>,
+    field_line: Option<u64>,
 }
 
 /// Line and column of byte offsets in one text, as
@@ -351,8 +430,10 @@ struct LineCursor<'a> {
     /// Offset of the start of the line holding `pos`.
     line_start: usize,
     /// Characters from `line_start` to `pos` (bytes that do not continue a UTF-8
-    /// sequence).
+    /// sequence); not kept for an ASCII text, where they are bytes.
     chars: usize,
+    /// The text is ASCII.
+    ascii: bool,
 }
 
 impl<'a> LineCursor<'a> {
@@ -364,6 +445,7 @@ impl<'a> LineCursor<'a> {
             breaks: 0,
             line_start: 0,
             chars: 0,
+            ascii: text.is_ascii(),
         }
     }
 
@@ -378,6 +460,16 @@ impl<'a> LineCursor<'a> {
             self.chars = 0;
         }
         let bytes = self.text.as_bytes().get(self.pos..offset).unwrap_or(&[]);
+        if self.ascii {
+            for (i, &c) in bytes.iter().enumerate() {
+                if c == b'\n' {
+                    self.breaks += 1;
+                    self.line_start = self.pos + i + 1;
+                }
+            }
+            self.pos = offset;
+            return self.here(offset - self.line_start);
+        }
         for (i, &c) in bytes.iter().enumerate() {
             if c == b'\n' {
                 self.breaks += 1;
@@ -394,6 +486,11 @@ impl<'a> LineCursor<'a> {
         } else {
             offset - self.line_start
         };
+        self.here(column)
+    }
+
+    /// The location on the current line at 0-based `column`.
+    fn here(&self, column: usize) -> LineCol {
         LineCol {
             line: self.first_line + self.breaks,
             column: u32::try_from(column).unwrap_or(u32::MAX).saturating_add(1),
@@ -408,22 +505,21 @@ const fn is_continuation(c: u8) -> bool {
 
 /// `"H:MM:SS"` (a fraction only when there is one) as [`Clock`]'s `Display`, or
 /// `null`.
-fn push_clock(b: &mut String, c: Option<Clock>) {
+fn push_clock(b: &mut Vec<u8>, c: Option<Clock>) {
     let Some(c) = c else {
-        b.push_str("null");
+        b.extend_from_slice(b"null");
         return;
     };
     let secs = c.millis / 1000;
-    b.push('"');
+    b.push(b'"');
     push_u64(b, secs / 3600);
-    b.push(':');
+    b.push(b':');
     push_two_digits(b, secs / 60 % 60);
-    b.push(':');
+    b.push(b':');
     push_two_digits(b, secs % 60);
     let ms = c.millis % 1000;
     if ms != 0 {
-        b.push('.');
-        let digits = [ms / 100, ms / 10 % 10, ms % 10];
+        b.push(b'.');
         let keep = if ms % 100 == 0 {
             1
         } else if ms % 10 == 0 {
@@ -431,114 +527,102 @@ fn push_clock(b: &mut String, c: Option<Clock>) {
         } else {
             3
         };
-        for d in digits.iter().take(keep) {
+        for d in [ms / 100, ms / 10, ms].iter().take(keep) {
             b.push(digit(*d));
         }
     }
-    b.push('"');
+    b.push(b'"');
 }
 
-/// `v` (below 100) in two digits.
-fn push_two_digits(b: &mut String, v: u64) {
-    b.push(digit(v / 10 % 10));
-    b.push(digit(v % 10));
+/// `v % 100` in two digits.
+fn push_two_digits(b: &mut Vec<u8>, v: u64) {
+    b.extend_from_slice(&[digit(v / 10), digit(v)]);
 }
 
-/// The decimal digit of `d % 10`.
-fn digit(d: u64) -> char {
-    char::from(b'0' + (d % 10) as u8)
+/// The ASCII decimal digit of `d % 10`.
+fn digit(d: u64) -> u8 {
+    b'0' + (d % 10) as u8
 }
 
-/// The lowercase hexadecimal digit of `d & 0xF`.
-fn hex_digit(d: u8) -> char {
+/// The ASCII lowercase hexadecimal digit of `d & 0xF`.
+fn hex_digit(d: u8) -> u8 {
     let d = d & 0xF;
-    char::from(if d < 10 { b'0' + d } else { b'a' + d - 10 })
+    if d < 10 { b'0' + d } else { b'a' + d - 10 }
 }
 
-/// Escapes what was appended to `b` from byte `at` on, when it needs it: text a
-/// writer produced (SAN in any language, coordinates) almost never does, so this only
-/// reads it.
-fn escape_from(b: &mut String, at: usize) {
-    let tail = b.get(at..).unwrap_or("");
-    if tail.bytes().all(is_plain_byte)
-        || !(tail.bytes().any(|c| c < 0x20 || c == b'"' || c == b'\\')
-            || tail.contains(['\u{2028}', '\u{2029}']))
-    {
-        return;
+/// Appends a decimal number; the small ones of move objects (plies, columns, most
+/// line numbers) without a buffer.
+fn push_u64(b: &mut Vec<u8>, v: u64) {
+    match v {
+        ..10 => b.push(digit(v)),
+        ..100 => b.extend_from_slice(&[digit(v / 10), digit(v)]),
+        ..1000 => b.extend_from_slice(&[digit(v / 100), digit(v / 10), digit(v)]),
+        _ => b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes()),
     }
-    let tail = b.split_off(at);
-    let mut quoted = String::with_capacity(tail.len() + 8);
-    push_str(&mut quoted, &tail);
-    // without the quotes push_str put around it
-    b.push_str(
-        quoted
-            .strip_prefix('"')
-            .and_then(|q| q.strip_suffix('"'))
-            .unwrap_or(""),
-    );
 }
 
-/// Whether byte `c` of a string stands in JSON as it is (`0xE2` may start U+2028 or
-/// U+2029, which are escaped).
-const fn is_plain_byte(c: u8) -> bool {
-    c >= 0x20 && c != b'"' && c != b'\\' && c != 0xE2
+/// Bytes that stand for themselves in a JSON string: not a control character, `"`
+/// or `\`, nor `0xE2`, which may start U+2028 or U+2029 (escaped, for JavaScript).
+const PLAIN: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = false;
+        c += 1;
+    }
+    t[b'"' as usize] = false;
+    t[b'\\' as usize] = false;
+    t[0xE2] = false;
+    t
+};
+
+/// Whether `s` needs an escape in a JSON string.
+fn needs_escape(s: &str) -> bool {
+    !s.bytes().all(|c| PLAIN[usize::from(c)])
+        && (s.bytes().any(|c| c < 0x20 || c == b'"' || c == b'\\')
+            || s.contains(['\u{2028}', '\u{2029}']))
 }
 
 /// Appends `s` as a JSON string literal (`"`, `\\`, control characters, U+2028 and
 /// U+2029 escaped).
-fn push_str(b: &mut String, s: &str) {
+fn push_str(b: &mut Vec<u8>, s: &str) {
+    b.push(b'"');
+    push_escaped(b, s);
+    b.push(b'"');
+}
+
+/// Appends the inside of `s` as a JSON string literal: see [`push_str`].
+fn push_escaped(b: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
     // the usual string needs no escape: one copy
-    if s.bytes().all(is_plain_byte) {
-        b.reserve(s.len() + 2);
-        b.push('"');
-        b.push_str(s);
-        b.push('"');
+    if bytes.iter().all(|&c| PLAIN[usize::from(c)]) {
+        b.extend_from_slice(bytes);
         return;
     }
-    b.push('"');
-    let bytes = s.as_bytes();
     let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if is_plain_byte(c) {
-            i += 1;
+    for (i, &c) in bytes.iter().enumerate() {
+        if PLAIN[usize::from(c)] || i < start {
             continue;
         }
-        // U+2028 / U+2029 are E2 80 A8 / E2 80 A9; other E2 sequences pass
-        if c == 0xE2 {
-            if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) {
-                b.push_str(s.get(start..i).unwrap_or(""));
-                b.push_str(if bytes.get(i + 2) == Some(&0xA8) {
-                    "\\u2028"
-                } else {
-                    "\\u2029"
-                });
-                i += 3;
-                start = i;
-            } else {
-                i += 1;
-            }
-            continue;
-        }
-        b.push_str(s.get(start..i).unwrap_or(""));
-        match c {
-            b'"' => b.push_str("\\\""),
-            b'\\' => b.push_str("\\\\"),
-            b'\n' => b.push_str("\\n"),
-            b'\r' => b.push_str("\\r"),
-            b'\t' => b.push_str("\\t"),
-            c => {
-                b.push_str("\\u00");
-                b.push(hex_digit(c >> 4));
-                b.push(hex_digit(c & 0xF));
-            }
-        }
-        i += 1;
-        start = i;
+        let esc: &[u8] = match c {
+            // U+2028 / U+2029 are E2 80 A8 / E2 80 A9; other E2 sequences pass
+            0xE2 => match (bytes.get(i + 1), bytes.get(i + 2)) {
+                (Some(0x80), Some(0xA8)) => b"\\u2028",
+                (Some(0x80), Some(0xA9)) => b"\\u2029",
+                _ => continue,
+            },
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            c => &[b'\\', b'u', b'0', b'0', hex_digit(c >> 4), hex_digit(c)],
+        };
+        b.extend_from_slice(bytes.get(start..i).unwrap_or(&[]));
+        b.extend_from_slice(esc);
+        start = i + if c == 0xE2 { 3 } else { 1 };
     }
-    b.push_str(s.get(start..).unwrap_or(""));
-    b.push('"');
+    b.extend_from_slice(bytes.get(start..).unwrap_or(&[]));
 }
 
 #[cfg(test)]

@@ -206,12 +206,34 @@ impl Board {
 }
 
 /// SAN of a chess move, as [`write_san`] writes it, with a fast path for the common
-/// case: a piece move that no other piece of the same kind could make (no pseudo-legal
-/// attacker of the target square), which needs no disambiguation and so no legal move
-/// generation. Everything else (pawns, castling, possible ambiguity) goes to
-/// [`write_san`].
+/// case: a pawn move without promotion (the origin file for a capture, no other
+/// disambiguation), or a piece move that no other piece of the same kind could make (no
+/// pseudo-legal attacker of the target square), which needs no disambiguation and so no
+/// legal move generation. Everything else (promotions, en passant, castling, possible
+/// ambiguity) goes to [`write_san`].
 fn write_chess_san(out: &mut String, p: &chess::Position, m: &chess::Move, style: &SanStyle) {
     use chess::{Piece, Role, attacks};
+    // a pawn move without promotion: no disambiguation beyond the origin file of a
+    // capture
+    if let chess::Move::Normal {
+        role: Role::Pawn,
+        from,
+        to,
+        capture,
+        promotion: None,
+    } = *m
+    {
+        if capture.is_some() {
+            out.push(from.file().char());
+            out.push('x');
+        }
+        out.push(to.file().char());
+        out.push(to.rank().char());
+        if style.check_marks {
+            write_check_suffix(out, p, m);
+        }
+        return;
+    }
     if let chess::Move::Normal {
         role,
         from,
