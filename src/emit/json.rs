@@ -11,7 +11,7 @@ use super::{Board, MoveStyle};
 use crate::game::AnyMove;
 use crate::{
     diag::{LineCol, Severity, Span},
-    game::{Clock, Game, Line, MoveNode},
+    game::{Clock, Game, Line, MoveNode, StartPosition},
 };
 
 /// The schema's `$id`.
@@ -96,7 +96,8 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
         style: &opts.moves,
         lines: Lines {
             cursor: LineCursor::new(&game.source.text, game.source.first_line.max(1)),
-            field: Vec::with_capacity(48),
+            field: [0; FIELD],
+            field_len: 0,
             field_line: None,
         },
         tok: String::with_capacity(32),
@@ -135,7 +136,13 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
         b.push(b']');
     }
     b.extend_from_slice(b"],\"start_fen\":");
-    push_str(b, &game.start.fen());
+    match &game.start {
+        // the usual start, without writing its FEN
+        StartPosition::Chess(p) if **p == crate::chess::Position::default() => {
+            push_str(b, crate::chess::START_FEN);
+        }
+        start => push_str(b, &start.fen()),
+    }
     b.extend_from_slice(b",\"moves\":");
     let mut board = Board::new(&game.start);
     write_line(b, &mut ctx, &mut board, &game.moves);
@@ -245,7 +252,10 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
     // every move, a null one too, passes the turn: one ply each
     let first_ply = u64::from(board.ply());
     for (i, node) in line.moves.iter().enumerate() {
-        b.extend_from_slice(if i == 0 { b"{\"ply\":" } else { b",{\"ply\":" });
+        if i > 0 {
+            b.push(b',');
+        }
+        b.extend_from_slice(b"{\"ply\":");
         push_u64(b, first_ply + i as u64);
         b.extend_from_slice(b",\"uci\":\"");
         push_coords(b, board, &node.mv);
@@ -392,13 +402,20 @@ fn push_location(b: &mut Vec<u8>, lines: &mut Lines<'_>, span: Option<Span>) {
             let lc = lines.cursor.locate(s.start as usize);
             // `,"line":N,"column":`, written again only when the line changes
             if lines.field_line != Some(lc.line) {
-                lines.field.clear();
-                lines.field.extend_from_slice(b",\"line\":");
-                push_u64(&mut lines.field, lc.line);
-                lines.field.extend_from_slice(b",\"column\":");
+                let mut f = Vec::with_capacity(FIELD);
+                f.extend_from_slice(b",\"line\":");
+                push_u64(&mut f, lc.line);
+                f.extend_from_slice(b",\"column\":");
+                lines.field = [0; FIELD];
+                for (slot, c) in lines.field.iter_mut().zip(&f) {
+                    *slot = *c;
+                }
+                lines.field_len = f.len().min(FIELD);
                 lines.field_line = Some(lc.line);
             }
+            // all of the array at once (no call), then the unused bytes cut off
             b.extend_from_slice(&lines.field);
+            b.truncate(b.len() - (FIELD - lines.field_len));
             push_u64(b, u64::from(lc.column));
         }
         None => b.extend_from_slice(b",\"line\":null,\"column\":null"),
@@ -408,10 +425,15 @@ fn push_location(b: &mut Vec<u8>, lines: &mut Lines<'_>, span: Option<Span>) {
 /// Locations of spans in a game's text.
 struct Lines<'a> {
     cursor: LineCursor<'a>,
-    /// The `line` field of the line `field_line`, with the key of `column`.
-    field: Vec<u8>,
+    /// The `line` field of the line `field_line`, with the key of `column`: the first
+    /// `field_len` bytes.
+    field: [u8; FIELD],
+    field_len: usize,
     field_line: Option<u64>,
 }
+
+/// Room for `,"line":N,"column":` with the longest `N`.
+const FIELD: usize = 40;
 
 /// Line and column of byte offsets in one text, as
 /// [`LineIndex::locate`](crate::diag::LineIndex::locate) gives them, for offsets
