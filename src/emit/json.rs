@@ -222,8 +222,11 @@ fn plain_moves(style: &MoveStyle) -> bool {
 
 /// The fields of a move object after `column` when the move has no comment, NAG,
 /// clock, draw offer or variation and is legal: the usual case, written in one piece.
-const PLAIN_TAIL: &[u8] = b",\"comments\":[],\"nags\":[],\"clock\":null,\"emt\":null,\
-    \"draw_offer\":false,\"illegal\":false,\"variations\":[]}";
+const PLAIN_TAIL: [&[u8]; 2] = [
+    // two pieces short enough to be copied inline
+    b",\"comments\":[],\"nags\":[],\"clock\":null,\"emt\":null,",
+    b"\"draw_offer\":false,\"illegal\":false,\"variations\":[]}",
+];
 
 /// Bytes of a move object besides its `written` text, with room for long numbers and
 /// SAN in other scripts; [`size_hint`] reserves this much per move.
@@ -282,7 +285,8 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         // comments before the first move of the line belong to it in JSON
         let pre = if i == 0 { &line.comments[..] } else { &[] };
         if is_plain(node) && pre.is_empty() {
-            b.extend_from_slice(PLAIN_TAIL);
+            b.extend_from_slice(PLAIN_TAIL[0]);
+            b.extend_from_slice(PLAIN_TAIL[1]);
             continue;
         }
         b.extend_from_slice(b",\"comments\":[");
@@ -577,11 +581,22 @@ fn hex_digit(d: u8) -> u8 {
 fn push_u64(b: &mut Vec<u8>, v: u64) {
     match v {
         ..10 => b.push(digit(v)),
-        ..100 => b.extend_from_slice(&[digit(v / 10), digit(v)]),
+        ..100 => b.extend_from_slice(&PAIRS[v as usize]),
         ..1000 => b.extend_from_slice(&[digit(v / 100), digit(v / 10), digit(v)]),
         _ => b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes()),
     }
 }
+
+/// `00` to `99`.
+const PAIRS: [[u8; 2]; 100] = {
+    let mut t = [[0; 2]; 100];
+    let mut i = 0;
+    while i < 100 {
+        t[i] = [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8];
+        i += 1;
+    }
+    t
+};
 
 /// Bytes that stand for themselves in a JSON string: not a control character, `"`
 /// or `\`, nor `0xE2`, which may start U+2028 or U+2029 (escaped, for JavaScript).
@@ -616,11 +631,29 @@ fn push_str(b: &mut Vec<u8>, s: &str) {
 /// Appends the inside of `s` as a JSON string literal: see [`push_str`].
 fn push_escaped(b: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
-    // the usual string needs no escape: one copy
+    // the usual string needs no escape: short ones (move text) copied while they are
+    // read, longer ones read, then copied at once
+    if bytes.len() <= 8 {
+        let at = b.len();
+        b.reserve(bytes.len());
+        for &c in bytes {
+            if !PLAIN[usize::from(c)] {
+                b.truncate(at);
+                return push_escaped_slow(b, bytes);
+            }
+            b.push(c);
+        }
+        return;
+    }
     if bytes.iter().all(|&c| PLAIN[usize::from(c)]) {
         b.extend_from_slice(bytes);
         return;
     }
+    push_escaped_slow(b, bytes);
+}
+
+/// [`push_escaped`] of a string that needs an escape.
+fn push_escaped_slow(b: &mut Vec<u8>, bytes: &[u8]) {
     let mut start = 0;
     for (i, &c) in bytes.iter().enumerate() {
         if PLAIN[usize::from(c)] || i < start {
