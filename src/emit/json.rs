@@ -684,33 +684,201 @@ fn push_escaped_slow(b: &mut Vec<u8>, bytes: &[u8]) {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::diag::LineIndex;
+
+    fn quoted(s: &str) -> String {
+        let mut b = Vec::new();
+        push_str(&mut b, s);
+        String::from_utf8(b).unwrap()
+    }
 
     #[test]
     fn string_escapes() {
         let cases = [
+            ("", "\"\""),
             ("abc", "\"abc\""),
             ("a\"b\\c", "\"a\\\"b\\\\c\""),
             ("l1\nl2\t", "\"l1\\nl2\\t\""),
             ("\u{1}x", "\"\\u0001x\""),
+            ("\u{1f}\r", "\"\\u001f\\r\""),
             ("Trắng", "\"Trắng\""),
             ("a\u{2028}b…", "\"a\\u2028b…\""),
+            ("\u{2029}", "\"\\u2029\""),
+            ("♘f3", "\"♘f3\""),
+            // long strings take the read-then-copy path
+            (
+                "a long comment \"quoted\"\u{2028}…\u{7}",
+                "\"a long comment \\\"quoted\\\"\\u2028…\\u0007\"",
+            ),
+            (
+                "a long comment, nothing to escape",
+                "\"a long comment, nothing to escape\"",
+            ),
         ];
         for (s, want) in cases {
-            let mut b = String::new();
-            push_str(&mut b, s);
-            assert_eq!(b, want);
-            let back: String = serde_json::from_str(&b).unwrap();
+            let got = quoted(s);
+            assert_eq!(got, want);
+            let back: String = serde_json::from_str(&got).unwrap();
             assert_eq!(back, s);
+            assert_eq!(needs_escape(s), got.len() != s.len() + 2, "{s:?}");
         }
     }
 
     #[test]
     fn numbers() {
-        for n in [0u64, 7, 10, 99, 12345, u64::MAX] {
-            let mut b = String::new();
+        let mut cases = vec![u64::MAX, 99_999_999, 100_000_000, 123_456_789];
+        cases.extend(0..=1100);
+        cases.extend((1..20).map(|e| 10u64.pow(e) - 1));
+        for n in cases {
+            let mut b = Vec::new();
             push_u64(&mut b, n);
-            assert_eq!(b, n.to_string());
+            assert_eq!(String::from_utf8(b).unwrap(), n.to_string());
         }
+    }
+
+    #[test]
+    fn clocks_as_display() {
+        for millis in [
+            0,
+            5,
+            50,
+            120,
+            200,
+            999,
+            1000,
+            5_200,
+            59_999,
+            60_000,
+            3_599_000,
+            3_600_000,
+            5_400_000,
+            5_400_010,
+            36_000_000,
+            359_999_999,
+            400_000_001,
+        ] {
+            let c = Clock { millis };
+            let mut b = Vec::new();
+            push_clock(&mut b, Some(c));
+            assert_eq!(String::from_utf8(b).unwrap(), format!("\"{c}\""));
+        }
+        let mut b = Vec::new();
+        push_clock(&mut b, None);
+        assert_eq!(b, b"null");
+    }
+
+    #[test]
+    fn severities_as_display() {
+        for s in [Severity::Note, Severity::Warning, Severity::Error] {
+            assert_eq!(severity_name(s), s.to_string());
+        }
+    }
+
+    #[test]
+    fn cursor_agrees_with_line_index() {
+        let texts = [
+            "",
+            "1. e4 e5 2. Nf3\n",
+            "[Event \"x\"]\r\n\r\n1. e4 ệ5 Nf3\r\n2. 中 \t\tNc6 😀 a6\n\n",
+            "\t\t1.\te4\r\n\te5 {Trắng đi trước}\r\n 2. Nf3",
+            "\n\n\n",
+            "ééé\néé\r\né",
+        ];
+        for text in texts {
+            let index = LineIndex::new(text, 7);
+            let want = |o: usize| index.locate(text, o);
+            // in increasing order, every offset (inside characters and past the end too)
+            let mut cursor = LineCursor::new(text, 7);
+            for o in 0..=text.len() + 2 {
+                assert_eq!(cursor.locate(o), want(o), "{text:?} at {o}");
+            }
+            // going back, by small and large steps, then forward again
+            let mut cursor = LineCursor::new(text, 7);
+            let len = text.len();
+            let order = [len, len / 2, len / 2 + 1, len / 3, 0, len, 1, len / 4, len];
+            for o in order {
+                assert_eq!(cursor.locate(o), want(o), "{text:?} at {o}");
+            }
+        }
+    }
+
+    #[test]
+    fn coords_agree_with_board() {
+        let chess = [
+            crate::chess::START_FEN,
+            "r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R b KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+        ];
+        let mut boards: Vec<Board> = chess
+            .iter()
+            .map(|f| Board::Chess(crate::chess::Position::from_fen(f).unwrap()))
+            .collect();
+        // chess960 castling is written king-takes-rook
+        boards.push(Board::Chess(
+            crate::chess::Position::from_fen_chess960("1rk3r1/8/8/8/8/8/8/1RK3R1 w GBgb - 0 1")
+                .unwrap(),
+        ));
+        let mut checked = 0;
+        for board in &boards {
+            let Board::Chess(p) = board else { continue };
+            let moves: Vec<AnyMove> = p.legal_moves().iter().map(|m| AnyMove::Chess(*m)).collect();
+            for mv in moves.iter().chain([&AnyMove::Null]) {
+                let (mut want, mut got) = (String::new(), Vec::new());
+                board.write_coords(&mut want, mv);
+                push_coords(&mut got, board, mv);
+                assert_eq!(String::from_utf8(got).unwrap(), want);
+                checked += 1;
+            }
+        }
+        let xq = Board::Xiangqi(crate::xiangqi::Position::default());
+        if let Board::Xiangqi(p) = &xq {
+            for m in p.legal_moves() {
+                let mv = AnyMove::Xiangqi(m);
+                let (mut want, mut got) = (String::new(), Vec::new());
+                xq.write_coords(&mut want, &mv);
+                push_coords(&mut got, &xq, &mv);
+                assert_eq!(String::from_utf8(got).unwrap(), want);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100);
+    }
+
+    #[test]
+    fn move_styles_known_plain() {
+        use crate::notation::chess::{SanStyle, table};
+        let plain = |chess: SanStyle, xiangqi: super::super::XiangqiNotation| {
+            plain_moves(&MoveStyle { chess, xiangqi })
+        };
+        let iccs = super::super::XiangqiNotation::Iccs;
+        assert!(plain(SanStyle::pgn(), iccs));
+        assert!(plain(SanStyle::figurine(), iccs));
+        assert!(plain(SanStyle::fide(table("vi").unwrap()), iccs));
+        let wxf = super::super::XiangqiNotation::Dialect(crate::notation::xiangqi::Dialect::Wxf);
+        assert!(!plain(SanStyle::pgn(), wxf));
+    }
+
+    #[test]
+    fn standard_start_fen_shortcut() {
+        assert_eq!(
+            crate::chess::Position::default().fen(),
+            crate::chess::START_FEN
+        );
+    }
+
+    #[test]
+    fn bytes_writer_and_string_agree() {
+        let mut g = Game::new_chess();
+        g.tags.set("White", "Trắng \"A\"");
+        let opts = JsonOptions::default();
+        let mut w = JsonWriter::new(Vec::new(), opts);
+        w.write_game(&g).unwrap();
+        w.write_game(&g).unwrap();
+        let twice = w.into_inner();
+        let one = to_json_bytes(&g, &opts);
+        assert_eq!(twice, [one.clone(), one.clone()].concat());
+        assert_eq!(to_json_string(&g, &opts).as_bytes(), &one[..]);
     }
 
     #[test]

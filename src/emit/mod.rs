@@ -309,6 +309,10 @@ mod tests {
             "4k3/8/8/6N1/8/8/8/5KN1 w - - 0 1",
             "r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R b KQkq - 0 1",
             "6k1/5ppp/8/8/8/8/8/R3K2R w KQ - 0 1",
+            // pawn captures both ways, en passant, pushes giving check
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/2P5/8/PP1P1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+            "4k3/8/3p1p2/4P3/8/8/8/4K3 w - - 0 1",
         ];
         let styles = [
             SanStyle::pgn(),
