@@ -256,13 +256,12 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
     let first_ply = u64::from(board.ply());
     for (i, node) in line.moves.iter().enumerate() {
         if i > 0 {
-            b.push(b',');
+            b.extend_from_slice(b",{\"ply\":");
+        } else {
+            b.extend_from_slice(b"{\"ply\":");
         }
-        b.extend_from_slice(b"{\"ply\":");
         push_u64(b, first_ply + i as u64);
-        b.extend_from_slice(b",\"uci\":\"");
-        push_coords(b, board, &node.mv);
-        b.extend_from_slice(b"\",\"san\":\"");
+        push_uci_field(b, board, &node.mv);
         // the position before the move, for its variations
         let before = (!node.variations.is_empty()).then(|| board.clone());
         ctx.tok.clear();
@@ -272,14 +271,14 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         } else {
             push_escaped(b, &ctx.tok);
         }
-        b.push(b'"');
         let span = (!node.span.is_empty()).then_some(node.span);
         match span {
             Some(s) => {
-                b.extend_from_slice(b",\"written\":");
-                push_str(b, s.slice(&ctx.game.source.text));
+                b.extend_from_slice(b"\",\"written\":\"");
+                push_escaped(b, s.slice(&ctx.game.source.text));
+                b.push(b'"');
             }
-            None => b.extend_from_slice(b",\"written\":null"),
+            None => b.extend_from_slice(b"\",\"written\":null"),
         }
         push_location(b, &mut ctx.lines, span);
         // comments before the first move of the line belong to it in JSON
@@ -331,11 +330,26 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
     b.push(b']');
 }
 
-/// Appends what [`Board::write_coords`] writes (UCI for chess, ICCS for xiangqi:
-/// letters and digits, nothing to escape), byte by byte.
-fn push_coords(b: &mut Vec<u8>, board: &Board, mv: &AnyMove) {
+/// `,"uci":"…","san":"` with the move's coordinates; four of them (all but UCI
+/// promotions) in one piece.
+fn push_uci_field(b: &mut Vec<u8>, board: &Board, mv: &AnyMove) {
+    let (c, len) = coords(board, mv);
+    if len == 4 {
+        let mut field = *b",\"uci\":\"....\",\"san\":\"";
+        field[8..12].copy_from_slice(&c[..4]);
+        b.extend_from_slice(&field);
+    } else {
+        b.extend_from_slice(b",\"uci\":\"");
+        b.extend_from_slice(c.get(..len).unwrap_or(&[]));
+        b.extend_from_slice(b"\",\"san\":\"");
+    }
+}
+
+/// What [`Board::write_coords`] writes (UCI for chess, ICCS for xiangqi: letters and
+/// digits, nothing to escape), as bytes: the first `len` of the array.
+fn coords(board: &Board, mv: &AnyMove) -> ([u8; 5], usize) {
     match (board, mv) {
-        (_, AnyMove::Null) => b.extend_from_slice(b"0000"),
+        (_, AnyMove::Null) => (*b"0000 ", 4),
         (_, AnyMove::Chess(m)) => {
             let chess960 = matches!(board, Board::Chess(p) if p.chess960());
             let to = match *m {
@@ -343,22 +357,31 @@ fn push_coords(b: &mut Vec<u8>, board: &Board, mv: &AnyMove) {
                 _ => m.to(),
             };
             let from = m.from();
-            b.extend_from_slice(&[
+            let mut c = [
                 b'a' + from.file().index(),
                 b'1' + from.rank().index(),
                 b'a' + to.file().index(),
                 b'1' + to.rank().index(),
-            ]);
-            if let Some(p) = m.promotion() {
-                b.push(u8::try_from(p.lower_char()).unwrap_or(b'?'));
+                b' ',
+            ];
+            match m.promotion() {
+                Some(p) => {
+                    c[4] = u8::try_from(p.lower_char()).unwrap_or(b'?');
+                    (c, 5)
+                }
+                None => (c, 4),
             }
         }
-        (_, AnyMove::Xiangqi(m)) => b.extend_from_slice(&[
-            b'a' + m.from.file(),
-            b'0' + m.from.rank(),
-            b'a' + m.to.file(),
-            b'0' + m.to.rank(),
-        ]),
+        (_, AnyMove::Xiangqi(m)) => (
+            [
+                b'a' + m.from.file(),
+                b'0' + m.from.rank(),
+                b'a' + m.to.file(),
+                b'0' + m.to.rank(),
+                b' ',
+            ],
+            4,
+        ),
     }
 }
 
@@ -579,11 +602,14 @@ fn hex_digit(d: u8) -> u8 {
 /// Appends a decimal number; the small ones of move objects (plies, columns, most
 /// line numbers) without a buffer.
 fn push_u64(b: &mut Vec<u8>, v: u64) {
-    match v {
-        ..10 => b.push(digit(v)),
-        ..100 => b.extend_from_slice(&PAIRS[v as usize]),
-        ..1000 => b.extend_from_slice(&[digit(v / 100), digit(v / 10), digit(v)]),
-        _ => b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes()),
+    if v < 10 {
+        b.push(digit(v));
+    } else if let Some(pair) = usize::try_from(v).ok().and_then(|i| PAIRS.get(i)) {
+        b.extend_from_slice(pair);
+    } else if v < 1000 {
+        b.extend_from_slice(&[digit(v / 100), digit(v / 10), digit(v)]);
+    } else {
+        b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
     }
 }
 
@@ -824,10 +850,14 @@ mod tests {
             let Board::Chess(p) = board else { continue };
             let moves: Vec<AnyMove> = p.legal_moves().iter().map(|m| AnyMove::Chess(*m)).collect();
             for mv in moves.iter().chain([&AnyMove::Null]) {
-                let (mut want, mut got) = (String::new(), Vec::new());
+                let mut want = String::new();
                 board.write_coords(&mut want, mv);
-                push_coords(&mut got, board, mv);
-                assert_eq!(String::from_utf8(got).unwrap(), want);
+                let (c, len) = coords(board, mv);
+                assert_eq!(std::str::from_utf8(&c[..len]).unwrap(), want);
+                let mut got = Vec::new();
+                push_uci_field(&mut got, board, mv);
+                let field = format!(",\"uci\":\"{want}\",\"san\":\"");
+                assert_eq!(String::from_utf8(got).unwrap(), field);
                 checked += 1;
             }
         }
@@ -835,10 +865,10 @@ mod tests {
         if let Board::Xiangqi(p) = &xq {
             for m in p.legal_moves() {
                 let mv = AnyMove::Xiangqi(m);
-                let (mut want, mut got) = (String::new(), Vec::new());
+                let mut want = String::new();
                 xq.write_coords(&mut want, &mv);
-                push_coords(&mut got, &xq, &mv);
-                assert_eq!(String::from_utf8(got).unwrap(), want);
+                let (c, len) = coords(&xq, &mv);
+                assert_eq!(std::str::from_utf8(&c[..len]).unwrap(), want);
                 checked += 1;
             }
         }
