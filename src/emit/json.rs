@@ -264,13 +264,7 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         push_uci_field(b, board, &node.mv);
         // the position before the move, for its variations
         let before = (!node.variations.is_empty()).then(|| board.clone());
-        ctx.tok.clear();
-        board.write_and_play(&mut ctx.tok, &node.mv, ctx.style);
-        if ctx.plain_moves || matches!(node.mv, AnyMove::Null) {
-            b.extend_from_slice(ctx.tok.as_bytes());
-        } else {
-            push_escaped(b, &ctx.tok);
-        }
+        push_san(b, ctx, board, &node.mv);
         let span = (!node.span.is_empty()).then_some(node.span);
         match span {
             Some(s) => {
@@ -328,6 +322,28 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         b.extend_from_slice(b"]}");
     }
     b.push(b']');
+}
+
+/// Appends the move's notation as [`Board::write_and_play`] writes it (escaped) and
+/// plays it; the usual chess move straight into `b`.
+fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, mv: &AnyMove) {
+    if ctx.plain_moves
+        && let (Board::Chess(p), AnyMove::Chess(m)) = (&mut *board, mv)
+        && super::write_fast_san(b, p, m, ctx.style.chess.table)
+    {
+        p.play_unchecked(m);
+        if ctx.style.chess.check_marks && p.is_check() {
+            b.push(if p.has_legal_moves() { b'+' } else { b'#' });
+        }
+        return;
+    }
+    ctx.tok.clear();
+    board.write_and_play(&mut ctx.tok, mv, ctx.style);
+    if ctx.plain_moves || matches!(mv, AnyMove::Null) {
+        b.extend_from_slice(ctx.tok.as_bytes());
+    } else {
+        push_escaped(b, &ctx.tok);
+    }
 }
 
 /// `,"uci":"…","san":"` with the move's coordinates; four of them (all but UCI

@@ -206,43 +206,72 @@ impl Board {
 }
 
 /// SAN of a chess move, as [`write_san`] writes it, with a fast path for the common
-/// case: a pawn move without promotion (the origin file for a capture, no other
-/// disambiguation), or a piece move that no other piece of the same kind could make (no
-/// pseudo-legal attacker of the target square), which needs no disambiguation and so no
-/// legal move generation. Everything else (promotions, en passant, castling, possible
-/// ambiguity) goes to [`write_san`].
+/// case: see [`write_fast_san`]. Everything else (promotions, en passant, castling,
+/// possible ambiguity) goes to [`write_san`].
 fn write_chess_san(out: &mut String, p: &chess::Position, m: &chess::Move, style: &SanStyle) {
-    use chess::{Piece, Role, attacks};
-    // a pawn move without promotion: no disambiguation beyond the origin file of a
-    // capture
-    if let chess::Move::Normal {
-        role: Role::Pawn,
-        from,
-        to,
-        capture,
-        promotion: None,
-    } = *m
-    {
-        if capture.is_some() {
-            out.push(from.file().char());
-            out.push('x');
-        }
-        out.push(to.file().char());
-        out.push(to.rank().char());
+    if write_fast_san(out, p, m, style.table) {
         if style.check_marks {
             write_check_suffix(out, p, m);
         }
         return;
     }
-    if let chess::Move::Normal {
+    write_san(out, p, m, style);
+}
+
+/// Where SAN is written: a `String`, or bytes (the JSON writer's buffer).
+pub(crate) trait SanOut {
+    /// Appends an ASCII character.
+    fn push_ascii(&mut self, c: u8);
+    fn push_text(&mut self, s: &str);
+}
+
+impl SanOut for String {
+    fn push_ascii(&mut self, c: u8) {
+        self.push(char::from(c));
+    }
+    fn push_text(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+impl SanOut for Vec<u8> {
+    fn push_ascii(&mut self, c: u8) {
+        self.push(c);
+    }
+    fn push_text(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+}
+
+/// Appends the SAN of `m` without check mark, as [`write_san`] writes it with the
+/// letters of `table`, and returns `true`, when it is a common case that needs no
+/// legal move generation: a pawn move without promotion (the origin file for a
+/// capture, no other disambiguation), or a piece move that no other piece of the same
+/// kind could make (no pseudo-legal attacker of the target square). Otherwise appends
+/// nothing and returns `false`.
+pub(crate) fn write_fast_san<O: SanOut>(
+    out: &mut O,
+    p: &chess::Position,
+    m: &chess::Move,
+    table: &crate::notation::chess::PieceTable,
+) -> bool {
+    use chess::{Piece, Role, attacks};
+    let chess::Move::Normal {
         role,
         from,
         to,
         capture,
         promotion: None,
     } = *m
-        && role != Role::Pawn
-    {
+    else {
+        return false;
+    };
+    if role == Role::Pawn {
+        if capture.is_some() {
+            out.push_ascii(b'a' + from.file().index());
+            out.push_ascii(b'x');
+        }
+    } else {
         let occ = p.occupied();
         let reach = match role {
             Role::Knight => attacks::knight(to),
@@ -257,20 +286,17 @@ fn write_chess_san(out: &mut String, p: &chess::Position, m: &chess::Move, style
                 role,
             })
             .without(from);
-        if reach.0 & others.0 == 0 {
-            out.push_str(style.table.letter(role));
-            if capture.is_some() {
-                out.push('x');
-            }
-            out.push(to.file().char());
-            out.push(to.rank().char());
-            if style.check_marks {
-                write_check_suffix(out, p, m);
-            }
-            return;
+        if reach.0 & others.0 != 0 {
+            return false;
+        }
+        out.push_text(table.letter(role));
+        if capture.is_some() {
+            out.push_ascii(b'x');
         }
     }
-    write_san(out, p, m, style);
+    out.push_ascii(b'a' + to.file().index());
+    out.push_ascii(b'1' + to.rank().index());
+    true
 }
 
 fn write_iccs(out: &mut String, m: &crate::xiangqi::Move) {
