@@ -892,6 +892,62 @@ mod tests {
     }
 
     #[test]
+    fn san_agrees_with_write_and_play() {
+        use crate::notation::chess::{SanStyle, table};
+        let fens = [
+            crate::chess::START_FEN,
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
+            "7k/8/8/1Q3Q2/8/8/8/1Q2K3 w - - 0 1",
+            "r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R b KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/2P5/8/PP1P1PPP/RNBQKBNR w KQkq f6 0 3",
+            "6k1/5ppp/8/8/8/8/8/R3K2R w KQ - 0 1",
+            "4k3/8/3p1p2/4P3/8/8/8/4K3 w - - 0 1",
+        ];
+        let styles = [
+            SanStyle::pgn(),
+            SanStyle::figurine(),
+            SanStyle::fide(table("vi").unwrap()),
+            SanStyle {
+                check_marks: false,
+                ..SanStyle::pgn()
+            },
+        ];
+        let game = Game::new_chess();
+        for fen in fens {
+            let pos = crate::chess::Position::from_fen(fen).unwrap();
+            for m in &pos.legal_moves() {
+                for chess in styles {
+                    let style = MoveStyle {
+                        chess,
+                        ..MoveStyle::default()
+                    };
+                    let mv = AnyMove::Chess(*m);
+                    let mut want = String::new();
+                    let mut after = Board::Chess(pos.clone());
+                    after.write_and_play(&mut want, &mv, &style);
+                    let mut ctx = Ctx {
+                        game: &game,
+                        style: &style,
+                        lines: Lines {
+                            cursor: LineCursor::new("", 1),
+                            field: [0; FIELD],
+                            field_len: 0,
+                            field_line: None,
+                        },
+                        tok: String::new(),
+                        plain_moves: plain_moves(&style),
+                    };
+                    let mut board = Board::Chess(pos.clone());
+                    let mut got = Vec::new();
+                    push_san(&mut got, &mut ctx, &mut board, &mv);
+                    assert_eq!(String::from_utf8(got).unwrap(), want, "{fen} {m:?}");
+                    assert_eq!(board.fen(), after.fen());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn move_styles_known_plain() {
         use crate::notation::chess::{SanStyle, table};
         let plain = |chess: SanStyle, xiangqi: super::super::XiangqiNotation| {
