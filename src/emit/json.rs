@@ -5,13 +5,13 @@
 //! writer is hand-written over one reused `String` per writer (no allocation per move
 //! beyond the per-game line index), and writes each game with one `write_all`.
 
-use std::fmt::Write as _;
 use std::io;
 
-use super::{Board, MoveStyle, push_u64};
+use super::{Board, MoveStyle};
+use crate::game::AnyMove;
 use crate::{
-    diag::{LineIndex, Span},
-    game::{Clock, Game, Line},
+    diag::{LineCol, Severity, Span},
+    game::{Clock, Game, Line, MoveNode, StartPosition},
 };
 
 /// The schema's `$id`.
@@ -31,13 +31,7 @@ pub struct JsonOptions {
 pub struct JsonWriter<W: io::Write> {
     out: W,
     opts: JsonOptions,
-    buf: String,
-    tok: String,
-}
-
-struct Ctx<'a> {
-    game: &'a Game,
-    index: LineIndex,
+    buf: Vec<u8>,
 }
 
 impl<W: io::Write> JsonWriter<W> {
@@ -45,109 +39,15 @@ impl<W: io::Write> JsonWriter<W> {
         JsonWriter {
             out,
             opts,
-            buf: String::with_capacity(8192),
-            tok: String::with_capacity(32),
+            buf: Vec::new(),
         }
     }
 
     /// Writes one game as one line.
     pub fn write_game(&mut self, game: &Game) -> io::Result<()> {
         self.buf.clear();
-        let ctx = Ctx {
-            game,
-            index: LineIndex::new(&game.source.text, game.source.first_line.max(1)),
-        };
-        let b = &mut self.buf;
-        b.push_str("{\"schema_version\":\"");
-        b.push_str(SCHEMA_VERSION);
-        b.push_str("\",\"kind\":");
-        push_str(b, kind_name(game));
-        b.push_str(",\"variant\":");
-        push_str(b, game.variant.name());
-        b.push_str(",\"tags\":{");
-        let mut first = true;
-        for (i, (n, v)) in game.tags.iter().enumerate() {
-            // first value of a name wins; the full list is in `tag_list`
-            if game.tags.iter().take(i).any(|(m, _)| m == n) {
-                continue;
-            }
-            if !first {
-                b.push(',');
-            }
-            first = false;
-            push_str(b, n);
-            b.push(':');
-            push_str(b, v);
-        }
-        b.push_str("},\"tag_list\":[");
-        for (i, (n, v)) in game.tags.iter().enumerate() {
-            if i > 0 {
-                b.push(',');
-            }
-            b.push('[');
-            push_str(b, n);
-            b.push(',');
-            push_str(b, v);
-            b.push(']');
-        }
-        b.push_str("],\"start_fen\":");
-        push_str(b, &game.start.fen());
-        b.push_str(",\"moves\":");
-        let mut board = Board::new(&game.start);
-        self.write_line(&ctx, &mut board, &game.moves);
-        let b = &mut self.buf;
-        b.push_str(",\"result\":");
-        push_str(b, game.result.as_str());
-        b.push_str(",\"final_fen\":");
-        push_str(b, &board.fen());
-        b.push_str(",\"status\":");
-        push_str(b, status_name(game));
-        b.push_str(",\"diagnostics\":[");
-        for (i, d) in game.diagnostics.iter().enumerate() {
-            if i > 0 {
-                b.push(',');
-            }
-            b.push_str("{\"severity\":");
-            push_str(b, &d.severity.to_string());
-            b.push_str(",\"code\":");
-            push_str(b, d.code);
-            b.push_str(",\"message\":");
-            push_str(b, &d.message);
-            push_location(b, &ctx, d.span);
-            b.push_str(",\"ply\":");
-            push_opt_u64(b, d.ply.map(u64::from));
-            b.push_str(",\"candidates\":[");
-            for (j, c) in d.candidates.iter().enumerate() {
-                if j > 0 {
-                    b.push(',');
-                }
-                push_str(b, c);
-            }
-            b.push_str("]}");
-        }
-        b.push_str("],\"unparsed\":");
-        match &game.unparsed {
-            Some(u) => push_str(b, u),
-            None => b.push_str("null"),
-        }
-        let src = &game.source;
-        b.push_str(",\"source\":{\"file\":");
-        match &src.file {
-            Some(f) => push_str(b, f),
-            None => b.push_str("null"),
-        }
-        let _ = write!(
-            b,
-            ",\"game_index\":{},\"byte_start\":{},\"byte_end\":{}}}",
-            src.game_index, src.byte_start, src.byte_end
-        );
-        b.push_str(",\"encoding\":");
-        match src.encoding {
-            Some(e) => push_str(b, e),
-            None => b.push_str("null"),
-        }
-        b.push_str("}\n");
-        self.out.write_all(self.buf.as_bytes())
+        render(&mut self.buf, game, &self.opts);
+        self.out.write_all(&self.buf)
     }
 
     pub fn flush(&mut self) -> io::Result<()> {
@@ -157,84 +57,360 @@ impl<W: io::Write> JsonWriter<W> {
     pub fn into_inner(self) -> W {
         self.out
     }
+}
 
-    /// Writes a line as an array of move objects, leaving `board` after its last move.
-    fn write_line(&mut self, ctx: &Ctx<'_>, board: &mut Board, line: &Line) {
-        self.buf.push('[');
-        for (i, node) in line.moves.iter().enumerate() {
-            if i > 0 {
-                self.buf.push(',');
-            }
-            self.buf.push_str("{\"ply\":");
-            push_u64(&mut self.buf, u64::from(board.ply()));
-            self.buf.push_str(",\"uci\":");
-            self.tok.clear();
-            board.write_coords(&mut self.tok, &node.mv);
-            push_str(&mut self.buf, &self.tok);
-            self.buf.push_str(",\"san\":");
-            self.tok.clear();
-            // the position before the move, for its variations
-            let before = (!node.variations.is_empty()).then(|| board.clone());
-            board.write_and_play(&mut self.tok, &node.mv, &self.opts.moves);
-            push_str(&mut self.buf, &self.tok);
-            self.buf.push_str(",\"written\":");
-            let span = (!node.span.is_empty()).then_some(node.span);
-            match span {
-                Some(s) => push_str(&mut self.buf, s.slice(&ctx.game.source.text)),
-                None => self.buf.push_str("null"),
-            }
-            push_location(&mut self.buf, ctx, span);
-            self.buf.push_str(",\"comments\":[");
-            // comments before the first move of the line belong to it in JSON
-            let pre = if i == 0 { &line.comments[..] } else { &[] };
-            for (j, c) in pre.iter().chain(&node.comments).enumerate() {
-                if j > 0 {
-                    self.buf.push(',');
-                }
-                push_str(&mut self.buf, c);
-            }
-            self.buf.push_str("],\"nags\":[");
-            for (j, n) in node.nags.iter().enumerate() {
-                if j > 0 {
-                    self.buf.push(',');
-                }
-                push_u64(&mut self.buf, u64::from(*n));
-            }
-            self.buf.push_str("],\"clock\":");
-            push_clock(&mut self.buf, node.clock);
-            self.buf.push_str(",\"emt\":");
-            push_clock(&mut self.buf, node.emt);
-            self.buf.push_str(if node.draw_offer {
-                ",\"draw_offer\":true"
-            } else {
-                ",\"draw_offer\":false"
-            });
-            self.buf.push_str(if node.illegal {
-                ",\"illegal\":true,\"variations\":["
-            } else {
-                ",\"illegal\":false,\"variations\":["
-            });
-            if let Some(before) = &before {
-                for (j, var) in node.variations.iter().enumerate() {
-                    if j > 0 {
-                        self.buf.push(',');
-                    }
-                    let mut vb = before.clone();
-                    self.write_line(ctx, &mut vb, var);
-                }
-            }
-            self.buf.push_str("]}");
-        }
-        self.buf.push(']');
-    }
+/// Renders one game as one JSON line, `\n` included, into a buffer of its own: what
+/// [`JsonWriter::write_game`] writes, for a caller that keeps each game's bytes (as the
+/// command line's pipeline does), without the copy from a writer's buffer.
+pub fn to_json_bytes(game: &Game, opts: &JsonOptions) -> Vec<u8> {
+    let mut b = Vec::new();
+    render(&mut b, game, opts);
+    b
 }
 
 /// Renders one game as one JSON line (convenience for tests and small jobs).
 pub fn to_json_string(game: &Game, opts: &JsonOptions) -> String {
-    let mut w = JsonWriter::new(Vec::new(), *opts);
-    // Writing into a Vec cannot fail.
-    let _ = w.write_game(game);
-    String::from_utf8(w.into_inner()).unwrap_or_default()
+    // the writer copies only whole strings and ASCII: always UTF-8
+    String::from_utf8(to_json_bytes(game, opts))
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// What the move writer carries through a game.
+struct Ctx<'a> {
+    game: &'a Game,
+    style: &'a MoveStyle,
+    lines: Lines<'a>,
+    /// One move's notation.
+    tok: String,
+    /// The notation of every move of this game needs no escape (checked once, on the
+    /// letters of the style: the rest of SAN, ICCS and UCI is ASCII letters, digits and
+    /// signs).
+    plain_moves: bool,
+}
+
+/// Appends the JSON line of `game` to `b`.
+fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
+    b.reserve(size_hint(game));
+    let mut ctx = Ctx {
+        game,
+        style: &opts.moves,
+        lines: Lines {
+            cursor: LineCursor::new(&game.source.text, game.source.first_line.max(1)),
+            field: [0; FIELD],
+            field_len: 0,
+            field_line: None,
+        },
+        tok: String::with_capacity(32),
+        plain_moves: plain_moves(&opts.moves),
+    };
+    b.extend_from_slice(b"{\"schema_version\":\"");
+    b.extend_from_slice(SCHEMA_VERSION.as_bytes());
+    b.extend_from_slice(b"\",\"kind\":");
+    push_str(b, kind_name(game));
+    b.extend_from_slice(b",\"variant\":");
+    push_str(b, game.variant.name());
+    b.extend_from_slice(b",\"tags\":{");
+    let mut first = true;
+    for (i, (n, v)) in game.tags.iter().enumerate() {
+        // first value of a name wins; the full list is in `tag_list`
+        if game.tags.iter().take(i).any(|(m, _)| m == n) {
+            continue;
+        }
+        if !first {
+            b.push(b',');
+        }
+        first = false;
+        push_str(b, n);
+        b.push(b':');
+        push_str(b, v);
+    }
+    b.extend_from_slice(b"},\"tag_list\":[");
+    for (i, (n, v)) in game.tags.iter().enumerate() {
+        if i > 0 {
+            b.push(b',');
+        }
+        b.push(b'[');
+        push_str(b, n);
+        b.push(b',');
+        push_str(b, v);
+        b.push(b']');
+    }
+    b.extend_from_slice(b"],\"start_fen\":");
+    match &game.start {
+        // the usual start, without writing its FEN
+        StartPosition::Chess(p) if **p == crate::chess::Position::default() => {
+            push_str(b, crate::chess::START_FEN);
+        }
+        start => push_str(b, &start.fen()),
+    }
+    b.extend_from_slice(b",\"moves\":");
+    let mut board = Board::new(&game.start);
+    write_line(b, &mut ctx, &mut board, &game.moves);
+    b.extend_from_slice(b",\"result\":");
+    push_str(b, game.result.as_str());
+    b.extend_from_slice(b",\"final_fen\":");
+    push_str(b, &board.fen());
+    b.extend_from_slice(b",\"status\":");
+    push_str(b, status_name(game));
+    b.extend_from_slice(b",\"diagnostics\":[");
+    for (i, d) in game.diagnostics.iter().enumerate() {
+        if i > 0 {
+            b.push(b',');
+        }
+        b.extend_from_slice(b"{\"severity\":");
+        push_str(b, severity_name(d.severity));
+        b.extend_from_slice(b",\"code\":");
+        push_str(b, d.code);
+        b.extend_from_slice(b",\"message\":");
+        push_str(b, &d.message);
+        push_location(b, &mut ctx.lines, d.span);
+        b.extend_from_slice(b",\"ply\":");
+        match d.ply {
+            Some(p) => push_u64(b, u64::from(p)),
+            None => b.extend_from_slice(b"null"),
+        }
+        b.extend_from_slice(b",\"candidates\":[");
+        for (j, c) in d.candidates.iter().enumerate() {
+            if j > 0 {
+                b.push(b',');
+            }
+            push_str(b, c);
+        }
+        b.extend_from_slice(b"]}");
+    }
+    b.extend_from_slice(b"],\"unparsed\":");
+    match &game.unparsed {
+        Some(u) => push_str(b, u),
+        None => b.extend_from_slice(b"null"),
+    }
+    let src = &game.source;
+    b.extend_from_slice(b",\"source\":{\"file\":");
+    match &src.file {
+        Some(f) => push_str(b, f),
+        None => b.extend_from_slice(b"null"),
+    }
+    b.extend_from_slice(b",\"game_index\":");
+    push_u64(b, src.game_index);
+    b.extend_from_slice(b",\"byte_start\":");
+    push_u64(b, src.byte_start);
+    b.extend_from_slice(b",\"byte_end\":");
+    push_u64(b, src.byte_end);
+    b.extend_from_slice(b"},\"encoding\":");
+    match src.encoding {
+        Some(e) => push_str(b, e),
+        None => b.extend_from_slice(b"null"),
+    }
+    b.extend_from_slice(b"}\n");
+}
+
+/// Whether every move written in `style` needs no escape in a JSON string: the
+/// chess piece letters of the style need none and xiangqi moves are in ICCS.
+fn plain_moves(style: &MoveStyle) -> bool {
+    use crate::chess::Role;
+    style.xiangqi == super::XiangqiNotation::Iccs
+        && [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ]
+        .iter()
+        .all(|&r| !needs_escape(style.chess.table.letter(r)))
+}
+
+/// The fields of a move object after `column` when the move has no comment, NAG,
+/// clock, draw offer or variation and is legal: the usual case, written in one piece.
+const PLAIN_TAIL: [&[u8]; 2] = [
+    // two pieces short enough to be copied inline
+    b",\"comments\":[],\"nags\":[],\"clock\":null,\"emt\":null,",
+    b"\"draw_offer\":false,\"illegal\":false,\"variations\":[]}",
+];
+
+/// Bytes of a move object besides its `written` text, with room for long numbers and
+/// SAN in other scripts; [`size_hint`] reserves this much per move.
+const MOVE_BYTES: usize = 224;
+
+/// About the length of the JSON line of `game`, so that its buffer is allocated once.
+fn size_hint(game: &Game) -> usize {
+    fn moves(line: &Line) -> usize {
+        line.moves.len()
+            + line
+                .moves
+                .iter()
+                .flat_map(|n| &n.variations)
+                .map(moves)
+                .sum::<usize>()
+    }
+    // the text holds the tags (written twice), comments and `written` fields
+    1024 + 2 * game.source.text.len()
+        + MOVE_BYTES * moves(&game.moves)
+        + 256 * game.diagnostics.len()
+}
+
+/// Writes a line as an array of move objects, leaving `board` after its last move.
+fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) {
+    b.push(b'[');
+    // every move, a null one too, passes the turn: one ply each
+    let first_ply = u64::from(board.ply());
+    for (i, node) in line.moves.iter().enumerate() {
+        if i > 0 {
+            b.extend_from_slice(b",{\"ply\":");
+        } else {
+            b.extend_from_slice(b"{\"ply\":");
+        }
+        push_u64(b, first_ply + i as u64);
+        push_uci_field(b, board, &node.mv);
+        // the position before the move, for its variations
+        let before = (!node.variations.is_empty()).then(|| board.clone());
+        push_san(b, ctx, board, &node.mv);
+        let span = (!node.span.is_empty()).then_some(node.span);
+        match span {
+            Some(s) => {
+                b.extend_from_slice(b"\",\"written\":\"");
+                push_escaped(b, s.slice(&ctx.game.source.text));
+                b.push(b'"');
+            }
+            None => b.extend_from_slice(b"\",\"written\":null"),
+        }
+        push_location(b, &mut ctx.lines, span);
+        // comments before the first move of the line belong to it in JSON
+        let pre = if i == 0 { &line.comments[..] } else { &[] };
+        if is_plain(node) && pre.is_empty() {
+            b.extend_from_slice(PLAIN_TAIL[0]);
+            b.extend_from_slice(PLAIN_TAIL[1]);
+            continue;
+        }
+        b.extend_from_slice(b",\"comments\":[");
+        for (j, c) in pre.iter().chain(&node.comments).enumerate() {
+            if j > 0 {
+                b.push(b',');
+            }
+            push_str(b, c);
+        }
+        b.extend_from_slice(b"],\"nags\":[");
+        for (j, n) in node.nags.iter().enumerate() {
+            if j > 0 {
+                b.push(b',');
+            }
+            push_u64(b, u64::from(*n));
+        }
+        b.extend_from_slice(b"],\"clock\":");
+        push_clock(b, node.clock);
+        b.extend_from_slice(b",\"emt\":");
+        push_clock(b, node.emt);
+        b.extend_from_slice(if node.draw_offer {
+            b",\"draw_offer\":true"
+        } else {
+            b",\"draw_offer\":false"
+        });
+        b.extend_from_slice(if node.illegal {
+            b",\"illegal\":true,\"variations\":["
+        } else {
+            b",\"illegal\":false,\"variations\":["
+        });
+        if let Some(before) = &before {
+            for (j, var) in node.variations.iter().enumerate() {
+                if j > 0 {
+                    b.push(b',');
+                }
+                let mut vb = before.clone();
+                write_line(b, ctx, &mut vb, var);
+            }
+        }
+        b.extend_from_slice(b"]}");
+    }
+    b.push(b']');
+}
+
+/// Appends the move's notation as [`Board::write_and_play`] writes it (escaped) and
+/// plays it; the usual chess move straight into `b`.
+fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, mv: &AnyMove) {
+    if ctx.plain_moves
+        && let (Board::Chess(p), AnyMove::Chess(m)) = (&mut *board, mv)
+        && super::write_fast_san(b, p, m, ctx.style.chess.table)
+    {
+        p.play_unchecked(m);
+        if ctx.style.chess.check_marks && p.is_check() {
+            b.push(if p.has_legal_moves() { b'+' } else { b'#' });
+        }
+        return;
+    }
+    ctx.tok.clear();
+    board.write_and_play(&mut ctx.tok, mv, ctx.style);
+    if ctx.plain_moves || matches!(mv, AnyMove::Null) {
+        b.extend_from_slice(ctx.tok.as_bytes());
+    } else {
+        push_escaped(b, &ctx.tok);
+    }
+}
+
+/// `,"uci":"…","san":"` with the move's coordinates; four of them (all but UCI
+/// promotions) in one piece.
+fn push_uci_field(b: &mut Vec<u8>, board: &Board, mv: &AnyMove) {
+    let (c, len) = coords(board, mv);
+    if len == 4 {
+        let mut field = *b",\"uci\":\"....\",\"san\":\"";
+        field[8..12].copy_from_slice(&c[..4]);
+        b.extend_from_slice(&field);
+    } else {
+        b.extend_from_slice(b",\"uci\":\"");
+        b.extend_from_slice(c.get(..len).unwrap_or(&[]));
+        b.extend_from_slice(b"\",\"san\":\"");
+    }
+}
+
+/// What [`Board::write_coords`] writes (UCI for chess, ICCS for xiangqi: letters and
+/// digits, nothing to escape), as bytes: the first `len` of the array.
+fn coords(board: &Board, mv: &AnyMove) -> ([u8; 5], usize) {
+    match (board, mv) {
+        (_, AnyMove::Null) => (*b"0000 ", 4),
+        (_, AnyMove::Chess(m)) => {
+            let chess960 = matches!(board, Board::Chess(p) if p.chess960());
+            let to = match *m {
+                crate::chess::Move::Castle { rook, .. } if chess960 => rook,
+                _ => m.to(),
+            };
+            let from = m.from();
+            let mut c = [
+                b'a' + from.file().index(),
+                b'1' + from.rank().index(),
+                b'a' + to.file().index(),
+                b'1' + to.rank().index(),
+                b' ',
+            ];
+            match m.promotion() {
+                Some(p) => {
+                    c[4] = u8::try_from(p.lower_char()).unwrap_or(b'?');
+                    (c, 5)
+                }
+                None => (c, 4),
+            }
+        }
+        (_, AnyMove::Xiangqi(m)) => (
+            [
+                b'a' + m.from.file(),
+                b'0' + m.from.rank(),
+                b'a' + m.to.file(),
+                b'0' + m.to.rank(),
+                b' ',
+            ],
+            4,
+        ),
+    }
+}
+
+/// Whether the fields after `column` of `node`'s object are those of [`PLAIN_TAIL`]
+/// (comments before a line's first move aside).
+fn is_plain(node: &MoveNode) -> bool {
+    node.comments.is_empty()
+        && node.nags.is_empty()
+        && node.clock.is_none()
+        && node.emt.is_none()
+        && !node.draw_offer
+        && !node.illegal
+        && node.variations.is_empty()
 }
 
 fn kind_name(game: &Game) -> &'static str {
@@ -253,124 +429,558 @@ fn status_name(game: &Game) -> &'static str {
     }
 }
 
+/// The word of a severity, as its `Display` writes it.
+fn severity_name(s: Severity) -> &'static str {
+    match s {
+        Severity::Note => "note",
+        Severity::Warning => "warning",
+        Severity::Error => "error",
+    }
+}
+
 /// `,"line":…,"column":…` for a span (nulls without one).
-fn push_location(b: &mut String, ctx: &Ctx<'_>, span: Option<Span>) {
+fn push_location(b: &mut Vec<u8>, lines: &mut Lines<'_>, span: Option<Span>) {
     match span {
         Some(s) => {
-            let lc = ctx.index.locate(&ctx.game.source.text, s.start as usize);
-            b.push_str(",\"line\":");
-            push_u64(b, lc.line);
-            b.push_str(",\"column\":");
+            let lc = lines.cursor.locate(s.start as usize);
+            // `,"line":N,"column":`, written again only when the line changes
+            if lines.field_line != Some(lc.line) {
+                let mut f = Vec::with_capacity(FIELD);
+                f.extend_from_slice(b",\"line\":");
+                push_u64(&mut f, lc.line);
+                f.extend_from_slice(b",\"column\":");
+                lines.field = [0; FIELD];
+                for (slot, c) in lines.field.iter_mut().zip(&f) {
+                    *slot = *c;
+                }
+                lines.field_len = f.len().min(FIELD);
+                lines.field_line = Some(lc.line);
+            }
+            // all of the array at once (no call), then the unused bytes cut off
+            b.extend_from_slice(&lines.field);
+            b.truncate(b.len() - (FIELD - lines.field_len));
             push_u64(b, u64::from(lc.column));
         }
-        None => b.push_str(",\"line\":null,\"column\":null"),
+        None => b.extend_from_slice(b",\"line\":null,\"column\":null"),
     }
 }
 
-fn push_opt_u64(b: &mut String, v: Option<u64>) {
-    match v {
-        Some(v) => push_u64(b, v),
-        None => b.push_str("null"),
-    }
+/// Locations of spans in a game's text.
+struct Lines<'a> {
+    cursor: LineCursor<'a>,
+    /// The `line` field of the line `field_line`, with the key of `column`: the first
+    /// `field_len` bytes.
+    field: [u8; FIELD],
+    field_len: usize,
+    field_line: Option<u64>,
 }
 
-fn push_clock(b: &mut String, c: Option<Clock>) {
-    match c {
-        Some(c) => {
-            let _ = write!(b, "\"{c}\"");
+/// Room for `,"line":N,"column":` with the longest `N`.
+const FIELD: usize = 40;
+
+/// Line and column of byte offsets in one text, as
+/// [`LineIndex::locate`](crate::diag::LineIndex::locate) gives them, for offsets
+/// asked in increasing order (the moves of a game, in the order of its text): each
+/// call reads only the bytes since the previous offset, and nothing is allocated. An
+/// offset before the previous one reads again from the start of the previous
+/// offset's line, or of the text.
+struct LineCursor<'a> {
+    text: &'a str,
+    /// The 1-based number of the text's first line in its file.
+    first_line: u64,
+    /// The offset read up to.
+    pos: usize,
+    /// Line breaks (`\n`) before `pos`.
+    breaks: u64,
+    /// Offset of the start of the line holding `pos`.
+    line_start: usize,
+    /// Characters from `line_start` to `pos` (bytes that do not continue a UTF-8
+    /// sequence); not kept for an ASCII text, where they are bytes.
+    chars: usize,
+    /// The text is ASCII.
+    ascii: bool,
+}
+
+impl<'a> LineCursor<'a> {
+    fn new(text: &'a str, first_line: u64) -> LineCursor<'a> {
+        LineCursor {
+            text,
+            first_line,
+            pos: 0,
+            breaks: 0,
+            line_start: 0,
+            chars: 0,
+            ascii: text.is_ascii(),
         }
-        None => b.push_str("null"),
     }
+
+    fn locate(&mut self, offset: usize) -> LineCol {
+        let offset = offset.min(self.text.len());
+        if offset < self.pos {
+            if offset < self.line_start {
+                self.breaks = 0;
+                self.line_start = 0;
+            }
+            self.pos = self.line_start;
+            self.chars = 0;
+        }
+        let bytes = self.text.as_bytes().get(self.pos..offset).unwrap_or(&[]);
+        if self.ascii {
+            for (i, &c) in bytes.iter().enumerate() {
+                if c == b'\n' {
+                    self.breaks += 1;
+                    self.line_start = self.pos + i + 1;
+                }
+            }
+            self.pos = offset;
+            return self.here(offset - self.line_start);
+        }
+        for (i, &c) in bytes.iter().enumerate() {
+            if c == b'\n' {
+                self.breaks += 1;
+                self.line_start = self.pos + i + 1;
+                self.chars = 0;
+            } else if !is_continuation(c) {
+                self.chars += 1;
+            }
+        }
+        self.pos = offset;
+        // inside a character, `LineIndex` counts bytes
+        let column = if self.text.is_char_boundary(offset) {
+            self.chars
+        } else {
+            offset - self.line_start
+        };
+        self.here(column)
+    }
+
+    /// The location on the current line at 0-based `column`.
+    fn here(&self, column: usize) -> LineCol {
+        LineCol {
+            line: self.first_line + self.breaks,
+            column: u32::try_from(column).unwrap_or(u32::MAX).saturating_add(1),
+        }
+    }
+}
+
+/// Whether `c` continues a UTF-8 sequence (`10xxxxxx`).
+const fn is_continuation(c: u8) -> bool {
+    c & 0xC0 == 0x80
+}
+
+/// `"H:MM:SS"` (a fraction only when there is one) as [`Clock`]'s `Display`, or
+/// `null`.
+fn push_clock(b: &mut Vec<u8>, c: Option<Clock>) {
+    let Some(c) = c else {
+        b.extend_from_slice(b"null");
+        return;
+    };
+    let secs = c.millis / 1000;
+    b.push(b'"');
+    push_u64(b, secs / 3600);
+    b.push(b':');
+    push_two_digits(b, secs / 60 % 60);
+    b.push(b':');
+    push_two_digits(b, secs % 60);
+    let ms = c.millis % 1000;
+    if ms != 0 {
+        b.push(b'.');
+        let keep = if ms % 100 == 0 {
+            1
+        } else if ms % 10 == 0 {
+            2
+        } else {
+            3
+        };
+        for d in [ms / 100, ms / 10, ms].iter().take(keep) {
+            b.push(digit(*d));
+        }
+    }
+    b.push(b'"');
+}
+
+/// `v % 100` in two digits.
+fn push_two_digits(b: &mut Vec<u8>, v: u64) {
+    b.extend_from_slice(&[digit(v / 10), digit(v)]);
+}
+
+/// The ASCII decimal digit of `d % 10`.
+fn digit(d: u64) -> u8 {
+    b'0' + (d % 10) as u8
+}
+
+/// The ASCII lowercase hexadecimal digit of `d & 0xF`.
+fn hex_digit(d: u8) -> u8 {
+    let d = d & 0xF;
+    if d < 10 { b'0' + d } else { b'a' + d - 10 }
+}
+
+/// Appends a decimal number; the small ones of move objects (plies, columns, most
+/// line numbers) without a buffer.
+fn push_u64(b: &mut Vec<u8>, v: u64) {
+    if v < 10 {
+        b.push(digit(v));
+    } else if let Some(pair) = usize::try_from(v).ok().and_then(|i| PAIRS.get(i)) {
+        b.extend_from_slice(pair);
+    } else if v < 1000 {
+        b.extend_from_slice(&[digit(v / 100), digit(v / 10), digit(v)]);
+    } else {
+        b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+    }
+}
+
+/// `00` to `99`.
+const PAIRS: [[u8; 2]; 100] = {
+    let mut t = [[0; 2]; 100];
+    let mut i = 0;
+    while i < 100 {
+        t[i] = [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8];
+        i += 1;
+    }
+    t
+};
+
+/// Bytes that stand for themselves in a JSON string: not a control character, `"`
+/// or `\`, nor `0xE2`, which may start U+2028 or U+2029 (escaped, for JavaScript).
+const PLAIN: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = false;
+        c += 1;
+    }
+    t[b'"' as usize] = false;
+    t[b'\\' as usize] = false;
+    t[0xE2] = false;
+    t
+};
+
+/// Whether `s` needs an escape in a JSON string.
+fn needs_escape(s: &str) -> bool {
+    !s.bytes().all(|c| PLAIN[usize::from(c)])
+        && (s.bytes().any(|c| c < 0x20 || c == b'"' || c == b'\\')
+            || s.contains(['\u{2028}', '\u{2029}']))
 }
 
 /// Appends `s` as a JSON string literal (`"`, `\\`, control characters, U+2028 and
 /// U+2029 escaped).
-fn push_str(b: &mut String, s: &str) {
-    // the usual string needs no escape: one copy
-    if s.bytes()
-        .all(|c| c >= 0x20 && c != b'"' && c != b'\\' && c != 0xE2)
-    {
-        b.reserve(s.len() + 2);
-        b.push('"');
-        b.push_str(s);
-        b.push('"');
+fn push_str(b: &mut Vec<u8>, s: &str) {
+    b.push(b'"');
+    push_escaped(b, s);
+    b.push(b'"');
+}
+
+/// Appends the inside of `s` as a JSON string literal: see [`push_str`].
+fn push_escaped(b: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    // the usual string needs no escape: short ones (move text) copied while they are
+    // read, longer ones read, then copied at once
+    if bytes.len() <= 8 {
+        let at = b.len();
+        b.reserve(bytes.len());
+        for &c in bytes {
+            if !PLAIN[usize::from(c)] {
+                b.truncate(at);
+                return push_escaped_slow(b, bytes);
+            }
+            b.push(c);
+        }
         return;
     }
-    b.push('"');
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c >= 0x20 && c != b'"' && c != b'\\' && c != 0xE2 {
-            i += 1;
-            continue;
-        }
-        // U+2028 / U+2029 are E2 80 A8 / E2 80 A9; other E2 sequences pass
-        if c == 0xE2 {
-            if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) {
-                b.push_str(s.get(start..i).unwrap_or(""));
-                b.push_str(if bytes.get(i + 2) == Some(&0xA8) {
-                    "\\u2028"
-                } else {
-                    "\\u2029"
-                });
-                i += 3;
-                start = i;
-            } else {
-                i += 1;
-            }
-            continue;
-        }
-        b.push_str(s.get(start..i).unwrap_or(""));
-        match c {
-            b'"' => b.push_str("\\\""),
-            b'\\' => b.push_str("\\\\"),
-            b'\n' => b.push_str("\\n"),
-            b'\r' => b.push_str("\\r"),
-            b'\t' => b.push_str("\\t"),
-            c => {
-                let _ = write!(b, "\\u{c:04x}");
-            }
-        }
-        i += 1;
-        start = i;
+    if bytes.iter().all(|&c| PLAIN[usize::from(c)]) {
+        b.extend_from_slice(bytes);
+        return;
     }
-    b.push_str(s.get(start..).unwrap_or(""));
-    b.push('"');
+    push_escaped_slow(b, bytes);
+}
+
+/// [`push_escaped`] of a string that needs an escape.
+fn push_escaped_slow(b: &mut Vec<u8>, bytes: &[u8]) {
+    let mut start = 0;
+    for (i, &c) in bytes.iter().enumerate() {
+        if PLAIN[usize::from(c)] || i < start {
+            continue;
+        }
+        let esc: &[u8] = match c {
+            // U+2028 / U+2029 are E2 80 A8 / E2 80 A9; other E2 sequences pass
+            0xE2 => match (bytes.get(i + 1), bytes.get(i + 2)) {
+                (Some(0x80), Some(0xA8)) => b"\\u2028",
+                (Some(0x80), Some(0xA9)) => b"\\u2029",
+                _ => continue,
+            },
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            c => &[b'\\', b'u', b'0', b'0', hex_digit(c >> 4), hex_digit(c)],
+        };
+        b.extend_from_slice(bytes.get(start..i).unwrap_or(&[]));
+        b.extend_from_slice(esc);
+        start = i + if c == 0xE2 { 3 } else { 1 };
+    }
+    b.extend_from_slice(bytes.get(start..).unwrap_or(&[]));
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::diag::LineIndex;
+
+    fn quoted(s: &str) -> String {
+        let mut b = Vec::new();
+        push_str(&mut b, s);
+        String::from_utf8(b).unwrap()
+    }
 
     #[test]
     fn string_escapes() {
         let cases = [
+            ("", "\"\""),
             ("abc", "\"abc\""),
             ("a\"b\\c", "\"a\\\"b\\\\c\""),
             ("l1\nl2\t", "\"l1\\nl2\\t\""),
             ("\u{1}x", "\"\\u0001x\""),
+            ("\u{1f}\r", "\"\\u001f\\r\""),
             ("Trắng", "\"Trắng\""),
             ("a\u{2028}b…", "\"a\\u2028b…\""),
+            ("\u{2029}", "\"\\u2029\""),
+            ("♘f3", "\"♘f3\""),
+            // long strings take the read-then-copy path
+            (
+                "a long comment \"quoted\"\u{2028}…\u{7}",
+                "\"a long comment \\\"quoted\\\"\\u2028…\\u0007\"",
+            ),
+            (
+                "a long comment, nothing to escape",
+                "\"a long comment, nothing to escape\"",
+            ),
         ];
         for (s, want) in cases {
-            let mut b = String::new();
-            push_str(&mut b, s);
-            assert_eq!(b, want);
-            let back: String = serde_json::from_str(&b).unwrap();
+            let got = quoted(s);
+            assert_eq!(got, want);
+            let back: String = serde_json::from_str(&got).unwrap();
             assert_eq!(back, s);
+            assert_eq!(needs_escape(s), got.len() != s.len() + 2, "{s:?}");
         }
     }
 
     #[test]
     fn numbers() {
-        for n in [0u64, 7, 10, 99, 12345, u64::MAX] {
-            let mut b = String::new();
+        let mut cases = vec![u64::MAX, 99_999_999, 100_000_000, 123_456_789];
+        cases.extend(0..=1100);
+        cases.extend((1..20).map(|e| 10u64.pow(e) - 1));
+        for n in cases {
+            let mut b = Vec::new();
             push_u64(&mut b, n);
-            assert_eq!(b, n.to_string());
+            assert_eq!(String::from_utf8(b).unwrap(), n.to_string());
         }
+    }
+
+    #[test]
+    fn clocks_as_display() {
+        for millis in [
+            0,
+            5,
+            50,
+            120,
+            200,
+            999,
+            1000,
+            5_200,
+            59_999,
+            60_000,
+            3_599_000,
+            3_600_000,
+            5_400_000,
+            5_400_010,
+            36_000_000,
+            359_999_999,
+            400_000_001,
+        ] {
+            let c = Clock { millis };
+            let mut b = Vec::new();
+            push_clock(&mut b, Some(c));
+            assert_eq!(String::from_utf8(b).unwrap(), format!("\"{c}\""));
+        }
+        let mut b = Vec::new();
+        push_clock(&mut b, None);
+        assert_eq!(b, b"null");
+    }
+
+    #[test]
+    fn severities_as_display() {
+        for s in [Severity::Note, Severity::Warning, Severity::Error] {
+            assert_eq!(severity_name(s), s.to_string());
+        }
+    }
+
+    #[test]
+    fn cursor_agrees_with_line_index() {
+        let texts = [
+            "",
+            "1. e4 e5 2. Nf3\n",
+            "[Event \"x\"]\r\n\r\n1. e4 ệ5 Nf3\r\n2. 中 \t\tNc6 😀 a6\n\n",
+            "\t\t1.\te4\r\n\te5 {Trắng đi trước}\r\n 2. Nf3",
+            "\n\n\n",
+            "ééé\néé\r\né",
+        ];
+        for text in texts {
+            let index = LineIndex::new(text, 7);
+            let want = |o: usize| index.locate(text, o);
+            // in increasing order, every offset (inside characters and past the end too)
+            let mut cursor = LineCursor::new(text, 7);
+            for o in 0..=text.len() + 2 {
+                assert_eq!(cursor.locate(o), want(o), "{text:?} at {o}");
+            }
+            // going back, by small and large steps, then forward again
+            let mut cursor = LineCursor::new(text, 7);
+            let len = text.len();
+            let order = [len, len / 2, len / 2 + 1, len / 3, 0, len, 1, len / 4, len];
+            for o in order {
+                assert_eq!(cursor.locate(o), want(o), "{text:?} at {o}");
+            }
+        }
+    }
+
+    #[test]
+    fn coords_agree_with_board() {
+        let chess = [
+            crate::chess::START_FEN,
+            "r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R b KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+        ];
+        let mut boards: Vec<Board> = chess
+            .iter()
+            .map(|f| Board::Chess(crate::chess::Position::from_fen(f).unwrap()))
+            .collect();
+        // chess960 castling is written king-takes-rook
+        boards.push(Board::Chess(
+            crate::chess::Position::from_fen_chess960("1rk3r1/8/8/8/8/8/8/1RK3R1 w GBgb - 0 1")
+                .unwrap(),
+        ));
+        let mut checked = 0;
+        for board in &boards {
+            let Board::Chess(p) = board else { continue };
+            let moves: Vec<AnyMove> = p.legal_moves().iter().map(|m| AnyMove::Chess(*m)).collect();
+            for mv in moves.iter().chain([&AnyMove::Null]) {
+                let mut want = String::new();
+                board.write_coords(&mut want, mv);
+                let (c, len) = coords(board, mv);
+                assert_eq!(std::str::from_utf8(&c[..len]).unwrap(), want);
+                let mut got = Vec::new();
+                push_uci_field(&mut got, board, mv);
+                let field = format!(",\"uci\":\"{want}\",\"san\":\"");
+                assert_eq!(String::from_utf8(got).unwrap(), field);
+                checked += 1;
+            }
+        }
+        let xq = Board::Xiangqi(crate::xiangqi::Position::default());
+        if let Board::Xiangqi(p) = &xq {
+            for m in p.legal_moves() {
+                let mv = AnyMove::Xiangqi(m);
+                let mut want = String::new();
+                xq.write_coords(&mut want, &mv);
+                let (c, len) = coords(&xq, &mv);
+                assert_eq!(std::str::from_utf8(&c[..len]).unwrap(), want);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100);
+    }
+
+    #[test]
+    fn san_agrees_with_write_and_play() {
+        use crate::notation::chess::{SanStyle, table};
+        let fens = [
+            crate::chess::START_FEN,
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
+            "7k/8/8/1Q3Q2/8/8/8/1Q2K3 w - - 0 1",
+            "r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R b KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/2P5/8/PP1P1PPP/RNBQKBNR w KQkq f6 0 3",
+            "6k1/5ppp/8/8/8/8/8/R3K2R w KQ - 0 1",
+            "4k3/8/3p1p2/4P3/8/8/8/4K3 w - - 0 1",
+        ];
+        let styles = [
+            SanStyle::pgn(),
+            SanStyle::figurine(),
+            SanStyle::fide(table("vi").unwrap()),
+            SanStyle {
+                check_marks: false,
+                ..SanStyle::pgn()
+            },
+        ];
+        let game = Game::new_chess();
+        for fen in fens {
+            let pos = crate::chess::Position::from_fen(fen).unwrap();
+            for m in &pos.legal_moves() {
+                for chess in styles {
+                    let style = MoveStyle {
+                        chess,
+                        ..MoveStyle::default()
+                    };
+                    let mv = AnyMove::Chess(*m);
+                    let mut want = String::new();
+                    let mut after = Board::Chess(pos.clone());
+                    after.write_and_play(&mut want, &mv, &style);
+                    let mut ctx = Ctx {
+                        game: &game,
+                        style: &style,
+                        lines: Lines {
+                            cursor: LineCursor::new("", 1),
+                            field: [0; FIELD],
+                            field_len: 0,
+                            field_line: None,
+                        },
+                        tok: String::new(),
+                        plain_moves: plain_moves(&style),
+                    };
+                    let mut board = Board::Chess(pos.clone());
+                    let mut got = Vec::new();
+                    push_san(&mut got, &mut ctx, &mut board, &mv);
+                    assert_eq!(String::from_utf8(got).unwrap(), want, "{fen} {m:?}");
+                    assert_eq!(board.fen(), after.fen());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn move_styles_known_plain() {
+        use crate::notation::chess::{SanStyle, table};
+        let plain = |chess: SanStyle, xiangqi: super::super::XiangqiNotation| {
+            plain_moves(&MoveStyle { chess, xiangqi })
+        };
+        let iccs = super::super::XiangqiNotation::Iccs;
+        assert!(plain(SanStyle::pgn(), iccs));
+        assert!(plain(SanStyle::figurine(), iccs));
+        assert!(plain(SanStyle::fide(table("vi").unwrap()), iccs));
+        let wxf = super::super::XiangqiNotation::Dialect(crate::notation::xiangqi::Dialect::Wxf);
+        assert!(!plain(SanStyle::pgn(), wxf));
+    }
+
+    #[test]
+    fn standard_start_fen_shortcut() {
+        assert_eq!(
+            crate::chess::Position::default().fen(),
+            crate::chess::START_FEN
+        );
+    }
+
+    #[test]
+    fn bytes_writer_and_string_agree() {
+        let mut g = Game::new_chess();
+        g.tags.set("White", "Trắng \"A\"");
+        let opts = JsonOptions::default();
+        let mut w = JsonWriter::new(Vec::new(), opts);
+        w.write_game(&g).unwrap();
+        w.write_game(&g).unwrap();
+        let twice = w.into_inner();
+        let one = to_json_bytes(&g, &opts);
+        assert_eq!(twice, [one.clone(), one.clone()].concat());
+        assert_eq!(to_json_string(&g, &opts).as_bytes(), &one[..]);
     }
 
     #[test]

@@ -206,21 +206,72 @@ impl Board {
 }
 
 /// SAN of a chess move, as [`write_san`] writes it, with a fast path for the common
-/// case: a piece move that no other piece of the same kind could make (no pseudo-legal
-/// attacker of the target square), which needs no disambiguation and so no legal move
-/// generation. Everything else (pawns, castling, possible ambiguity) goes to
-/// [`write_san`].
+/// case: see [`write_fast_san`]. Everything else (promotions, en passant, castling,
+/// possible ambiguity) goes to [`write_san`].
 fn write_chess_san(out: &mut String, p: &chess::Position, m: &chess::Move, style: &SanStyle) {
+    if write_fast_san(out, p, m, style.table) {
+        if style.check_marks {
+            write_check_suffix(out, p, m);
+        }
+        return;
+    }
+    write_san(out, p, m, style);
+}
+
+/// Where SAN is written: a `String`, or bytes (the JSON writer's buffer).
+pub(crate) trait SanOut {
+    /// Appends an ASCII character.
+    fn push_ascii(&mut self, c: u8);
+    fn push_text(&mut self, s: &str);
+}
+
+impl SanOut for String {
+    fn push_ascii(&mut self, c: u8) {
+        self.push(char::from(c));
+    }
+    fn push_text(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+impl SanOut for Vec<u8> {
+    fn push_ascii(&mut self, c: u8) {
+        self.push(c);
+    }
+    fn push_text(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+}
+
+/// Appends the SAN of `m` without check mark, as [`write_san`] writes it with the
+/// letters of `table`, and returns `true`, when it is a common case that needs no
+/// legal move generation: a pawn move without promotion (the origin file for a
+/// capture, no other disambiguation), or a piece move that no other piece of the same
+/// kind could make (no pseudo-legal attacker of the target square). Otherwise appends
+/// nothing and returns `false`.
+pub(crate) fn write_fast_san<O: SanOut>(
+    out: &mut O,
+    p: &chess::Position,
+    m: &chess::Move,
+    table: &crate::notation::chess::PieceTable,
+) -> bool {
     use chess::{Piece, Role, attacks};
-    if let chess::Move::Normal {
+    let chess::Move::Normal {
         role,
         from,
         to,
         capture,
         promotion: None,
     } = *m
-        && role != Role::Pawn
-    {
+    else {
+        return false;
+    };
+    if role == Role::Pawn {
+        if capture.is_some() {
+            out.push_ascii(b'a' + from.file().index());
+            out.push_ascii(b'x');
+        }
+    } else {
         let occ = p.occupied();
         let reach = match role {
             Role::Knight => attacks::knight(to),
@@ -235,20 +286,17 @@ fn write_chess_san(out: &mut String, p: &chess::Position, m: &chess::Move, style
                 role,
             })
             .without(from);
-        if reach.0 & others.0 == 0 {
-            out.push_str(style.table.letter(role));
-            if capture.is_some() {
-                out.push('x');
-            }
-            out.push(to.file().char());
-            out.push(to.rank().char());
-            if style.check_marks {
-                write_check_suffix(out, p, m);
-            }
-            return;
+        if reach.0 & others.0 != 0 {
+            return false;
+        }
+        out.push_text(table.letter(role));
+        if capture.is_some() {
+            out.push_ascii(b'x');
         }
     }
-    write_san(out, p, m, style);
+    out.push_ascii(b'a' + to.file().index());
+    out.push_ascii(b'1' + to.rank().index());
+    true
 }
 
 fn write_iccs(out: &mut String, m: &crate::xiangqi::Move) {
@@ -287,6 +335,10 @@ mod tests {
             "4k3/8/8/6N1/8/8/8/5KN1 w - - 0 1",
             "r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R b KQkq - 0 1",
             "6k1/5ppp/8/8/8/8/8/R3K2R w KQ - 0 1",
+            // pawn captures both ways, en passant, pushes giving check
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/2P5/8/PP1P1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+            "4k3/8/3p1p2/4P3/8/8/8/4K3 w - - 0 1",
         ];
         let styles = [
             SanStyle::pgn(),
