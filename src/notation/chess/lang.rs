@@ -36,10 +36,15 @@ pub struct PieceTable {
     ascii: [Option<Role>; 128],
     /// Lower-case forms of single ASCII letters.
     ascii_lower: [Option<Role>; 128],
-    /// Every letter that is not a single ASCII byte (and their lower-case forms),
-    /// longest first.
-    multi: Vec<(String, Role, LetterCase)>,
-    /// `true` when some multi entry starts with an ASCII byte.
+    /// Every letter of more than one character that is not a single ASCII byte (and
+    /// the lower-case forms of such letters), longest first.
+    longer: Vec<(String, Role, LetterCase)>,
+    /// Every letter of one character that is not a single ASCII byte (and the
+    /// lower-case forms of such letters), by character: one binary search instead of a
+    /// string comparison per letter. Of two entries for one character the first in
+    /// the data is kept.
+    single: Vec<(char, Role, LetterCase)>,
+    /// `true` when some letter of several bytes starts with an ASCII byte.
     multi_ascii: bool,
     /// Every letter as written in the data, in table order.
     list: Vec<(&'static str, Role)>,
@@ -82,10 +87,8 @@ impl PieceTable {
             }
             return None;
         }
-        for (l, r, case) in &self.multi {
-            if l.as_bytes().first() == Some(&b) && s.starts_with(l.as_str()) {
-                return Some((*r, *case, l.len()));
-            }
+        if let Some(m) = self.match_multi(s, b) {
+            return Some(m);
         }
         if self.code != "figurine"
             && let Some(m) = figurine().match_letter(s)
@@ -100,6 +103,26 @@ impl PieceTable {
             return Some((*r, LetterCase::Lower, 1));
         }
         None
+    }
+
+    /// The letter at the start of `s` (first byte `b`) among those that are not a
+    /// single ASCII byte: the longest one, as a scan of the letters sorted longest
+    /// first would find it. A letter of several characters is longer than any
+    /// one-character letter it starts with, so those are tried first.
+    #[inline]
+    fn match_multi(&self, s: &str, b: u8) -> Option<(Role, LetterCase, usize)> {
+        for (l, r, case) in &self.longer {
+            if l.as_bytes().first() == Some(&b) && s.starts_with(l.as_str()) {
+                return Some((*r, *case, l.len()));
+            }
+        }
+        if self.single.is_empty() {
+            return None;
+        }
+        let c = s.chars().next()?;
+        let i = self.single.binary_search_by_key(&c, |e| e.0).ok()?;
+        let &(_, r, case) = self.single.get(i)?;
+        Some((r, case, c.len_utf8()))
     }
 
     /// The role of an upper-case single ASCII letter (the fast path).
@@ -157,7 +180,8 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
                     write: [""; 6],
                     ascii: [None; 128],
                     ascii_lower: [None; 128],
-                    multi: Vec::new(),
+                    longer: Vec::new(),
+                    single: Vec::new(),
                     multi_ascii: false,
                     list: Vec::new(),
                 });
@@ -192,16 +216,29 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
             if letter.as_bytes().first().is_some_and(u8::is_ascii) {
                 t.multi_ascii = true;
             }
-            t.multi.push((letter.to_owned(), role, LetterCase::Table));
+            push_multi(t, letter.to_owned(), role, LetterCase::Table);
             if lower != letter && role != Role::Pawn {
-                t.multi.push((lower, role, LetterCase::Lower));
+                push_multi(t, lower, role, LetterCase::Lower);
             }
         }
     }
     for t in &mut tables {
-        t.multi.sort_by_key(|m| std::cmp::Reverse(m.0.len()));
+        t.longer.sort_by_key(|m| std::cmp::Reverse(m.0.len()));
+        // stable: of two entries for one character, the first in the data stays first
+        t.single.sort_by_key(|m| m.0);
+        t.single.dedup_by_key(|m| m.0);
     }
     tables
+}
+
+/// Files a letter that is not a single ASCII byte under `single` (one character) or
+/// `longer`.
+fn push_multi(t: &mut PieceTable, letter: String, role: Role, case: LetterCase) {
+    let mut chars = letter.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => t.single.push((c, role, case)),
+        _ => t.longer.push((letter, role, case)),
+    }
 }
 
 /// All tables, in preference order (the order of `grammars/chess-pieces.tsv`).
@@ -242,7 +279,8 @@ static FALLBACK_EN: PieceTable = PieceTable {
     write: ["", "N", "B", "R", "Q", "K"],
     ascii: [None; 128],
     ascii_lower: [None; 128],
-    multi: Vec::new(),
+    longer: Vec::new(),
+    single: Vec::new(),
     multi_ascii: false,
     list: Vec::new(),
 };
@@ -308,6 +346,70 @@ mod tests {
         for (code, s, want) in cases {
             let t = table(code).unwrap();
             assert_eq!(t.match_letter(s), *want, "{code} {s}");
+        }
+    }
+
+    /// The lookup before `single` and `longer`: every letter that is not a single ASCII
+    /// byte (and its lower-case form) in one list, longest first, scanned in order.
+    fn scan(t: &PieceTable, s: &str) -> Option<(Role, LetterCase, usize)> {
+        let &b = s.as_bytes().first()?;
+        if b < 128 && !t.multi_ascii {
+            return t.match_letter(s);
+        }
+        let mut multi: Vec<(String, Role, LetterCase)> = Vec::new();
+        for (l, r) in t.letters() {
+            if l.len() == 1 && l.is_ascii() {
+                continue;
+            }
+            multi.push((l.to_owned(), r, LetterCase::Table));
+            let lower = l.to_lowercase();
+            if lower != l && r != Role::Pawn {
+                multi.push((lower, r, LetterCase::Lower));
+            }
+        }
+        multi.sort_by_key(|m| std::cmp::Reverse(m.0.len()));
+        for (l, r, case) in &multi {
+            if s.starts_with(l.as_str()) {
+                return Some((*r, *case, l.len()));
+            }
+        }
+        if t.code != "figurine"
+            && let Some(m) = figurine().match_letter(s)
+        {
+            return Some(m);
+        }
+        let i = usize::from(b);
+        if let Some(Some(r)) = t.ascii.get(i) {
+            return Some((*r, LetterCase::Table, 1));
+        }
+        if let Some(Some(r)) = t.ascii_lower.get(i) {
+            return Some((*r, LetterCase::Lower, 1));
+        }
+        None
+    }
+
+    #[test]
+    fn match_letter_agrees_with_a_longest_first_scan() {
+        let mut inputs: Vec<String> = [
+            "", "e4", "Nf3", "nf3", "Kf3", "Крe2", "крe2", "Кf3", "кf3", "Кр", "К", "اسبf3",
+            "اسf3", "اf3", "شe2", "وb3", "车d1", "車d1", "马f3", "馬f3", "兵e4", "♘f3", "♞f6",
+            "♙e4", "♔", "Ωf3", "ｅ４", "Öf3", "Hf3", "Tb5", "Xd1", "Mf3", "Wf3", "Vf3", "Gf3",
+            "Jf3", "Ff3", "Lc4", "Cf3", "Af3", "Df3", "Sf3", "Pe4", "Ee4",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        for t in tables() {
+            for (l, _) in t.letters() {
+                inputs.push(format!("{l}f3"));
+                inputs.push(format!("{}f3", l.to_lowercase()));
+                inputs.push(l.to_owned());
+            }
+        }
+        for t in tables() {
+            for s in &inputs {
+                assert_eq!(t.match_letter(s), scan(t, s), "{} {s}", t.code);
+            }
         }
     }
 
