@@ -40,14 +40,18 @@ pub struct PieceTable {
     /// the lower-case forms of such letters), longest first.
     longer: Vec<(String, Role, LetterCase)>,
     /// Every letter of one character that is not a single ASCII byte (and the
-    /// lower-case forms of such letters), by character: one binary search instead of a
-    /// string comparison per letter. Of two entries for one character the first in
-    /// the data is kept.
+    /// lower-case forms of such letters), by character: one character comparison
+    /// instead of a string comparison per letter. Of two entries for one character the first in
+    /// the data is kept (a handful of entries: a scan beats a binary search).
     single: Vec<(char, Role, LetterCase)>,
     /// `true` when some letter of several bytes starts with an ASCII byte.
     multi_ascii: bool,
     /// Every letter as written in the data, in table order.
     list: Vec<(&'static str, Role)>,
+    /// The single ASCII letters of `list`, one bit per byte.
+    list_ascii: u128,
+    /// The other letters of `list` (not a single ASCII byte), in table order.
+    list_other: Vec<&'static str>,
 }
 
 impl PieceTable {
@@ -120,8 +124,7 @@ impl PieceTable {
             return None;
         }
         let c = s.chars().next()?;
-        let i = self.single.binary_search_by_key(&c, |e| e.0).ok()?;
-        let &(_, r, case) = self.single.get(i)?;
+        let &(_, r, case) = self.single.iter().find(|e| e.0 == c)?;
         Some((r, case, c.len_utf8()))
     }
 
@@ -135,6 +138,12 @@ impl PieceTable {
     /// the ASCII fast path sees all its ASCII letters.
     pub(crate) fn fast_path_ok(&self) -> bool {
         !self.multi_ascii
+    }
+
+    /// The letters of [`letters`](Self::letters) as a mask of the single ASCII ones (one
+    /// bit per byte) and a list of the others: for testing many tables on one game.
+    pub(crate) fn letter_heads(&self) -> (u128, &[&'static str]) {
+        (self.list_ascii, &self.list_other)
     }
 
     /// Every letter (not lower-case forms) with its role, in table order.
@@ -184,6 +193,8 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
                     single: Vec::new(),
                     multi_ascii: false,
                     list: Vec::new(),
+                    list_ascii: 0,
+                    list_other: Vec::new(),
                 });
                 tables.len() - 1
             }
@@ -198,6 +209,10 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
             *w = letter;
         }
         t.list.push((letter, role));
+        match letter.as_bytes() {
+            &[b] if b < 128 => t.list_ascii |= 1u128 << b,
+            _ => t.list_other.push(letter),
+        }
         let lower = letter.to_lowercase();
         if letter.len() == 1 && letter.is_ascii() {
             let b = usize::from(letter.as_bytes().first().copied().unwrap_or(0));
@@ -283,6 +298,8 @@ static FALLBACK_EN: PieceTable = PieceTable {
     single: Vec::new(),
     multi_ascii: false,
     list: Vec::new(),
+    list_ascii: 0,
+    list_other: Vec::new(),
 };
 
 #[cfg(test)]
@@ -411,6 +428,33 @@ mod tests {
                 assert_eq!(t.match_letter(s), scan(t, s), "{} {s}", t.code);
             }
         }
+    }
+
+    #[test]
+    fn letter_heads_split_the_letters() {
+        for t in tables() {
+            let (ascii, others) = t.letter_heads();
+            let mut want_ascii = 0u128;
+            let mut want_others = Vec::new();
+            for (l, _) in t.letters() {
+                if l.len() == 1 && l.is_ascii() {
+                    want_ascii |= 1 << l.as_bytes()[0];
+                } else {
+                    want_others.push(l);
+                }
+            }
+            assert_eq!(
+                (ascii, others),
+                (want_ascii, want_others.as_slice()),
+                "{}",
+                t.code
+            );
+        }
+        let (ascii, others) = table("ru").unwrap().letter_heads();
+        assert_eq!((ascii, others), (0, ["Кр", "Ф", "Л", "С", "К"].as_slice()));
+        let (ascii, others) = english().letter_heads();
+        assert_eq!(ascii.count_ones(), 6);
+        assert!(others.is_empty());
     }
 
     #[test]
