@@ -84,6 +84,19 @@ fn heads_of(token: &str) -> impl Iterator<Item = &str> {
         .filter(|h| !h.is_empty())
 }
 
+/// Can `token` start with white space? Not when its first byte is printable ASCII or
+/// the lead byte of a character outside U+0080..U+00BF and U+1000..U+3FFF (the lead
+/// bytes of every non-ASCII white space character): Chinese and Persian letters are
+/// decided by their first byte.
+fn may_start_with_space(token: &str) -> bool {
+    match token.as_bytes().first() {
+        Some(&b) if b > b' ' && b < 0x80 => false,
+        Some(0xC2 | 0xE1..=0xE3) => token.chars().next().is_some_and(char::is_whitespace),
+        Some(&b) => b <= b' ',
+        None => false,
+    }
+}
+
 /// The first characters of the heads of a game's tokens ([`heads_of`]), computed once
 /// for all the tables: ASCII as bits, other characters listed without repeats.
 struct Heads<'a> {
@@ -100,22 +113,22 @@ impl<'a> Heads<'a> {
             other: Vec::new(),
         };
         for t in tokens {
-            // the heads of `heads_of`, one pass over the bytes: no white space at the
-            // start (a printable ASCII byte is none), then every rank digit
-            let t = match t.as_bytes().first() {
-                Some(&b) if b > b' ' && b < 0x80 => t,
-                _ => t.trim_start(),
+            // the heads of `heads_of` in one pass over the bytes: white space trimmed
+            // only where it may stand; then after every rank digit, past `=`, `(`, `/`,
+            // the next byte starts a head (a digit there starts another)
+            let t = if may_start_with_space(t) {
+                t.trim_start()
+            } else {
+                t
             };
             heads.add(t, 0);
-            let bytes = t.as_bytes();
-            for (i, b) in bytes.iter().enumerate() {
-                if (b'1'..=b'8').contains(b) {
-                    let mut j = i + 1;
-                    while matches!(bytes.get(j), Some(b'=' | b'(' | b'/')) {
-                        j += 1;
-                    }
-                    heads.add(t, j);
+            let mut after_digit = false;
+            for (i, &b) in t.as_bytes().iter().enumerate() {
+                if after_digit && !matches!(b, b'=' | b'(' | b'/') {
+                    heads.add(t, i);
                 }
+                after_digit =
+                    (after_digit && matches!(b, b'=' | b'(' | b'/')) || (b'1'..=b'8').contains(&b);
             }
         }
         heads
@@ -386,6 +399,34 @@ mod tests {
         for &(token, want) in cases {
             let got: Vec<_> = heads_of(token).collect();
             assert_eq!(got, want, "{token}");
+        }
+    }
+
+    #[test]
+    fn may_start_with_space_agrees_with_trim() {
+        // every white space character, and every character's lead byte
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let t = format!("{c}f3");
+            assert_eq!(
+                may_start_with_space(&t),
+                c.is_whitespace(),
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+        let cases: &[(&str, bool)] = &[
+            ("", false),
+            (" e4", true),
+            ("\te4", true),
+            ("\u{3000}马f3", true),
+            ("\u{a0}e4", true),
+            ("马f3", false),
+            ("♘f3", false),
+            ("اf3", false),
+            ("e4", false),
+        ];
+        for &(t, want) in cases {
+            assert_eq!(may_start_with_space(t), want, "{t:?}");
         }
     }
 
