@@ -91,7 +91,14 @@ fn heads_of(token: &str) -> impl Iterator<Item = &str> {
 fn may_start_with_space(token: &str) -> bool {
     match token.as_bytes().first() {
         Some(&b) if b > b' ' && b < 0x80 => false,
-        Some(0xC2 | 0xE1..=0xE3) => token.chars().next().is_some_and(char::is_whitespace),
+        // the second byte of U+0085, U+00A0, U+1680, U+2000..U+207F and U+3000: a
+        // figurine (U+2654..) is decided without decoding
+        Some(0xC2 | 0xE1..=0xE3) => {
+            matches!(
+                token.as_bytes().get(1),
+                Some(0x80 | 0x81 | 0x85 | 0x9A | 0xA0)
+            ) && token.chars().next().is_some_and(char::is_whitespace)
+        }
         Some(&b) => b <= b' ',
         None => false,
     }
