@@ -128,6 +128,26 @@ impl PieceTable {
         Some((r, case, c.len_utf8()))
     }
 
+    /// [`match_letter`](Self::match_letter) for text whose first byte is not ASCII,
+    /// with the lookup of the letters that are not single ASCII bytes inlined (the SAN
+    /// fast path's case: Chinese, Persian, figurine letters).
+    #[inline(always)]
+    pub(crate) fn match_letter_non_ascii(&self, s: &str) -> Option<(Role, LetterCase, usize)> {
+        // `match_multi`, written out here so that only this caller inlines it
+        let &b = s.as_bytes().first()?;
+        for (l, r, case) in &self.longer {
+            if l.as_bytes().first() == Some(&b) && s.starts_with(l.as_str()) {
+                return Some((*r, *case, l.len()));
+            }
+        }
+        if let Some(c) = s.chars().next()
+            && let Some(&(_, r, case)) = self.single.iter().find(|e| e.0 == c)
+        {
+            return Some((r, case, c.len_utf8()));
+        }
+        self.match_letter(s)
+    }
+
     /// The role of an upper-case single ASCII letter (the fast path).
     #[inline]
     pub(crate) fn ascii_role(&self, b: u8) -> Option<Role> {
@@ -455,6 +475,24 @@ mod tests {
         let (ascii, others) = english().letter_heads();
         assert_eq!(ascii.count_ones(), 6);
         assert!(others.is_empty());
+    }
+
+    #[test]
+    fn match_letter_non_ascii_agrees() {
+        let inputs = [
+            "马f3", "馬f3", "兵e4", "王e2", "♘f3", "♞f6", "♙e4", "اf3", "اسبf3", "اسf3", "شe2",
+            "Крe2", "крe2", "Кf3", "Öf3", "ｅ４", "Ωf3", "é",
+        ];
+        for t in tables() {
+            for s in inputs {
+                assert_eq!(
+                    t.match_letter_non_ascii(s),
+                    t.match_letter(s),
+                    "{} {s}",
+                    t.code
+                );
+            }
+        }
     }
 
     #[test]

@@ -258,7 +258,7 @@ pub fn fast(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     let mut b = token.as_bytes();
     let mut lettered = false;
     if b.first().is_some_and(|&c| c >= 0x80) {
-        match table.match_letter(token)? {
+        match table.match_letter_non_ascii(token)? {
             (Role::Pawn, _, _) | (_, LetterCase::Lower, _) => return None,
             (role, LetterCase::Table, len) => {
                 san.role = role;
