@@ -136,10 +136,13 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
     if let Board::Xiangqi(_) = start {
         join_word_forms(&mut raw);
     }
+    let mut read_ahead = ReadAhead::default();
     let reader = match &start {
         Board::Chess(p) => {
             game.start = StartPosition::Chess(Box::new(p.clone()));
-            Reader::Chess(choose_table(&raw, p, options, &mut diagnostics))
+            let (table, ahead) = choose_table(&raw, p, options, &mut diagnostics);
+            read_ahead = ahead;
+            Reader::Chess(table)
         }
         Board::Xiangqi(p) => {
             game.start = StartPosition::Xiangqi(Box::new(p.clone()));
@@ -153,6 +156,7 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
         &raw,
         start,
         reader,
+        &read_ahead,
         movetext_end,
         options.keep_illegal,
         &mut diagnostics,
@@ -348,31 +352,59 @@ fn main_line_tokens(raw: &RawGame) -> Vec<&str> {
     main_line(raw).collect()
 }
 
-fn choose_table(
-    raw: &RawGame,
+/// The main-line tokens read by [`choose_table`] and their syntax under the chosen
+/// table, in order: the walk takes them instead of parsing each token again.
+#[derive(Default)]
+struct ReadAhead<'a> {
+    tokens: Vec<&'a str>,
+    syntax: Vec<san::SanSyntax>,
+}
+
+impl ReadAhead<'_> {
+    /// The syntax of the `i`-th main-line move, when it was read ahead from this very
+    /// token (the same bytes of the game text).
+    fn get(&self, i: usize, token: &str) -> Option<san::SanSyntax> {
+        let read = self.tokens.get(i)?;
+        if std::ptr::eq(read.as_ptr(), token.as_ptr()) && read.len() == token.len() {
+            self.syntax.get(i).copied()
+        } else {
+            None
+        }
+    }
+}
+
+fn choose_table<'a>(
+    raw: &'a RawGame,
     start: &Position,
     options: &ReplayOptions,
     diagnostics: &mut Vec<Diagnostic>,
-) -> &'static PieceTable {
+) -> (&'static PieceTable, ReadAhead<'a>) {
     if let Some(t) = options.lang {
-        return t;
+        return (t, ReadAhead::default());
     }
     if main_line(raw).all(plain_english) {
         // English letters only: read as English (the preferred table); the other
         // tables that share these letters are not tried (docs/notation/chess.md).
-        return san::english();
+        return (san::english(), ReadAhead::default());
     }
-    let tokens = main_line_tokens(raw);
+    let mut tokens = Vec::with_capacity(raw.movetext.len());
+    tokens.extend(main_line(raw));
     // One table reads every token: it is the only one that can replay the game, so no
-    // trial replays are needed (a failing move is reported by the walk itself).
-    if let [only] = san::readable_by(&tokens).as_slice() {
+    // trial replays are needed (a failing move is reported by the walk itself), and
+    // the syntax read here is the walk's.
+    let readings = san::read_tokens(&tokens);
+    if let [only] = readings.tables.as_slice() {
         if only.code != "en" {
             diagnostics.push(Diagnostic::note(
                 "language",
                 format!("piece letters read as {}", only.name),
             ));
         }
-        return only;
+        let ahead = ReadAhead {
+            tokens,
+            syntax: readings.syntax,
+        };
+        return (only, ahead);
     }
     let inference = san::infer_language(start, &tokens);
     if inference.failure.is_some() {
@@ -395,7 +427,7 @@ fn choose_table(
             format!("piece letters read as {}", inference.table.name),
         ));
     }
-    inference.table
+    (inference.table, ReadAhead::default())
 }
 
 /// Moves `[%clk …]` and `[%emt …]` out of a comment; returns the rest (trimmed).
@@ -464,6 +496,7 @@ fn walk(
     raw: &RawGame,
     start: Board,
     reader: Reader,
+    ahead: &ReadAhead<'_>,
     movetext_end: usize,
     keep_illegal: bool,
     diagnostics: &mut Vec<Diagnostic>,
@@ -478,6 +511,7 @@ fn walk(
     let mut stack: Vec<Frame> = vec![first];
     let mut unparsed = None;
     let mut number_checked = false;
+    let mut main_moves = 0;
     let mut elements = raw.movetext.iter();
     while let Some(e) = elements.next() {
         let depth = stack.len();
@@ -496,7 +530,13 @@ fn walk(
         match *e {
             Element::Move { span, .. } => {
                 let token = raw.slice(span);
-                match read_move(token, reader, frame, span, diagnostics) {
+                let read = if depth == 1 {
+                    main_moves += 1;
+                    ahead.get(main_moves - 1, token)
+                } else {
+                    None
+                };
+                match read_move(token, reader, read, frame, span, diagnostics) {
                     Ok(()) => {}
                     Err(mut d) => {
                         if depth == 1
@@ -729,10 +769,12 @@ fn short_message(mut d: Diagnostic) -> Diagnostic {
     d
 }
 
-/// Reads one move token on the frame's position and appends it to the frame's line.
+/// Reads one move token on the frame's position and appends it to the frame's line;
+/// `read` is its syntax when [`choose_table`] read it ahead.
 fn read_move(
     token: &str,
     reader: Reader,
+    read: Option<san::SanSyntax>,
     frame: &mut Frame,
     span: Span,
     diagnostics: &mut Vec<Diagnostic>,
@@ -742,7 +784,10 @@ fn read_move(
     let first_remark = diagnostics.len();
     let mut node = match (reader, &mut frame.pos) {
         (Reader::Chess(table), Board::Chess(pos)) => {
-            let syntax = san::parse(token, table).map_err(|e| at(e.to_diagnostic()))?;
+            let syntax = match read {
+                Some(s) => s,
+                None => san::parse(token, table).map_err(|e| at(e.to_diagnostic()))?,
+            };
             // The position before the move, where a variation on it starts. Set before
             // the move is read: after an error the line is cut or the game ends, and
             // this position is not used again.

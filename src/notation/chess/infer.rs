@@ -9,7 +9,7 @@
 
 use super::lang::{PieceTable, english, tables};
 use super::resolve::{ReadError, read_play};
-use super::syntax::accepts;
+use super::syntax::{SanSyntax, accepts, parse_ok};
 use crate::chess::Position;
 
 /// Where the chosen table stopped replaying.
@@ -68,43 +68,127 @@ impl Inference {
     }
 }
 
-/// Where a piece letter may stand in the tokens: at the start of a token, and after a
-/// rank digit as a promotion piece (`d8H`, `exf8=M`, `e8(Q)`, `e8/Q`).
+/// Where a piece letter may stand in a token: at its start, and after a rank digit as a
+/// promotion piece (`d8H`, `exf8=M`, `e8(Q)`, `e8/Q`). Empty heads are left out.
+fn heads_of(token: &str) -> impl Iterator<Item = &str> {
+    let t = token.trim_start();
+    let after_digits = t.bytes().enumerate().filter_map(move |(i, b)| {
+        if !(b'1'..=b'8').contains(&b) {
+            return None;
+        }
+        let r = t.get(i + 1..)?;
+        (!r.is_empty()).then(|| r.trim_start_matches(['=', '(', '/']))
+    });
+    std::iter::once(t)
+        .chain(after_digits)
+        .filter(|h| !h.is_empty())
+}
+
+/// Can `token` start with white space? Not when its first byte is printable ASCII or
+/// the lead byte of a character outside U+0080..U+00BF and U+1000..U+3FFF (the lead
+/// bytes of every non-ASCII white space character): Chinese and Persian letters are
+/// decided by their first byte. (`true` before a control character: the caller trims.)
+fn may_start_with_space(token: &str) -> bool {
+    match token.as_bytes().first() {
+        Some(&b) if b > b' ' && b < 0x80 => false,
+        // the second byte of U+0085, U+00A0, U+1680, U+2000..U+207F and U+3000: a
+        // figurine (U+2654..) is decided without decoding
+        Some(0xC2 | 0xE1..=0xE3) => {
+            matches!(
+                token.as_bytes().get(1),
+                Some(0x80 | 0x81 | 0x85 | 0x9A | 0xA0)
+            ) && token.chars().next().is_some_and(char::is_whitespace)
+        }
+        Some(&b) => b <= b' ',
+        None => false,
+    }
+}
+
+/// The first characters of the heads of a game's tokens ([`heads_of`]), computed once
+/// for all the tables: ASCII as bits, other characters listed without repeats.
 struct Heads<'a> {
-    heads: Vec<&'a str>,
-    /// The first character of every head, without repeats.
-    firsts: Vec<char>,
+    tokens: &'a [&'a str],
+    ascii: u128,
+    other: Vec<char>,
 }
 
 impl<'a> Heads<'a> {
-    fn of(tokens: &[&'a str]) -> Heads<'a> {
-        let mut heads = Vec::with_capacity(tokens.len());
+    fn of(tokens: &'a [&'a str]) -> Heads<'a> {
+        let mut heads = Heads {
+            tokens,
+            ascii: 0,
+            other: Vec::new(),
+        };
         for t in tokens {
-            let t = t.trim_start();
-            heads.push(t);
-            for (i, b) in t.bytes().enumerate() {
-                if (b'1'..=b'8').contains(&b)
-                    && let Some(r) = t.get(i + 1..)
-                    && !r.is_empty()
+            // the heads of `heads_of` in one pass over the bytes: white space trimmed
+            // only where it may stand; then after every rank digit, past `=`, `(`, `/`,
+            // the next byte starts a head (a digit there starts another)
+            let t = if may_start_with_space(t) {
+                t.trim_start()
+            } else {
+                t
+            };
+            heads.add(t, 0);
+            let mut after_digit = false;
+            for (i, &b) in t.as_bytes().iter().enumerate() {
+                if after_digit && !matches!(b, b'=' | b'(' | b'/') {
+                    heads.add(t, i);
+                }
+                after_digit =
+                    (after_digit && matches!(b, b'=' | b'(' | b'/')) || (b'1'..=b'8').contains(&b);
+            }
+        }
+        heads
+    }
+
+    /// Notes the first character of the head of `t` at byte `at` (none past the end).
+    fn add(&mut self, t: &str, at: usize) {
+        match t.as_bytes().get(at) {
+            None => {}
+            Some(&b) if b < 128 => self.ascii |= 1u128 << b,
+            Some(_) => {
+                if let Some(c) = t.get(at..).and_then(|h| h.chars().next())
+                    && !self.other.contains(&c)
                 {
-                    heads.push(r.trim_start_matches(['=', '(', '/']));
+                    self.other.push(c);
                 }
             }
         }
-        let mut firsts: Vec<char> = heads.iter().filter_map(|h| h.chars().next()).collect();
-        firsts.sort_unstable();
-        firsts.dedup();
-        Heads { heads, firsts }
     }
 
-    /// Does one of the table's own letters stand at a head?
+    /// Does a head start with `c`?
+    fn has_first(&self, c: char) -> bool {
+        match u8::try_from(c) {
+            Ok(b) if b < 128 => self.ascii & (1u128 << b) != 0,
+            _ => self.other.contains(&c),
+        }
+    }
+
+    /// Does one of the table's own letters stand at a head? A single ASCII letter is one
+    /// bit of the table's mask; another letter of one character stands at a head when a
+    /// head starts with that character; a longer one is looked for in the heads only
+    /// when its first character starts one.
     fn has_letter_of(&self, table: &PieceTable) -> bool {
-        table.letters().any(|(l, _)| {
-            l.chars()
-                .next()
-                .is_some_and(|c| self.firsts.binary_search(&c).is_ok())
-                && self.heads.iter().any(|h| h.starts_with(l))
-        })
+        let (ascii, others) = table.letter_heads();
+        self.ascii & ascii != 0
+            || others.iter().any(|l| {
+                let mut chars = l.chars();
+                match chars.next() {
+                    Some(c) if self.has_first(c) => {
+                        chars.as_str().is_empty()
+                            || self
+                                .tokens
+                                .iter()
+                                .any(|t| heads_of(t).any(|h| h.starts_with(l)))
+                    }
+                    _ => false,
+                }
+            })
+    }
+
+    /// The tables with a letter at a head, in preference order.
+    fn tables(&self) -> impl Iterator<Item = &'static PieceTable> + '_ {
+        tables().iter().filter(|t| self.has_letter_of(t))
     }
 }
 
@@ -134,20 +218,56 @@ fn replay(
 /// syntactically a move: a cheap first cut (no replay). When it leaves a single table,
 /// that table is the only one that can replay the whole game.
 pub fn readable_by(tokens: &[&str]) -> Vec<&'static PieceTable> {
-    let heads = Heads::of(tokens);
-    tables()
-        .iter()
-        .filter(|t| heads.has_letter_of(t))
+    Heads::of(tokens)
+        .tables()
         .filter(|t| tokens.iter().all(|tok| accepts(tok, t)))
         .collect()
+}
+
+/// What [`read_tokens`] finds.
+#[derive(Clone, Debug, Default)]
+pub struct Readings {
+    /// The tables [`readable_by`] gives, in preference order.
+    pub tables: Vec<&'static PieceTable>,
+    /// When `tables` holds exactly one table: the syntax of every token under it, in
+    /// order, as [`parse`](super::syntax::parse) reads it. Empty otherwise.
+    pub syntax: Vec<SanSyntax>,
+}
+
+/// [`readable_by`], keeping the syntax of the tokens when a single table reads them all,
+/// so that a replay under that table need not parse them again.
+pub fn read_tokens(tokens: &[&str]) -> Readings {
+    let mut readings = Readings::default();
+    let mut syntax = Vec::new();
+    for t in Heads::of(tokens).tables() {
+        if readings.tables.is_empty() {
+            syntax.clear();
+            syntax.reserve(tokens.len());
+            let all = tokens.iter().all(|tok| match parse_ok(tok, t) {
+                Some(s) => {
+                    syntax.push(s);
+                    true
+                }
+                None => false,
+            });
+            if all {
+                readings.tables.push(t);
+                readings.syntax = std::mem::take(&mut syntax);
+            }
+        } else if tokens.iter().all(|tok| accepts(tok, t)) {
+            readings.tables.push(t);
+        }
+    }
+    if readings.tables.len() != 1 {
+        readings.syntax.clear();
+    }
+    readings
 }
 
 /// Infers the piece-letter language of a game's move tokens (main line, in order)
 /// played from `start`. See the module docs for the rule.
 pub fn infer_language(start: &Position, tokens: &[&str]) -> Inference {
-    let heads = Heads::of(tokens);
-    let mut candidates: Vec<&'static PieceTable> =
-        tables().iter().filter(|t| heads.has_letter_of(t)).collect();
+    let mut candidates: Vec<&'static PieceTable> = Heads::of(tokens).tables().collect();
     if candidates.is_empty() {
         candidates.push(english());
     }
@@ -265,6 +385,173 @@ mod tests {
         let en = toks("e4 e5 Nf3 Nc6");
         assert!(readable_by(&en).iter().any(|t| t.code == "en"));
         assert!(readable_by(&toks("e4 Zz9")).is_empty());
+    }
+
+    #[test]
+    fn heads_of_tokens() {
+        let cases: &[(&str, &[&str])] = &[
+            ("e4", &["e4"]),
+            ("Nf3", &["Nf3"]),
+            ("d8H", &["d8H", "H"]),
+            ("exf8=M+", &["exf8=M+", "M+"]),
+            ("e8(Q)", &["e8(Q)", "Q)"]),
+            ("e8/Q", &["e8/Q", "Q"]),
+            ("e8=", &["e8="]),
+            ("Ng1f3", &["Ng1f3", "f3"]),
+            (" 马f3", &["马f3"]),
+            ("", &[]),
+            ("b8=♕", &["b8=♕", "♕"]),
+            ("a9", &["a9"]),
+        ];
+        for &(token, want) in cases {
+            let got: Vec<_> = heads_of(token).collect();
+            assert_eq!(got, want, "{token}");
+        }
+    }
+
+    #[test]
+    fn may_start_with_space_agrees_with_trim() {
+        // never `false` before white space; `false` before every printable ASCII
+        // byte and every Chinese, Persian and figurine letter
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let t = format!("{c}f3");
+            let may = may_start_with_space(&t);
+            assert!(may || !c.is_whitespace(), "U+{:04X}", u32::from(c));
+            let decided = ('!'..='~').contains(&c)
+                || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+                || ('\u{0600}'..='\u{06FF}').contains(&c)
+                || ('\u{2654}'..='\u{265F}').contains(&c);
+            assert!(!(decided && may), "U+{:04X}", u32::from(c));
+        }
+        let cases: &[(&str, bool)] = &[
+            ("", false),
+            (" e4", true),
+            ("\te4", true),
+            ("\u{3000}马f3", true),
+            ("\u{a0}e4", true),
+            ("马f3", false),
+            ("♘f3", false),
+            ("اf3", false),
+            ("e4", false),
+        ];
+        for &(t, want) in cases {
+            assert_eq!(may_start_with_space(t), want, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn heads_note_the_first_character_of_every_head() {
+        let tokens: &[&str] = &[
+            "e4",
+            "Nf3",
+            "d8H",
+            "exf8=M+",
+            "e8(Q)",
+            "e8/Q",
+            "e8=",
+            " 马f3",
+            "",
+            "b8=♕",
+            "a9",
+            "\u{3000}♘f3",
+            "e8=(/♛",
+            "اسبf3",
+            "Крe2",
+            "1234",
+            "9x",
+        ];
+        for n in 0..=tokens.len() {
+            let some = tokens.get(..n).unwrap();
+            let heads = Heads::of(some);
+            let mut want_ascii = 0u128;
+            let mut want_other = Vec::new();
+            for h in some.iter().flat_map(|t| heads_of(t)) {
+                let c = h.chars().next().unwrap();
+                match u8::try_from(c) {
+                    Ok(b) if b < 128 => want_ascii |= 1 << b,
+                    _ if want_other.contains(&c) => {}
+                    _ => want_other.push(c),
+                }
+            }
+            assert_eq!(heads.ascii, want_ascii, "{some:?}");
+            assert_eq!(heads.other, want_other, "{some:?}");
+        }
+    }
+
+    #[test]
+    fn heads_find_the_letters_of_each_table() {
+        // the test before the first-character sets: a letter starts one of the heads
+        let naive = |tokens: &[&str], t: &PieceTable| {
+            t.letters().any(|(l, _)| {
+                tokens
+                    .iter()
+                    .any(|tok| heads_of(tok).any(|h| h.starts_with(l)))
+            })
+        };
+        let games: &[&[&str]] = &[
+            &["e4", "e5", "Nf3"],
+            &["e4", "Mf3", "Tb5"],
+            &["Крe2", "Кf3"],
+            &["Кf3"],
+            &["Кe2"],
+            &["اسبf3"],
+            &["اسf3"],
+            &["اf3", "شe2"],
+            &["车d1", "馬f3"],
+            &["♘f3", "♞f6"],
+            &["b8H"],
+            &["b8=D", "0-0"],
+            &["e8(Q)"],
+            &["e8/♕"],
+            &[],
+            &[""],
+            &["O-O", "--"],
+        ];
+        for &tokens in games {
+            let heads = Heads::of(tokens);
+            for t in tables() {
+                assert_eq!(
+                    heads.has_letter_of(t),
+                    naive(tokens, t),
+                    "{tokens:?} {}",
+                    t.code
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn read_tokens_keeps_the_syntax_of_a_sole_table() {
+        let games: &[(&str, &[&str])] = &[
+            ("马f3 d6 车xd7 后b8+ e8=后 O-O-O", &["zh"]),
+            ("اf3 d6 رxd7 وb8+ اسبxf3", &["fa"]),
+            ("♘f3 d6 ♖xd7 ♕b8+ b8=♕", &["figurine"]),
+            ("e4 e5 Mf3 Mc6 Tb5 a6 Xe1 Hd1", &["vi"]),
+            ("Кf3 Крe2 Лd1", &["ru"]),
+            ("e4 e5 Nf3 Nc6", &["en"]),
+            ("e4 e5 Sf3 Sc6 Lb5", &["de", "sv"]),
+            ("e4 Zz9", &[]),
+            ("e4 e5", &[]),
+            ("马f3 Zz9", &[]),
+        ];
+        for &(game, codes) in games {
+            let t = toks(game);
+            let r = read_tokens(&t);
+            let got: Vec<_> = r.tables.iter().map(|t| t.code).collect();
+            assert_eq!(got, codes, "{game}");
+            let readable: Vec<_> = readable_by(&t).iter().map(|t| t.code).collect();
+            assert_eq!(got, readable, "{game}");
+            match r.tables.as_slice() {
+                [only] => {
+                    let want: Vec<_> = t
+                        .iter()
+                        .map(|tok| crate::notation::chess::parse(tok, only).unwrap())
+                        .collect();
+                    assert_eq!(r.syntax, want, "{game}");
+                }
+                _ => assert!(r.syntax.is_empty(), "{game}"),
+            }
+        }
     }
 
     #[test]

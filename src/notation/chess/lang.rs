@@ -36,13 +36,22 @@ pub struct PieceTable {
     ascii: [Option<Role>; 128],
     /// Lower-case forms of single ASCII letters.
     ascii_lower: [Option<Role>; 128],
-    /// Every letter that is not a single ASCII byte (and their lower-case forms),
-    /// longest first.
-    multi: Vec<(String, Role, LetterCase)>,
-    /// `true` when some multi entry starts with an ASCII byte.
+    /// Every letter of more than one character that is not a single ASCII byte (and
+    /// the lower-case forms of such letters), longest first.
+    longer: Vec<(String, Role, LetterCase)>,
+    /// Every letter of one character that is not a single ASCII byte (and the
+    /// lower-case forms of such letters), by character: one character comparison
+    /// instead of a string comparison per letter. Of two entries for one character the first in
+    /// the data is kept (a handful of entries: a scan beats a binary search).
+    single: Vec<(char, Role, LetterCase)>,
+    /// `true` when some letter of several bytes starts with an ASCII byte.
     multi_ascii: bool,
     /// Every letter as written in the data, in table order.
     list: Vec<(&'static str, Role)>,
+    /// The single ASCII letters of `list`, one bit per byte.
+    list_ascii: u128,
+    /// The other letters of `list` (not a single ASCII byte), in table order.
+    list_other: Vec<&'static str>,
 }
 
 impl PieceTable {
@@ -82,10 +91,8 @@ impl PieceTable {
             }
             return None;
         }
-        for (l, r, case) in &self.multi {
-            if l.as_bytes().first() == Some(&b) && s.starts_with(l.as_str()) {
-                return Some((*r, *case, l.len()));
-            }
+        if let Some(m) = self.match_multi(s, b) {
+            return Some(m);
         }
         if self.code != "figurine"
             && let Some(m) = figurine().match_letter(s)
@@ -102,6 +109,45 @@ impl PieceTable {
         None
     }
 
+    /// The letter at the start of `s` (first byte `b`) among those that are not a
+    /// single ASCII byte: the longest one, as a scan of the letters sorted longest
+    /// first would find it. A letter of several characters is longer than any
+    /// one-character letter it starts with, so those are tried first.
+    #[inline]
+    fn match_multi(&self, s: &str, b: u8) -> Option<(Role, LetterCase, usize)> {
+        for (l, r, case) in &self.longer {
+            if l.as_bytes().first() == Some(&b) && s.starts_with(l.as_str()) {
+                return Some((*r, *case, l.len()));
+            }
+        }
+        if self.single.is_empty() {
+            return None;
+        }
+        let c = s.chars().next()?;
+        let &(_, r, case) = self.single.iter().find(|e| e.0 == c)?;
+        Some((r, case, c.len_utf8()))
+    }
+
+    /// [`match_letter`](Self::match_letter) for text whose first byte is not ASCII,
+    /// with the lookup of the letters that are not single ASCII bytes inlined (the SAN
+    /// fast path's case: Chinese, Persian, figurine letters).
+    #[inline(always)]
+    pub(crate) fn match_letter_non_ascii(&self, s: &str) -> Option<(Role, LetterCase, usize)> {
+        // `match_multi`, written out here so that only this caller inlines it
+        let &b = s.as_bytes().first()?;
+        for (l, r, case) in &self.longer {
+            if l.as_bytes().first() == Some(&b) && s.starts_with(l.as_str()) {
+                return Some((*r, *case, l.len()));
+            }
+        }
+        if let Some(c) = s.chars().next()
+            && let Some(&(_, r, case)) = self.single.iter().find(|e| e.0 == c)
+        {
+            return Some((r, case, c.len_utf8()));
+        }
+        self.match_letter(s)
+    }
+
     /// The role of an upper-case single ASCII letter (the fast path).
     #[inline]
     pub(crate) fn ascii_role(&self, b: u8) -> Option<Role> {
@@ -112,6 +158,12 @@ impl PieceTable {
     /// the ASCII fast path sees all its ASCII letters.
     pub(crate) fn fast_path_ok(&self) -> bool {
         !self.multi_ascii
+    }
+
+    /// The letters of [`letters`](Self::letters) as a mask of the single ASCII ones (one
+    /// bit per byte) and a list of the others: for testing many tables on one game.
+    pub(crate) fn letter_heads(&self) -> (u128, &[&'static str]) {
+        (self.list_ascii, &self.list_other)
     }
 
     /// Every letter (not lower-case forms) with its role, in table order.
@@ -157,9 +209,12 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
                     write: [""; 6],
                     ascii: [None; 128],
                     ascii_lower: [None; 128],
-                    multi: Vec::new(),
+                    longer: Vec::new(),
+                    single: Vec::new(),
                     multi_ascii: false,
                     list: Vec::new(),
+                    list_ascii: 0,
+                    list_other: Vec::new(),
                 });
                 tables.len() - 1
             }
@@ -174,6 +229,10 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
             *w = letter;
         }
         t.list.push((letter, role));
+        match letter.as_bytes() {
+            &[b] if b < 128 => t.list_ascii |= 1u128 << b,
+            _ => t.list_other.push(letter),
+        }
         let lower = letter.to_lowercase();
         if letter.len() == 1 && letter.is_ascii() {
             let b = usize::from(letter.as_bytes().first().copied().unwrap_or(0));
@@ -192,16 +251,29 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
             if letter.as_bytes().first().is_some_and(u8::is_ascii) {
                 t.multi_ascii = true;
             }
-            t.multi.push((letter.to_owned(), role, LetterCase::Table));
+            push_multi(t, letter.to_owned(), role, LetterCase::Table);
             if lower != letter && role != Role::Pawn {
-                t.multi.push((lower, role, LetterCase::Lower));
+                push_multi(t, lower, role, LetterCase::Lower);
             }
         }
     }
     for t in &mut tables {
-        t.multi.sort_by_key(|m| std::cmp::Reverse(m.0.len()));
+        t.longer.sort_by_key(|m| std::cmp::Reverse(m.0.len()));
+        // stable: of two entries for one character, the first in the data stays first
+        t.single.sort_by_key(|m| m.0);
+        t.single.dedup_by_key(|m| m.0);
     }
     tables
+}
+
+/// Files a letter that is not a single ASCII byte under `single` (one character) or
+/// `longer`.
+fn push_multi(t: &mut PieceTable, letter: String, role: Role, case: LetterCase) {
+    let mut chars = letter.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => t.single.push((c, role, case)),
+        _ => t.longer.push((letter, role, case)),
+    }
 }
 
 /// All tables, in preference order (the order of `grammars/chess-pieces.tsv`).
@@ -242,9 +314,12 @@ static FALLBACK_EN: PieceTable = PieceTable {
     write: ["", "N", "B", "R", "Q", "K"],
     ascii: [None; 128],
     ascii_lower: [None; 128],
-    multi: Vec::new(),
+    longer: Vec::new(),
+    single: Vec::new(),
     multi_ascii: false,
     list: Vec::new(),
+    list_ascii: 0,
+    list_other: Vec::new(),
 };
 
 #[cfg(test)]
@@ -308,6 +383,115 @@ mod tests {
         for (code, s, want) in cases {
             let t = table(code).unwrap();
             assert_eq!(t.match_letter(s), *want, "{code} {s}");
+        }
+    }
+
+    /// The lookup before `single` and `longer`: every letter that is not a single ASCII
+    /// byte (and its lower-case form) in one list, longest first, scanned in order.
+    fn scan(t: &PieceTable, s: &str) -> Option<(Role, LetterCase, usize)> {
+        let &b = s.as_bytes().first()?;
+        if b < 128 && !t.multi_ascii {
+            return t.match_letter(s);
+        }
+        let mut multi: Vec<(String, Role, LetterCase)> = Vec::new();
+        for (l, r) in t.letters() {
+            if l.len() == 1 && l.is_ascii() {
+                continue;
+            }
+            multi.push((l.to_owned(), r, LetterCase::Table));
+            let lower = l.to_lowercase();
+            if lower != l && r != Role::Pawn {
+                multi.push((lower, r, LetterCase::Lower));
+            }
+        }
+        multi.sort_by_key(|m| std::cmp::Reverse(m.0.len()));
+        for (l, r, case) in &multi {
+            if s.starts_with(l.as_str()) {
+                return Some((*r, *case, l.len()));
+            }
+        }
+        if t.code != "figurine"
+            && let Some(m) = figurine().match_letter(s)
+        {
+            return Some(m);
+        }
+        let i = usize::from(b);
+        if let Some(Some(r)) = t.ascii.get(i) {
+            return Some((*r, LetterCase::Table, 1));
+        }
+        if let Some(Some(r)) = t.ascii_lower.get(i) {
+            return Some((*r, LetterCase::Lower, 1));
+        }
+        None
+    }
+
+    #[test]
+    fn match_letter_agrees_with_a_longest_first_scan() {
+        let mut inputs: Vec<String> = [
+            "", "e4", "Nf3", "nf3", "Kf3", "Крe2", "крe2", "Кf3", "кf3", "Кр", "К", "اسبf3",
+            "اسf3", "اf3", "شe2", "وb3", "车d1", "車d1", "马f3", "馬f3", "兵e4", "♘f3", "♞f6",
+            "♙e4", "♔", "Ωf3", "ｅ４", "Öf3", "Hf3", "Tb5", "Xd1", "Mf3", "Wf3", "Vf3", "Gf3",
+            "Jf3", "Ff3", "Lc4", "Cf3", "Af3", "Df3", "Sf3", "Pe4", "Ee4",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        for t in tables() {
+            for (l, _) in t.letters() {
+                inputs.push(format!("{l}f3"));
+                inputs.push(format!("{}f3", l.to_lowercase()));
+                inputs.push(l.to_owned());
+            }
+        }
+        for t in tables() {
+            for s in &inputs {
+                assert_eq!(t.match_letter(s), scan(t, s), "{} {s}", t.code);
+            }
+        }
+    }
+
+    #[test]
+    fn letter_heads_split_the_letters() {
+        for t in tables() {
+            let (ascii, others) = t.letter_heads();
+            let mut want_ascii = 0u128;
+            let mut want_others = Vec::new();
+            for (l, _) in t.letters() {
+                if l.len() == 1 && l.is_ascii() {
+                    want_ascii |= 1 << l.as_bytes()[0];
+                } else {
+                    want_others.push(l);
+                }
+            }
+            assert_eq!(
+                (ascii, others),
+                (want_ascii, want_others.as_slice()),
+                "{}",
+                t.code
+            );
+        }
+        let (ascii, others) = table("ru").unwrap().letter_heads();
+        assert_eq!((ascii, others), (0, ["Кр", "Ф", "Л", "С", "К"].as_slice()));
+        let (ascii, others) = english().letter_heads();
+        assert_eq!(ascii.count_ones(), 6);
+        assert!(others.is_empty());
+    }
+
+    #[test]
+    fn match_letter_non_ascii_agrees() {
+        let inputs = [
+            "马f3", "馬f3", "兵e4", "王e2", "♘f3", "♞f6", "♙e4", "اf3", "اسبf3", "اسf3", "شe2",
+            "Крe2", "крe2", "Кf3", "Öf3", "ｅ４", "Ωf3", "é",
+        ];
+        for t in tables() {
+            for s in inputs {
+                assert_eq!(
+                    t.match_letter_non_ascii(s),
+                    t.match_letter(s),
+                    "{} {s}",
+                    t.code
+                );
+            }
         }
     }
 

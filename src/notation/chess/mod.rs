@@ -44,7 +44,7 @@ pub mod resolve;
 pub mod syntax;
 pub mod write;
 
-pub use infer::{Inference, InferenceFailure, infer_language, readable_by};
+pub use infer::{Inference, InferenceFailure, Readings, infer_language, read_tokens, readable_by};
 pub use lang::{LetterCase, PieceTable, english, figurine, table, tables};
 pub use resolve::{
     CastleWhy, Illegal, ReadError, Remark, Remarks, ResolveError, Resolved, read, read_play,

@@ -224,11 +224,25 @@ pub fn parse(token: &str, table: &PieceTable) -> Result<SanSyntax, SyntaxError> 
 /// Does [`parse`] read `token` under `table`? The same answer, without building the
 /// error (which names the table's letters): for trying many tables on one token.
 pub fn accepts(token: &str, table: &PieceTable) -> bool {
-    if fast(token, table).is_some() {
-        return true;
+    parse_ok(token, table).is_some()
+}
+
+/// [`parse`] without the error: the same syntax when it reads `token`, `None` when it
+/// fails (no message is built). For reading a game under many tables and keeping the
+/// syntax of the one that reads it all.
+pub fn parse_ok(token: &str, table: &PieceTable) -> Option<SanSyntax> {
+    if let Some(s) = fast(token, table) {
+        return Some(s);
     }
-    let token = fold(token);
-    !token.is_empty() && lenient(&token, table).is_ok()
+    let folded = fold(token);
+    if folded.is_empty() {
+        return None;
+    }
+    let mut san = lenient(&folded, table).ok()?;
+    if folded.as_ref() != token {
+        san.form.insert(Form::FOLDED);
+    }
+    Some(san)
 }
 
 /// The fast path: `L?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?`, `O-O(-O)?[+#]?` and
@@ -244,7 +258,7 @@ pub fn fast(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     let mut b = token.as_bytes();
     let mut lettered = false;
     if b.first().is_some_and(|&c| c >= 0x80) {
-        match table.match_letter(token)? {
+        match table.match_letter_non_ascii(token)? {
             (Role::Pawn, _, _) | (_, LetterCase::Lower, _) => return None,
             (role, LetterCase::Table, len) => {
                 san.role = role;
@@ -945,15 +959,78 @@ mod tests {
     #[test]
     fn accepts_agrees_with_parse() {
         let tokens = [
-            "Nf3", "Mf3", "Sf3", "Cf3", "exd5", "bxc3", "O-O", "0-0-0", "e8=Q", "d8H", "Кf3",
-            "Крe2", "马f3", "♘f3", "xyz", "", "--", "Ng1f3", "e4!?", "N:f3", "ｅ４", "Tb5+",
-            "Hxd1#", "e1=D", "Zf3", "a9", "Lc4", "Fc4", "Rxe8",
+            "Nf3",
+            "Mf3",
+            "Sf3",
+            "Cf3",
+            "exd5",
+            "bxc3",
+            "O-O",
+            "0-0-0",
+            "e8=Q",
+            "d8H",
+            "Кf3",
+            "Крe2",
+            "马f3",
+            "♘f3",
+            "xyz",
+            "",
+            "--",
+            "Ng1f3",
+            "e4!?",
+            "N:f3",
+            "ｅ４",
+            "Tb5+",
+            "Hxd1#",
+            "e1=D",
+            "Zf3",
+            "a9",
+            "Lc4",
+            "Fc4",
+            "Rxe8",
+            "اf3",
+            "اسبxf3",
+            "شe2+",
+            "车d1",
+            "馬xf3#",
+            "兵e4",
+            "♞f6",
+            "♙e4",
+            "e8=后",
+            "e8后",
+            "b8=♕",
+            "d8=H",
+            "e.p.",
+            "exd6 e.p.",
+            "Nf3 (=)",
+            "ｅ４",
+            "e4?!",
+            "N1f3",
+            "Nbd7",
+            "Kr",
+            "Крe2",
+            "крe2",
+            "o-o",
+            "O-O-O#",
+            "Z0",
+            "0000",
+            "e2-e4",
+            "Ng1-f3",
+            "exd5+",
+            "bxc3",
+            "Bxc3",
         ];
         for table in crate::notation::chess::tables() {
             for token in tokens {
                 assert_eq!(
                     accepts(token, table),
                     parse(token, table).is_ok(),
+                    "{token} in {}",
+                    table.code
+                );
+                assert_eq!(
+                    parse_ok(token, table),
+                    parse(token, table).ok(),
                     "{token} in {}",
                     table.code
                 );
