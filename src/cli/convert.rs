@@ -14,7 +14,7 @@ use crate::{
     archive::{Piece, RawGame, csv::read_scoresheet},
     diag::{LineIndex, Severity},
     emit::{
-        CsvOptions, JsonOptions, JsonWriter, MoveStyle, PgnOptions, PgnWriter, ScoresheetWriter,
+        self, CsvOptions, JsonOptions, MoveStyle, PgnOptions, PgnWriter, ScoresheetWriter,
         XiangqiNotation,
     },
     game::{Game, Status},
@@ -225,11 +225,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                         let _ = w.write_game(&game);
                         (w.into_inner(), None)
                     }
-                    OutputFormat::Json => {
-                        let mut w = JsonWriter::new(Vec::new(), json_options);
-                        let _ = w.write_game(&game);
-                        (w.into_inner(), None)
-                    }
+                    OutputFormat::Json => (emit::json::to_json_bytes(&game, &json_options), None),
                     OutputFormat::Csv => (Vec::new(), Some(game)),
                 }
             };

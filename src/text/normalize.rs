@@ -29,10 +29,16 @@ fn all_plainly_nfc(text: &str) -> bool {
         if let Some(chunk) = bytes.get(i..i + 8) {
             let mut word = [0u8; 8];
             word.copy_from_slice(chunk);
-            if u64::from_le_bytes(word) & 0x8080_8080_8080_8080 == 0 {
-                i += 8;
+            let high = u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
+            // skip the ASCII bytes before the first non-ASCII one (all eight if none)
+            let ascii = (high.trailing_zeros() / 8) as usize;
+            if ascii > 0 {
+                i += ascii;
                 continue;
             }
+        } else if bytes.get(i).is_some_and(u8::is_ascii) {
+            i += 1;
+            continue;
         }
         match text.get(i..).and_then(|r| r.chars().next()) {
             Some(c) if plainly_nfc(c) => i += c.len_utf8(),
