@@ -1,28 +1,36 @@
 //! Processing games in parallel with output in input order, in bounded memory.
 //!
-//! One thread reads the input and cuts it into batches of [`Piece`]s (split and
-//! decoded, not parsed); `threads` workers parse each batch into games, number them
-//! (in batch order: a worker waits only until the batches before its own are parsed)
-//! and turn each game into output (replay, render); the calling thread hands the
-//! outputs to the sink in input order. Channels are bounded, so a slow sink slows the
-//! reader instead of filling memory. With one thread everything runs on the calling
-//! thread.
+//! `threads` workers, the calling thread among them, each take the next batch of
+//! [`Piece`]s from the source (split and decoded, not parsed; one worker at a time
+//! reads), parse it into games, number them (in batch order: a worker waits only until
+//! the batches before its own are parsed) and turn each game into output (replay,
+//! render). Between its batches the calling thread hands the finished outputs to the
+//! sink in input order. So there are exactly as many busy threads as cores asked for,
+//! with no reading thread to preempt them. No batch is taken more than [`WINDOW`]
+//! batches per thread ahead of the first one not yet handed to the sink, so a slow
+//! sink or a slow game slows reading instead of filling memory. With one thread
+//! everything runs on the calling thread.
 
 use std::{
     collections::BTreeMap,
     io,
-    sync::{Arc, Condvar, Mutex, mpsc},
+    sync::{Condvar, Mutex, mpsc},
     thread,
 };
 
 use crate::archive::{Piece, RawGame, number_games};
 
-/// Pieces (as a rule, games) per batch handed to a worker.
+/// Pieces (as a rule, games) per batch.
 const BATCH: usize = 64;
+
+/// Batches per thread that may be taken (read, in work or waiting for the sink) ahead
+/// of the first batch not yet handed to the sink.
+const WINDOW: usize = 4;
 
 /// Runs `process` over every game of `source` and passes the results to `sink` in
 /// input order. Stops at the first error of the source or the sink and returns it
-/// (a broken pipe is the sink's error like any other).
+/// (a broken pipe is the sink's error like any other); the games read before a
+/// source error are processed and handed to the sink first.
 pub fn run<I, P, O, S>(source: I, threads: usize, process: P, mut sink: S) -> io::Result<()>
 where
     I: Iterator<Item = io::Result<Piece>> + Send,
@@ -42,85 +50,221 @@ where
         }
         return Ok(());
     }
-    let (batch_tx, batch_rx) = mpsc::sync_channel::<(u64, Vec<Piece>)>(threads * 2);
-    let (out_tx, out_rx) = mpsc::sync_channel::<(u64, Vec<O>)>(threads * 2);
-    // Shared by the workers; dropped when the last one stops, which unblocks the
-    // reader if the consumer stopped early.
-    let batch_rx = Arc::new(Mutex::new(batch_rx));
+    let window = (threads * WINDOW) as u64;
+    let feed = Feed {
+        state: Mutex::new(FeedState {
+            source,
+            seq: 0,
+            emitted: 0,
+            done: false,
+            error: None,
+        }),
+        room: Condvar::new(),
+        window,
+    };
     let numbering = Numbering::default();
-    let (process, numbering) = (&process, &numbering);
+    // never full: no more batches than the window are taken and not yet emitted
+    let (out_tx, out_rx) = mpsc::sync_channel::<(u64, Vec<O>)>(threads * WINDOW);
+    let (feed, numbering, process) = (&feed, &numbering, &process);
     thread::scope(|scope| {
-        let reader = scope.spawn(move || -> io::Result<()> {
-            let mut seq = 0u64;
-            let mut batch = Vec::with_capacity(BATCH);
-            for piece in source {
-                batch.push(piece?);
-                if batch.len() == BATCH {
-                    if batch_tx.send((seq, std::mem::take(&mut batch))).is_err() {
-                        return Ok(()); // the consumer stopped
-                    }
-                    seq += 1;
-                }
-            }
-            if !batch.is_empty() {
-                let _ = batch_tx.send((seq, batch));
-            }
-            Ok(())
-        });
-        for _ in 0..threads {
+        for _ in 1..threads {
             let out_tx = out_tx.clone();
-            let batch_rx = Arc::clone(&batch_rx);
             scope.spawn(move || {
-                loop {
-                    let next = match batch_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok((seq, pieces)) = next else { return };
-                    let turn = Turn {
-                        numbering,
-                        seq,
-                        taken: false,
-                    };
-                    let mut games = Vec::with_capacity(pieces.len());
-                    for piece in pieces {
-                        piece.parse_into(&mut games);
-                    }
-                    let Some(mut next_index) = turn.take(&games) else {
+                while let Taken::Batch(seq, pieces) = feed.take(true) {
+                    let Some(outputs) = work(seq, pieces, numbering, process) else {
                         return;
                     };
-                    number_games(&mut games, &mut next_index);
-                    let outputs: Vec<O> = games.into_iter().map(process).collect();
                     if out_tx.send((seq, outputs)).is_err() {
-                        return;
+                        return; // the sink stopped
                     }
                 }
             });
         }
         drop(out_tx);
-        drop(batch_rx);
         let mut pending: BTreeMap<u64, Vec<O>> = BTreeMap::new();
         let mut next = 0u64;
         let mut result = Ok(());
-        'collect: for (seq, outputs) in out_rx.iter() {
-            pending.insert(seq, outputs);
-            while let Some(outputs) = pending.remove(&next) {
-                next += 1;
-                for o in outputs {
-                    if let Err(e) = sink(o) {
-                        result = Err(e);
-                        break 'collect;
+        let mut working = true;
+        loop {
+            // Take a batch and work on it; with the window full, or no batch left,
+            // wait for the other workers' outputs instead.
+            let taken = if working {
+                feed.take(false)
+            } else {
+                Taken::End
+            };
+            let done = match taken {
+                Taken::Batch(seq, pieces) => match work(seq, pieces, numbering, process) {
+                    Some(outputs) => Some((seq, outputs)),
+                    None => {
+                        working = false; // the numbering broke: a worker panicked
+                        out_rx.recv().ok()
                     }
+                },
+                Taken::Full => out_rx.recv().ok(),
+                Taken::End => {
+                    working = false;
+                    out_rx.recv().ok()
+                }
+            };
+            let Some((seq, outputs)) = done else { break };
+            pending.insert(seq, outputs);
+            while let Ok((seq, outputs)) = out_rx.try_recv() {
+                pending.insert(seq, outputs);
+            }
+            if let Err(e) = emit_in_order(&mut pending, &mut next, &mut sink) {
+                result = Err(e);
+                break;
+            }
+            feed.emitted(next);
+        }
+        if result.is_err() {
+            // The sink failed: no worker takes another batch, and dropping the
+            // receiver ends the sends of those still working.
+            feed.stop();
+        }
+        drop(out_rx);
+        let read = feed.error();
+        result.and(read)
+    })
+}
+
+/// Hands the outputs of batch `next` and of those after it that are ready to `sink`.
+fn emit_in_order<O>(
+    pending: &mut BTreeMap<u64, Vec<O>>,
+    next: &mut u64,
+    sink: &mut impl FnMut(O) -> io::Result<()>,
+) -> io::Result<()> {
+    while let Some(outputs) = pending.remove(next) {
+        *next += 1;
+        for o in outputs {
+            sink(o)?;
+        }
+    }
+    Ok(())
+}
+
+/// A worker's round on batch `seq`: parses and numbers its games and processes
+/// them. `None` if the numbering is broken (another worker panicked).
+fn work<O>(
+    seq: u64,
+    pieces: Vec<Piece>,
+    numbering: &Numbering,
+    process: &(impl Fn(RawGame) -> O + Sync),
+) -> Option<Vec<O>> {
+    let turn = Turn {
+        numbering,
+        seq,
+        taken: false,
+    };
+    let mut games = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        piece.parse_into(&mut games);
+    }
+    let mut next_index = turn.take(&games)?;
+    number_games(&mut games, &mut next_index);
+    Some(games.into_iter().map(process).collect())
+}
+
+/// The source, read by one worker at a time, and the window of batches in flight.
+struct Feed<I> {
+    state: Mutex<FeedState<I>>,
+    /// Signalled when the window moves on or the work stops.
+    room: Condvar,
+    window: u64,
+}
+
+struct FeedState<I> {
+    source: I,
+    /// The number of the next batch.
+    seq: u64,
+    /// The number of the first batch not yet handed to the sink.
+    emitted: u64,
+    /// The source is exhausted or failed, or the sink stopped.
+    done: bool,
+    /// The source's error, returned by [`run`].
+    error: Option<io::Error>,
+}
+
+/// What [`Feed::take`] gives.
+enum Taken {
+    Batch(u64, Vec<Piece>),
+    /// The window is full (only when not waiting).
+    Full,
+    /// No batch left (or the work stopped).
+    End,
+}
+
+impl<I: Iterator<Item = io::Result<Piece>>> Feed<I> {
+    /// The next batch and its number. With the window full, waits for room if `wait`
+    /// (the other workers), else says so (the calling thread, which makes the room).
+    /// A source error ends the batch it occurs in: the pieces before it are still one.
+    fn take(&self, wait: bool) -> Taken {
+        let Ok(mut state) = self.state.lock() else {
+            return Taken::End;
+        };
+        while !state.done && state.seq >= state.emitted + self.window {
+            if !wait {
+                return Taken::Full;
+            }
+            state = match self.room.wait(state) {
+                Ok(state) => state,
+                Err(_) => return Taken::End,
+            };
+        }
+        if state.done {
+            return Taken::End;
+        }
+        let mut batch = Vec::with_capacity(BATCH);
+        while batch.len() < BATCH {
+            match state.source.next() {
+                Some(Ok(piece)) => batch.push(piece),
+                Some(Err(e)) => {
+                    state.error = Some(e);
+                    state.done = true;
+                    break;
+                }
+                None => {
+                    state.done = true;
+                    break;
                 }
             }
         }
-        // Dropping the receiver makes workers and the reader stop early on error.
-        drop(out_rx);
-        let read = reader
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the reading thread panicked")));
-        result.and(read)
-    })
+        if batch.is_empty() {
+            self.room.notify_all();
+            return Taken::End;
+        }
+        let seq = state.seq;
+        state.seq += 1;
+        if state.done {
+            self.room.notify_all(); // workers waiting for room: there is no more
+        }
+        Taken::Batch(seq, batch)
+    }
+
+    /// The batches before `next` are handed to the sink: room for as many more.
+    fn emitted(&self, next: u64) {
+        if let Ok(mut state) = self.state.lock()
+            && state.emitted != next
+        {
+            state.emitted = next;
+            self.room.notify_all();
+        }
+    }
+
+    fn stop(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            state.done = true;
+        }
+        self.room.notify_all();
+    }
+
+    fn error(&self) -> io::Result<()> {
+        match self.state.lock() {
+            Ok(mut state) => state.error.take().map_or(Ok(()), Err),
+            Err(_) => Err(io::Error::other("a worker panicked while reading")),
+        }
+    }
 }
 
 /// The game numbers given so far, batch by batch in input order.
@@ -245,6 +389,61 @@ mod tests {
             .unwrap();
             assert_eq!(seen, (0..300).collect::<Vec<u64>>(), "threads {threads}");
         }
+    }
+
+    #[test]
+    fn games_before_a_source_error_reach_the_sink() {
+        let text = games(200);
+        for threads in [1, 2, 3] {
+            let source = pieces(&text)
+                .take(150)
+                .chain(std::iter::once(Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "broken input",
+                ))));
+            let mut seen = Vec::new();
+            let err = run(
+                source,
+                threads,
+                |g| g.index,
+                |i| {
+                    seen.push(i);
+                    Ok(())
+                },
+            )
+            .unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidData, "threads {threads}");
+            assert_eq!(seen, (0..150).collect::<Vec<u64>>(), "threads {threads}");
+        }
+    }
+
+    #[test]
+    fn a_slow_batch_does_not_let_outputs_pile_up() {
+        // two games are slow: the others must wait for them, not run ahead
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let processed = AtomicUsize::new(0);
+        let mut emitted = 0;
+        let mut most = 0;
+        run(
+            pieces(&games(5000)),
+            2,
+            |g| {
+                if g.index % 2500 == 1000 {
+                    thread::sleep(std::time::Duration::from_millis(50));
+                }
+                processed.fetch_add(1, Ordering::SeqCst);
+            },
+            |()| {
+                emitted += 1;
+                most = most.max(processed.load(Ordering::SeqCst) - emitted);
+                Ok(())
+            },
+        )
+        .unwrap();
+        // processed but not yet emitted: at most the window's batches; without the
+        // window the calling thread runs on through the fast games while the other
+        // worker sleeps, or the other worker while the calling thread does
+        assert!(most <= BATCH * WINDOW * 2, "{most} outputs waiting");
     }
 
     #[test]
