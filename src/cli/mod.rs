@@ -98,7 +98,7 @@ pub struct ReadArgs {
     /// windows-1252, windows-1258, gbk, big5
     #[arg(long, default_value = "auto")]
     pub encoding: String,
-    /// Worker threads for replay (0: one per core)
+    /// Threads that parse, replay and write (0: one per core); output order is input order
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Which game the records are of: auto (from the tags: `Game`, `Variant`, `Red`)
