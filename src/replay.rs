@@ -38,6 +38,9 @@ pub struct ReplayOptions {
     pub keep_illegal: bool,
     /// Read every game as this variant, whatever its tags say.
     pub variant: Option<Variant>,
+    /// The notation of xiangqi moves; `None` infers it per game from the whole main
+    /// line (`notation::xiangqi::infer_dialect`).
+    pub xiangqi: Option<xq_notation::Dialect>,
 }
 
 /// How move tokens are read: a chess piece-letter table or a xiangqi dialect.
@@ -146,9 +149,15 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
         }
         Board::Xiangqi(p) => {
             game.start = StartPosition::Xiangqi(Box::new(p.clone()));
-            let tokens = main_line_tokens(&raw);
-            let (dialect, d) = xq_notation::infer_dialect(p, &tokens);
-            diagnostics.extend(d);
+            let dialect = match options.xiangqi {
+                Some(dialect) => dialect,
+                None => {
+                    let tokens = main_line_tokens(&raw);
+                    let (dialect, d) = xq_notation::infer_dialect(p, &tokens);
+                    diagnostics.extend(d);
+                    dialect
+                }
+            };
             Reader::Xiangqi(dialect)
         }
     };

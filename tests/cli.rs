@@ -85,6 +85,47 @@ fn usage_errors_exit_2() {
         r.stderr
     );
     assert_eq!(kyphu(&["frobnicate"], "").code, 2);
+    assert_eq!(kyphu(&["check", "--notation", "klingon", "-"], "").code, 2);
+    let r = kyphu(&["check", "--notation", "lan", "-"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("xiangqi notation"), "{}", r.stderr);
+}
+
+/// `B3+1` is a legal first move in two xiangqi notations: a WXF elephant to file 1, or
+/// an Asian-marks pawn one step up. Inferred, it is a warned tie; named, it is read so.
+#[test]
+fn xiangqi_notation_named_or_warned() {
+    let game = "[Game \"Chinese Chess\"]\n\n1. B3+1 *\n";
+    let r = kyphu(&["check", "--threads", "1", "-"], game);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("warning[notation-tie]") && r.stdout.contains("asian reads another game"),
+        "{}",
+        r.stdout
+    );
+    let r = kyphu(&["convert", "--quiet", "--out-xiangqi", "iccs", "-"], game);
+    assert!(r.stdout.contains("1. g0i2 *"), "{}", r.stdout);
+    for (name, iccs) in [("asian", "g3g4"), ("wxf", "g0i2")] {
+        let r = kyphu(&["check", "--threads", "1", "--notation", name, "-"], game);
+        assert_eq!(r.code, 0, "{name}: {}", r.stdout);
+        let r = kyphu(&["convert", "--quiet", "--notation", name, "-"], game);
+        assert!(
+            r.stdout.contains(&format!("1. {iccs} *")),
+            "{name}: {}",
+            r.stdout
+        );
+    }
+    // named wrongly: the move is unreadable, and said so
+    let r = kyphu(
+        &["check", "--threads", "1", "--notation", "vi-new", "-"],
+        game,
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout.contains("as a vietnamese-new move"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

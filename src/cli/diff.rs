@@ -31,6 +31,9 @@ pub struct DiffArgs {
     /// Text encoding: auto or a label
     #[arg(long, default_value = "auto")]
     pub encoding: String,
+    /// Notation of xiangqi moves: auto (inferred per record) or a name, as for convert
+    #[arg(long, default_value = "auto")]
+    pub notation: String,
 }
 
 fn load(a: &DiffArgs, file: &str) -> Result<Game, CliError> {
@@ -38,6 +41,7 @@ fn load(a: &DiffArgs, file: &str) -> Result<Game, CliError> {
         files: vec![file.to_owned()],
         lang: a.lang.clone(),
         encoding: a.encoding.clone(),
+        notation: a.notation.clone(),
         threads: 1,
         game: super::GameArg::Auto,
         keep_illegal: false,

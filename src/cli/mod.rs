@@ -21,6 +21,7 @@ use crate::{
     archive::{ArchiveReader, ReadOptions},
     game::{Game, Status, Variant},
     notation::chess::{PieceTable, table, tables},
+    notation::xiangqi::{Dialect, Glyphs},
     replay::ReplayOptions,
 };
 
@@ -105,6 +106,12 @@ pub struct ReadArgs {
     /// or chess, chess960, xiangqi for every game
     #[arg(long, value_enum, default_value_t = GameArg::Auto)]
     pub game: GameArg,
+    /// Notation of xiangqi moves: auto (inferred per game from the whole main line) or
+    /// iccs, chinese, chinese-traditional, wxf, vietnamese-old (vi-old), asian,
+    /// vietnamese-new (vi-new). Chess moves are read in every style (SAN, long
+    /// algebraic, UCI) without it
+    #[arg(long, default_value = "auto")]
+    pub notation: String,
     /// Keep an illegal move that only one piece can make (FIDE Laws 7.5: an illegal
     /// move not claimed stands), flagged, and replay on from it
     #[arg(long)]
@@ -165,8 +172,27 @@ impl ReadArgs {
         }
     }
 
+    fn notation(&self) -> Result<Option<Dialect>, CliError> {
+        let name = self.notation.trim().to_ascii_lowercase();
+        match name.as_str() {
+            "auto" => Ok(None),
+            "vi-old" => Ok(Some(Dialect::OldVietnamese)),
+            "vi-new" => Ok(Some(Dialect::NewVietnamese)),
+            "zh" => Ok(Some(Dialect::Chinese(Glyphs::Simplified))),
+            "zh-tw" => Ok(Some(Dialect::Chinese(Glyphs::Traditional))),
+            "san" | "lan" | "uci" | "fide" | "figurine" => Err(CliError::Usage(format!(
+                "--notation {name}: chess moves are read in every style without it; --notation names a xiangqi notation (auto, iccs, chinese, chinese-traditional, wxf, vietnamese-old, asian, vietnamese-new)"
+            ))),
+            _ => name
+                .parse::<Dialect>()
+                .map(Some)
+                .map_err(|e| CliError::Usage(format!("--notation: {e}, or auto"))),
+        }
+    }
+
     fn replay_options(&self, file: &str) -> Result<ReplayOptions, CliError> {
         Ok(ReplayOptions {
+            xiangqi: self.notation()?,
             lang: self.lang()?,
             file: Some(Arc::from(file)),
             keep_illegal: self.keep_illegal,

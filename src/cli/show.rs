@@ -18,6 +18,9 @@ pub struct ShowArgs {
     /// Text encoding: auto or a label
     #[arg(long, default_value = "auto")]
     pub encoding: String,
+    /// Notation of xiangqi moves: auto (inferred per game) or a name, as for convert
+    #[arg(long, default_value = "auto")]
+    pub notation: String,
     /// Which game of the file (1 = first)
     #[arg(long, default_value_t = 1)]
     pub game: u64,
@@ -31,6 +34,7 @@ pub fn run(a: &ShowArgs) -> Result<ExitCode, CliError> {
         files: vec![a.file.clone()],
         lang: a.lang.clone(),
         encoding: a.encoding.clone(),
+        notation: a.notation.clone(),
         threads: 1,
         game: super::GameArg::Auto,
         keep_illegal: false,

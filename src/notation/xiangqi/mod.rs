@@ -454,20 +454,23 @@ fn vietnamese_letters(tokens: &[&str]) -> bool {
 struct Run {
     dialect: Dialect,
     plies: usize,
+    /// The moves read, in ICCS (to tell whether two dialects read the same game).
+    moves: Vec<String>,
     /// The index of the first token that failed, and why.
     failure: Option<(usize, Diagnostic)>,
 }
 
 fn replay_length(start: &Position, tokens: &[&str], dialect: Dialect) -> Run {
     let mut pos = start.clone();
-    let mut plies = 0;
+    let mut moves = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         match read_play_many(t, dialect, &mut pos) {
-            Ok(v) => plies += v.len(),
+            Ok(v) => moves.extend(v.iter().map(|r| r.mv.iccs())),
             Err(d) => {
                 return Run {
                     dialect,
-                    plies,
+                    plies: moves.len(),
+                    moves,
                     failure: Some((i, d)),
                 };
             }
@@ -475,14 +478,16 @@ fn replay_length(start: &Position, tokens: &[&str], dialect: Dialect) -> Run {
     }
     Run {
         dialect,
-        plies,
+        plies: moves.len(),
+        moves,
         failure: None,
     }
 }
 
 /// The dialect of a game's main-line tokens played from `start`, and a diagnostic when
-/// the choice is a tie (`notation-tie`, a note) or a failure (`notation-unknown`, a
-/// warning naming the token where the best dialect stops). When exactly one dialect
+/// the choice is a tie (`notation-tie`: a note when the dialects read the same moves, a
+/// warning when they read different ones) or a failure (`notation-unknown`, a warning
+/// naming the token where the best dialect stops). When exactly one dialect
 /// replays furthest and stops on an illegal or ambiguous move (not on a token it cannot
 /// read), that dialect is chosen silently: the replay reports the move itself.
 ///
@@ -517,25 +522,36 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
         .iter()
         .map(|d| replay_length(start, tokens, *d))
         .collect();
-    let survivors: Vec<Dialect> = runs
-        .iter()
-        .filter(|r| r.failure.is_none())
-        .map(|r| r.dialect)
-        .collect();
+    let survivors: Vec<&Run> = runs.iter().filter(|r| r.failure.is_none()).collect();
     match survivors.as_slice() {
-        [one] => (*one, None),
-        [first, ..] => {
-            let names: Vec<String> = survivors.iter().map(|d| d.to_string()).collect();
-            (
-                *first,
-                Some(Diagnostic::note(
+        [one] => (one.dialect, None),
+        [first, rest @ ..] => {
+            let names: Vec<String> = survivors.iter().map(|r| r.dialect.to_string()).collect();
+            let chosen = first.dialect;
+            let diag = if rest.iter().all(|r| r.moves == first.moves) {
+                Diagnostic::note(
                     "notation-tie",
                     format!(
-                        "the game replays in {}; chose {first} by preference",
+                        "the game replays in {}; chose {chosen} by preference",
                         names.join(", ")
                     ),
-                )),
-            )
+                )
+            } else {
+                // the same text is a different game in another notation: the reader
+                // must know, and name the notation if the preference is wrong
+                let other = rest
+                    .iter()
+                    .find(|r| r.moves != first.moves)
+                    .map_or(chosen, |r| r.dialect);
+                Diagnostic::warning(
+                    "notation-tie",
+                    format!(
+                        "the game replays in {} with different moves ({other} reads another game); chose {chosen} by preference (give --notation to choose)",
+                        names.join(", ")
+                    ),
+                )
+            };
+            (chosen, Some(diag))
         }
         [] => {
             // the one that replays furthest; the first in preference order on a tie
@@ -558,6 +574,7 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
                     dialect: d,
                     plies,
                     failure: Some((i, err)),
+                    ..
                 }) => (
                     *d,
                     Some(Diagnostic::warning(
@@ -786,6 +803,26 @@ mod tests {
         assert_eq!(diag.code, "notation-tie");
         assert!(
             diag.message.contains("vietnamese-old, asian"),
+            "{}",
+            diag.message
+        );
+        // the two read different moves (advance, retreat): a warning, not a note
+        assert_eq!(
+            diag.severity,
+            crate::diag::Severity::Warning,
+            "{}",
+            diag.message
+        );
+        // `B3+1`: a WXF elephant to file 1, or an Asian-marks pawn one step up
+        let (d, diag) = infer_dialect(&start, &["B3+1"]);
+        assert_eq!(d, Dialect::Wxf);
+        let diag = diag.unwrap();
+        assert_eq!(
+            (diag.code, diag.severity),
+            ("notation-tie", crate::diag::Severity::Warning)
+        );
+        assert!(
+            diag.message.contains("asian reads another game"),
             "{}",
             diag.message
         );
