@@ -54,19 +54,7 @@ impl GameSyntax {
 /// (they extend its span); glued one-letter promotions `a8(Q)`; and move tokens: any
 /// other run of non-space text up to whitespace or one of `{ } ( ) ; $`.
 pub fn parse_game(text: &str, limits: &Limits) -> GameSyntax {
-    let mut p = Parser_ {
-        text,
-        s: text.as_bytes(),
-        pos: 0,
-        out: GameSyntax {
-            movetext: Vec::with_capacity(text.len() / 8),
-            ..GameSyntax::default()
-        },
-        open: Vec::new(),
-        limits,
-        stop: false,
-        moves_seen: false,
-    };
+    let mut p = Parser_::new(text, limits);
     p.tag_section();
     p.movetext();
     p.close_variations();
@@ -160,6 +148,17 @@ fn is_glyph_char(c: char) -> bool {
     matches!(
         c,
         '!' | '?' | '+' | '#' | '=' | '-' | '/' | '±' | '∓' | '∞' | '□' | '⩲' | '⩱'
+    )
+}
+
+/// A non-ASCII character that starts only moves: a CJK ideograph, an Arabic-script
+/// letter or a chess figurine. None of them is or folds to a digit, a result
+/// character, a dot or an annotation glyph (see [`Parser_::token`]).
+#[inline]
+fn is_move_letter(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x4E00..=0x9FFF | 0x0621..=0x064A | 0x0671..=0x06D3 | 0x2654..=0x265F
     )
 }
 
@@ -326,7 +325,23 @@ struct Parser_<'a, 'l> {
     moves_seen: bool,
 }
 
-impl Parser_<'_, '_> {
+impl<'a, 'l> Parser_<'a, 'l> {
+    fn new(text: &'a str, limits: &'l Limits) -> Self {
+        Parser_ {
+            text,
+            s: text.as_bytes(),
+            pos: 0,
+            out: GameSyntax {
+                movetext: Vec::with_capacity(text.len() / 8),
+                ..GameSyntax::default()
+            },
+            open: Vec::new(),
+            limits,
+            stop: false,
+            moves_seen: false,
+        }
+    }
+
     #[inline]
     fn push(&mut self, e: Element) {
         if let Element::Move { .. } | Element::MoveNumber { .. } = e {
@@ -365,6 +380,32 @@ impl Parser_<'_, '_> {
         self.text.get(i..).and_then(|r| r.chars().next())
     }
 
+    /// The length of the non-ASCII character that starts at `i` and whether it is white
+    /// space or a BOM (what the scanners stop at), as [`Self::char_at`] would tell, but
+    /// decoding only the few lead bytes such characters can start with. `None` at the
+    /// end or off a character boundary.
+    #[inline(always)]
+    fn high_at(&self, i: usize) -> Option<(usize, bool)> {
+        let b = *self.s.get(i)?;
+        let slow = || {
+            self.char_at(i)
+                .map(|c| (c.len_utf8(), c.is_whitespace() || c == '\u{FEFF}'))
+        };
+        match b {
+            // U+0085, U+00A0
+            0xC2 => slow(),
+            0xC3..=0xDF => Some((2, false)),
+            // U+1680, U+2000..U+205F, U+3000, U+FEFF: second byte 9A, 80, 81, 80, BB
+            0xE1 | 0xE2 | 0xE3 | 0xEF => match self.s.get(i + 1) {
+                Some(0x80 | 0x81 | 0x9A | 0xBB) => slow(),
+                _ => Some((3, false)),
+            },
+            0xE0..=0xEF => Some((3, false)),
+            0xF0..=0xF4 => Some((4, false)),
+            _ => slow(),
+        }
+    }
+
     #[inline(always)]
     fn skip_ws(&mut self) {
         while let Some(&b) = self.s.get(self.pos) {
@@ -376,8 +417,8 @@ impl Parser_<'_, '_> {
             if class != HIGH {
                 return;
             }
-            match self.char_at(self.pos) {
-                Some(c) if c.is_whitespace() || c == '\u{FEFF}' => self.pos += c.len_utf8(),
+            match self.high_at(self.pos) {
+                Some((len, true)) => self.pos += len,
                 _ => return,
             }
         }
@@ -876,9 +917,9 @@ impl Parser_<'_, '_> {
                 }
                 break;
             } else {
-                match self.char_at(i) {
-                    Some(c) if c.is_whitespace() || c == '\u{FEFF}' => break,
-                    Some(c) => i += c.len_utf8(),
+                match self.high_at(i) {
+                    Some((_, true)) => break,
+                    Some((len, false)) => i += len,
                     None => i += 1,
                 }
             }
@@ -959,6 +1000,19 @@ impl Parser_<'_, '_> {
             {
                 self.ep_suffix(end);
             }
+            return;
+        }
+        if self.s.get(start).is_some_and(|&b| b >= 0x80)
+            && self.char_at(start).is_some_and(is_move_letter)
+        {
+            // a token starting with a letter that folds to no digit, dot or glyph can
+            // only be a move, as below
+            self.push(Element::Move {
+                span: span(start, end),
+                ep: None,
+            });
+            self.pos = end;
+            self.ep_suffix(end);
             return;
         }
         let tok = self.text.get(start..end).unwrap_or("");
@@ -1098,6 +1152,67 @@ mod tests {
             })
             .collect();
         (r, g)
+    }
+
+    /// `high_at` tells what decoding the character with `char_at` tells, for every
+    /// non-ASCII character, at the end of the text or before another character, and
+    /// `None` off a boundary.
+    #[test]
+    fn high_at_agrees_with_char_at() {
+        let limits = Limits::default();
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            for text in [c.to_string(), format!("{c}a"), format!("{c}\u{3000}")] {
+                let p = Parser_::new(&text, &limits);
+                let want = p
+                    .char_at(0)
+                    .map(|c| (c.len_utf8(), c.is_whitespace() || c == '\u{FEFF}'));
+                assert_eq!(p.high_at(0), want, "{c:?}");
+                for i in 1..c.len_utf8() {
+                    assert_eq!(p.high_at(i), None, "{c:?} {i}");
+                }
+            }
+        }
+    }
+
+    /// The tokens [`is_move_letter`] lets [`Parser_::token`] take as moves at once
+    /// could be nothing else.
+    #[test]
+    fn move_letters_start_only_moves() {
+        let mut n = 0;
+        for c in (0x80..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_move_letter(c))
+        {
+            assert!(normalize::digit_value(c).is_none(), "{c:?}");
+            assert!(!is_glyph_char(c) && c != '…', "{c:?}");
+            for tail in ["", "1-0", "-½", "*"] {
+                assert_eq!(result_token(&format!("{c}{tail}")), None, "{c:?}");
+            }
+            n += 1;
+        }
+        assert!(n > 20_000);
+    }
+
+    /// Tokens in other scripts, next to non-ASCII spaces, at line ends, mixed.
+    #[test]
+    fn non_ascii_tokens() {
+        let cases: &[(&str, &str)] = &[
+            ("1. ♘f3\n♞c6\r\n2. ♗b5", "N1 M:♘f3 M:♞c6 N2 M:♗b5"),
+            ("1. ♘f3", "N1 M:♘f3"),
+            ("1.　马f3　马c6 ２．车e1", "N1 M:马f3 M:马c6 N2 M:车e1"),
+            ("1. اf3\u{00A0}اc6 ۲. کe1", "N1 M:اf3 M:اc6 N2 M:کe1"),
+            ("1. 马f3\u{2009}♞c6\u{FEFF} ½-½", "N1 M:马f3 M:♞c6"),
+            ("1. Кf3 马c6 ♘e5 ۱-۰", "N1 M:Кf3 M:马c6 M:♘e5"),
+            (
+                "1. Me\u{0302}\u{0301}f3 ♘xd5 e.p. ±",
+                "N1 M:Me\u{0302}\u{0301}f3 M:♘xd5 e.p. A:±",
+            ),
+            ("1. ♘f3!? 马x ½", "N1 M:♘f3!? M:马x"),
+            ("1. \u{1680}♘f3\u{2028}♞f6\u{3000}", "N1 M:♘f3 M:♞f6"),
+        ];
+        for &(input, want) in cases {
+            assert_eq!(render(input).0.join(" "), want, "{input:?}");
+        }
     }
 
     fn codes(g: &GameSyntax) -> Vec<&'static str> {

@@ -34,7 +34,7 @@ use crate::{
     diag::{Diagnostic, Span},
     text::{
         DecodeReport, EncodingSource,
-        decode::{Utf16Reader, decode_chunk},
+        decode::{Utf16Reader, decode_chunk, decode_utf8},
     },
 };
 
@@ -580,14 +580,22 @@ impl<R: BufRead> ArchiveReader<R> {
             return;
         }
         let (start, line) = (self.chunk_start, self.chunk_line);
-        match self.finished_utf8_games(raw) {
-            Some(cut) => {
-                let (games, after) = raw.split_at(cut);
-                let at = start + cut as u64;
-                self.decode_segment(games, start, at, line);
-                self.decode_segment(after, at, end_offset, line + count_raw_lines(games));
+        // validated once here: a valid chunk is not validated again by decoding
+        let utf8 = std::str::from_utf8(raw);
+        match &utf8 {
+            Ok(text) if self.bom.is_none() && self.options.encoding.is_none() => {
+                let (text, report) = decode_utf8(text);
+                self.push_segment(raw, text, report, start, end_offset, line);
             }
-            None => self.decode_segment(raw, start, end_offset, line),
+            _ => match self.finished_utf8_games(raw, utf8.err().map(|e| e.valid_up_to())) {
+                Some(cut) => {
+                    let (games, after) = raw.split_at(cut);
+                    let at = start + cut as u64;
+                    self.decode_segment(games, start, at, line);
+                    self.decode_segment(after, at, end_offset, line + count_raw_lines(games));
+                }
+                None => self.decode_segment(raw, start, end_offset, line),
+            },
         }
         self.chunk = chunk;
     }
@@ -598,14 +606,13 @@ impl<R: BufRead> ArchiveReader<R> {
     /// without the junk's encoding warning. `None` when the chunk is valid UTF-8, the
     /// encoding is given (BOM, `--encoding`), or no game ends before the first invalid
     /// byte. The cut is after the last result and the spaces and line ends after it.
-    fn finished_utf8_games(&self, raw: &[u8]) -> Option<usize> {
+    ///
+    /// `invalid_at` is where the first invalid byte of `raw` is (`None`: valid UTF-8).
+    fn finished_utf8_games(&self, raw: &[u8], invalid_at: Option<usize>) -> Option<usize> {
         if self.bom.is_some() || self.options.encoding.is_some() {
             return None;
         }
-        let valid = match std::str::from_utf8(raw) {
-            Ok(_) => return None,
-            Err(e) => e.valid_up_to(),
-        };
+        let valid = invalid_at?;
         let prefix = std::str::from_utf8(raw.get(..valid)?).ok()?;
         let mut base = 0usize;
         let mut cut = None;
@@ -633,7 +640,21 @@ impl<R: BufRead> ArchiveReader<R> {
         if raw.iter().all(u8::is_ascii_whitespace) {
             return;
         }
-        let (mut text, report) = self.decode(raw);
+        let (text, report) = self.decode(raw);
+        self.push_segment(raw, text, report, seg_start, seg_end, line);
+    }
+
+    /// Queues the decoded text of `raw` (input offsets `seg_start..seg_end`, first line
+    /// `line`) as a piece.
+    fn push_segment(
+        &mut self,
+        raw: &[u8],
+        mut text: String,
+        report: DecodeReport,
+        seg_start: u64,
+        seg_end: u64,
+        line: u64,
+    ) {
         if self.lone_cr {
             lone_cr_to_lf(&mut text);
         }

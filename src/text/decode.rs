@@ -145,12 +145,7 @@ pub fn decode_chunk(
         return (super::normalize::nfc(text), report);
     }
     if let Ok(s) = std::str::from_utf8(bytes) {
-        let report = DecodeReport {
-            encoding: UTF_8,
-            source: EncodingSource::Utf8,
-            had_replacements: false,
-        };
-        return (super::normalize::nfc(s.to_owned()), report);
+        return decode_utf8(s);
     }
     if mostly_utf8(bytes) {
         // UTF-8 text with a few stray bytes: keep the UTF-8 and replace the strays,
@@ -171,6 +166,17 @@ pub fn decode_chunk(
         had_replacements,
     };
     (super::normalize::nfc(text), report)
+}
+
+/// What [`decode_chunk`] gives, without `forced`, for bytes that are valid UTF-8
+/// (`text`): for a caller that has validated them already.
+pub fn decode_utf8(text: &str) -> (String, DecodeReport) {
+    let report = DecodeReport {
+        encoding: UTF_8,
+        source: EncodingSource::Utf8,
+        had_replacements: false,
+    };
+    (super::normalize::nfc(text.to_owned()), report)
 }
 
 /// Does `bytes` hold at least two valid multi-byte UTF-8 characters for every invalid
@@ -530,6 +536,21 @@ pub(crate) mod tests {
         let (text, report) = decode_chunk(&bytes, None, None);
         assert_eq!(report.encoding, WINDOWS_1258);
         assert!(text.contains(name), "{text}");
+    }
+
+    /// What a caller that validated the bytes gets is what `decode_chunk` gives them,
+    /// NFC applied (decomposed Vietnamese), for every script.
+    #[test]
+    fn decode_utf8_is_decode_chunk_of_valid_bytes() {
+        for text in [
+            "1. e4 e5",
+            "[White \"Nguye\u{0302}\u{0303}n\"] 1. Me\u{0302}\u{0301}f3",
+            "1. 马f3 ♞c6 اf3 Кf6\n",
+            "1. ♘f3",
+        ] {
+            let chunk = decode_chunk(text.as_bytes(), None, Some(WINDOWS_1252));
+            assert_eq!(decode_utf8(text), chunk, "{text:?}");
+        }
     }
 
     #[test]
