@@ -86,12 +86,8 @@ struct Ctx<'a> {
     /// letters of the style: the rest of SAN, ICCS and UCI is ASCII letters, digits and
     /// signs).
     plain_moves: bool,
-    /// Every move of this chess game carries its [`crate::game::SanHint`] (or is a null
-    /// move): SAN is written from the hints, and the board only follows the pieces
-    /// ([`crate::chess::Position::play_pieces`]) for the UCI field and the final FEN.
-    hinted: bool,
-    /// When `hinted` and every move is written without escapes in letters of at most
-    /// four bytes: the letters, for [`push_hinted_fields`].
+    /// When every move is written without escapes in letters of at most four bytes:
+    /// the letters, for [`push_hinted_fields`].
     letters: Option<Letters>,
 }
 
@@ -109,12 +105,9 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
         },
         tok: String::with_capacity(32),
         plain_moves: plain_moves(&opts.moves),
-        hinted: false,
         letters: None,
     };
-    ctx.hinted =
-        matches!(game.start, StartPosition::Chess(_)) && super::pgn::all_hinted(&game.moves);
-    if ctx.hinted && ctx.plain_moves {
+    if ctx.plain_moves {
         ctx.letters = short_letters(opts.moves.chess.table);
     }
     b.extend_from_slice(b"{\"schema_version\":\"");
@@ -160,9 +153,8 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
     b.extend_from_slice(b",\"moves\":");
     let mut board = Board::new(&game.start);
     write_line(b, &mut ctx, &mut board, &game.moves);
-    if let Board::Chess(p) = &mut board
-        && ctx.hinted
-    {
+    if let Board::Chess(p) = &mut board {
+        // after moves played from their hints
         p.end_pieces_only();
     }
     b.extend_from_slice(b",\"result\":");
@@ -351,11 +343,13 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
 
 /// Appends the move's notation as [`Board::write_and_play`] writes it (escaped) and
 /// plays it; the usual chess move straight into `b`.
+///
+/// A chess move with its [`crate::game::SanHint`] is written from the hint, and the
+/// board only follows the pieces ([`crate::chess::Position::play_pieces`]); the pieces
+/// giving check are brought up to date before a move without one.
 fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, node: &MoveNode) {
     let mv = &node.mv;
-    if ctx.hinted
-        && let (Board::Chess(p), AnyMove::Chess(m), Some(hint)) = (&mut *board, mv, node.san)
-    {
+    if let (Board::Chess(p), AnyMove::Chess(m), Some(hint)) = (&mut *board, mv, node.san) {
         if ctx.plain_moves {
             super::write_hinted_san(b, m, hint, &ctx.style.chess);
         } else {
@@ -365,6 +359,9 @@ fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, node: &MoveNo
         }
         p.play_pieces(m);
         return;
+    }
+    if let Board::Chess(p) = &mut *board {
+        p.end_pieces_only();
     }
     if ctx.plain_moves
         && let (Board::Chess(p), AnyMove::Chess(m)) = (&mut *board, mv)
@@ -730,11 +727,11 @@ impl<'a> LineCursor<'a> {
         }
         let bytes = self.text.as_bytes().get(self.pos..offset).unwrap_or(&[]);
         if self.ascii {
-            for (i, &c) in bytes.iter().enumerate() {
-                if c == b'\n' {
-                    self.breaks += 1;
-                    self.line_start = self.pos + i + 1;
-                }
+            // the last line break first: the usual span has none before it
+            if let Some(last) = bytes.iter().rposition(|&c| c == b'\n') {
+                let before = bytes.get(..last).unwrap_or(&[]);
+                self.breaks += 1 + before.iter().filter(|&&c| c == b'\n').count() as u64;
+                self.line_start = self.pos + last + 1;
             }
             self.pos = offset;
             return self.here(offset - self.line_start);
@@ -1140,7 +1137,6 @@ mod tests {
                         },
                         tok: String::new(),
                         plain_moves: plain_moves(&style),
-                        hinted: false,
                         letters: None,
                     };
                     let mut board = Board::Chess(pos.clone());

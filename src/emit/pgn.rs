@@ -77,7 +77,7 @@ impl Cursor {
 
 /// Whether every move of `line` and its variations is a chess move with its
 /// [`crate::game::SanHint`] or a null move (iterative: no recursion on deep input).
-pub(super) fn all_hinted(line: &Line) -> bool {
+fn all_hinted(line: &Line) -> bool {
     let mut lines = vec![line];
     while let Some(l) = lines.pop() {
         for n in &l.moves {
