@@ -168,8 +168,16 @@ fn pgn_in(games: &[Game], moves: kyphu::emit::MoveStyle) -> String {
     String::from_utf8(w.into_inner()).unwrap()
 }
 
+fn json_in(games: &[Game], moves: kyphu::emit::MoveStyle) -> String {
+    let mut w = JsonWriter::new(Vec::new(), JsonOptions { moves });
+    for g in games {
+        w.write_game(g).unwrap();
+    }
+    String::from_utf8(w.into_inner()).unwrap()
+}
+
 /// SAN written from the hints replay recorded is the SAN worked out from the
-/// positions, in every style, on every game of the corpus (variations, promotions,
+/// positions, in PGN and JSON, in every style, on every game of the corpus (variations, promotions,
 /// castling, chess960, checks and mates, null moves, ambiguous piece moves).
 #[test]
 fn san_from_hints_is_san_from_positions() {
@@ -184,7 +192,19 @@ fn san_from_hints_is_san_from_positions() {
             "1. O-O-O Kd7 2. Rdd1 Ke6 3. Rh2 (3. Rhf1 Kf5 4. Rf2+) 3... Ke5 4. Rhh1 *\n\n",
             "[FEN \"k7/4P3/8/8/8/8/8/K1N1N3 w - - 0 1\"]\n\n",
             "1. e8=Q+ Ka7 2. Ncd3 -- 3. Qe5 Kb7 4. Nb4 Ka8 5. Qa5# 1-0\n\n",
-            "1. e4 d5 2. e5 f5 3. exf6 e.p. Nc6 4. fxg7 Nf6 5. gxh8=N *\n"
+            "1. e4 d5 2. e5 f5 3. exf6 e.p. Nc6 4. fxg7 Nf6 5. gxh8=N *\n\n",
+            // ambiguous knights, rooks on one file, a queen needing its whole square
+            "[FEN \"4k3/8/8/R7/1N3N2/8/8/R3K3 w Q - 0 1\"]\n\n",
+            "1. Nbd5 Kd7 2. R1a3 Ke6 3. Nfe2 Kxd5 4. R5a4 *\n\n",
+            "[FEN \"7k/8/8/8/8/Q7/8/Q1Q4K w - - 0 1\"]\n\n",
+            "1. Qa1b2+ Kg8 2. Qcc8# 1-0\n\n",
+            // castling with check, a promotion to a knight with check, mate by a pawn
+            "[FEN \"5k2/6P1/8/8/8/8/8/4K2R w K - 0 1\"]\n\n",
+            "1. O-O+ Kxg7 2. Kh2 Kg6 *\n\n",
+            "[FEN \"8/1P6/8/8/8/8/k7/4K3 w - - 0 1\"]\n\n",
+            "1. b8=N Ka3 2. Nc6 *\n\n",
+            "[FEN \"7k/3N2pp/8/8/8/8/2p5/K7 b - - 0 1\"]\n\n",
+            "1... c1=Q+ 2. Ka2 Qc4+ 3. Ka1 Qc3+ 4. Kb1 Qb3+ 5. Kc1 *\n"
         )
         .to_owned(),
     )];
@@ -204,6 +224,8 @@ fn san_from_hints_is_san_from_positions() {
     let styles = [
         SanStyle::pgn(),
         SanStyle::fide(table("vi").unwrap()),
+        SanStyle::fide(table("zh").unwrap()),
+        SanStyle::fide(table("fa").unwrap()),
         SanStyle::figurine(),
         SanStyle {
             table: figurine(),
@@ -212,6 +234,18 @@ fn san_from_hints_is_san_from_positions() {
         },
     ];
     let mut hinted_games = 0;
+    let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/chess");
+    if own.is_dir() {
+        let mut list = Vec::new();
+        files(&own, &mut list);
+        for p in list {
+            let bytes = std::fs::read(&p).unwrap();
+            texts.push((
+                p.display().to_string(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ));
+        }
+    }
     for (name, text) in &texts {
         let games = games_of(read_str(text));
         hinted_games += games
@@ -232,7 +266,16 @@ fn san_from_hints_is_san_from_positions() {
                 pgn_in(&plain, moves),
                 "{name}, style {style:?}"
             );
+            let (hinted, worked_out) = (json_in(&games, moves), json_in(&plain, moves));
+            if hinted != worked_out {
+                let (a, b) = hinted
+                    .lines()
+                    .zip(worked_out.lines())
+                    .find(|(a, b)| a != b)
+                    .unwrap_or_default();
+                panic!("{name}, style {style:?}: JSON differs\n{a}\n{b}");
+            }
         }
     }
-    assert!(hinted_games >= 3, "the inline games carry hints");
+    assert!(hinted_games >= 8, "the inline games carry hints");
 }

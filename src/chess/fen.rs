@@ -239,10 +239,16 @@ impl Position {
         }
         s.push(' ');
         match self.ep_square {
-            Some(ep) => s.push_str(&ep.to_string()),
+            Some(ep) => {
+                s.push(ep.file().char());
+                s.push(ep.rank().char());
+            }
             None => s.push('-'),
         }
-        s.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
+        s.push(' ');
+        s.push_str(itoa::Buffer::new().format(self.halfmoves));
+        s.push(' ');
+        s.push_str(itoa::Buffer::new().format(self.fullmoves));
         s
     }
 
@@ -254,6 +260,7 @@ impl Position {
     }
 
     fn write_placement(&self, s: &mut String) {
+        let occupied = self.occupied();
         for rank in (0..8).rev() {
             let mut empty = 0u8;
             for file in 0..8 {
@@ -261,6 +268,10 @@ impl Position {
                     File::new(file).unwrap_or(File::A),
                     Rank::new(rank).unwrap_or(Rank::FIRST),
                 );
+                if !occupied.contains(sq) {
+                    empty += 1;
+                    continue;
+                }
                 match self.piece_at(sq) {
                     Some(p) => {
                         if empty > 0 {

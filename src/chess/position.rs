@@ -766,6 +766,17 @@ impl Position {
     /// [`Position::legal_moves`] or check with [`Position::is_legal`]); an illegal move
     /// leaves a position that may break the invariants, but never panics.
     pub fn play_unchecked(&mut self, m: &Move) {
+        self.play_pieces(m);
+        self.refresh_checkers();
+    }
+
+    /// Plays `m` as [`Position::play_unchecked`] does but leaves the pieces giving
+    /// check as they were: only for a caller that asks nothing of the position that
+    /// depends on them (legal moves, `is_check`) until [`Position::end_pieces_only`].
+    /// A writer that knows each move's SAN already (from
+    /// [`crate::game::SanHint`]) plays a game this way for its final FEN.
+    #[inline(always)]
+    pub(crate) fn play_pieces(&mut self, m: &Move) {
         let color = self.turn;
         self.ep_square = None;
         self.halfmoves = self.halfmoves.saturating_add(1);
@@ -855,6 +866,11 @@ impl Position {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = color.other();
+    }
+
+    /// Brings the pieces giving check up to date after moves played with
+    /// [`Position::play_pieces`].
+    pub(crate) fn end_pieces_only(&mut self) {
         self.refresh_checkers();
     }
 

@@ -2,7 +2,7 @@
 
 use std::{
     fs::File,
-    io::{self, BufWriter, Read, Write},
+    io::{self, IoSlice, Read, Write},
     path::Path,
     process::ExitCode,
 };
@@ -141,6 +141,89 @@ fn create(path: &str) -> Result<Box<dyn Write + Send>, CliError> {
     Ok(Box::new(f))
 }
 
+/// The output: each game's bytes as rendered, written together with vectored writes
+/// once about [`Gather::BYTES`] are pending, instead of copied into a buffer.
+struct Gather<W: Write> {
+    out: W,
+    pending: Vec<Vec<u8>>,
+    bytes: usize,
+}
+
+impl<W: Write> Gather<W> {
+    /// Bytes pending before they are written.
+    const BYTES: usize = 1 << 16;
+    /// Games pending before they are written (well under any `IOV_MAX`).
+    const GAMES: usize = 256;
+
+    fn new(out: W) -> Gather<W> {
+        Gather {
+            out,
+            pending: Vec::new(),
+            bytes: 0,
+        }
+    }
+
+    /// Takes one game's bytes.
+    fn push(&mut self, b: Vec<u8>) -> io::Result<()> {
+        if b.is_empty() {
+            return Ok(());
+        }
+        self.bytes += b.len();
+        self.pending.push(b);
+        if self.bytes >= Self::BYTES || self.pending.len() >= Self::GAMES {
+            self.write_pending()?;
+        }
+        Ok(())
+    }
+
+    /// Writes what is pending, then `b`.
+    fn write_all(&mut self, b: &[u8]) -> io::Result<()> {
+        self.write_pending()?;
+        self.out.write_all(b)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.write_pending()?;
+        self.out.flush()
+    }
+
+    fn write_pending(&mut self) -> io::Result<()> {
+        // the first pending buffer not written completely, and how much of it is
+        let (mut first, mut done) = (0, 0);
+        while first < self.pending.len() {
+            let rest = self.pending.get(first + 1..).unwrap_or(&[]);
+            let head = self
+                .pending
+                .get(first)
+                .and_then(|b| b.get(done..))
+                .unwrap_or(&[]);
+            let slices: Vec<IoSlice<'_>> = std::iter::once(head)
+                .chain(rest.iter().map(Vec::as_slice))
+                .map(IoSlice::new)
+                .collect();
+            let mut n = match self.out.write_vectored(&slices) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            while let Some(b) = self.pending.get(first) {
+                let left = b.len() - done;
+                if n < left {
+                    done += n;
+                    break;
+                }
+                n -= left;
+                first += 1;
+                done = 0;
+            }
+        }
+        self.pending.clear();
+        self.bytes = 0;
+        Ok(())
+    }
+}
+
 /// What a worker hands to the writer for one input item.
 struct Item {
     junk: bool,
@@ -159,7 +242,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         Some(path) => create(path)?,
         None => Box::new(io::stdout()),
     };
-    let mut out = BufWriter::with_capacity(1 << 16, sink);
+    let mut out = Gather::new(sink);
     let mut csv = match format {
         OutputFormat::Csv => {
             let games = a.games_csv.as_deref().map(create).transpose()?;
@@ -252,7 +335,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             counts.read += 1;
             counts.add_status(item.status);
             counts.add_encoding(item.encoding);
-            out.write_all(&item.rendered)?;
+            out.push(item.rendered)?;
             if let (Some(w), Some(g)) = (csv.as_mut(), item.game.as_ref()) {
                 w.write_game(g)?;
             }

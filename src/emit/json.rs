@@ -86,6 +86,9 @@ struct Ctx<'a> {
     /// letters of the style: the rest of SAN, ICCS and UCI is ASCII letters, digits and
     /// signs).
     plain_moves: bool,
+    /// When every move is written without escapes in letters of at most four bytes:
+    /// the letters, for [`push_hinted_fields`].
+    letters: Option<Letters>,
 }
 
 /// Appends the JSON line of `game` to `b`.
@@ -102,7 +105,11 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
         },
         tok: String::with_capacity(32),
         plain_moves: plain_moves(&opts.moves),
+        letters: None,
     };
+    if ctx.plain_moves {
+        ctx.letters = short_letters(opts.moves.chess.table);
+    }
     b.extend_from_slice(b"{\"schema_version\":\"");
     b.extend_from_slice(SCHEMA_VERSION.as_bytes());
     b.extend_from_slice(b"\",\"kind\":");
@@ -146,6 +153,10 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
     b.extend_from_slice(b",\"moves\":");
     let mut board = Board::new(&game.start);
     write_line(b, &mut ctx, &mut board, &game.moves);
+    if let Board::Chess(p) = &mut board {
+        // after moves played from their hints
+        p.end_pieces_only();
+    }
     b.extend_from_slice(b",\"result\":");
     push_str(b, game.result.as_str());
     b.extend_from_slice(b",\"final_fen\":");
@@ -261,18 +272,24 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
             b.extend_from_slice(b"{\"ply\":");
         }
         push_u64(b, first_ply + i as u64);
-        push_uci_field(b, board, &node.mv);
         // the position before the move, for its variations
         let before = (!node.variations.is_empty()).then(|| board.clone());
-        push_san(b, ctx, board, &node.mv);
         let span = (!node.span.is_empty()).then_some(node.span);
-        match span {
-            Some(s) => {
-                b.extend_from_slice(b"\",\"written\":\"");
-                push_escaped(b, s.slice(&ctx.game.source.text));
-                b.push(b'"');
-            }
-            None => b.extend_from_slice(b"\",\"written\":null"),
+        let written = span.map(|s| s.slice(&ctx.game.source.text));
+        if let (Some(letters), Board::Chess(p), AnyMove::Chess(m), Some(hint)) =
+            (&ctx.letters, &mut *board, &node.mv, node.san)
+        {
+            let fast = FastMove {
+                letters,
+                style: &ctx.style.chess,
+                chess960: p.chess960(),
+            };
+            push_hinted_fields(b, &fast, m, hint, written);
+            p.play_pieces(m);
+        } else {
+            push_uci_field(b, board, &node.mv);
+            push_san(b, ctx, board, node);
+            push_written(b, written);
         }
         push_location(b, &mut ctx.lines, span);
         // comments before the first move of the line belong to it in JSON
@@ -326,7 +343,26 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
 
 /// Appends the move's notation as [`Board::write_and_play`] writes it (escaped) and
 /// plays it; the usual chess move straight into `b`.
-fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, mv: &AnyMove) {
+///
+/// A chess move with its [`crate::game::SanHint`] is written from the hint, and the
+/// board only follows the pieces ([`crate::chess::Position::play_pieces`]); the pieces
+/// giving check are brought up to date before a move without one.
+fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, node: &MoveNode) {
+    let mv = &node.mv;
+    if let (Board::Chess(p), AnyMove::Chess(m), Some(hint)) = (&mut *board, mv, node.san) {
+        if ctx.plain_moves {
+            super::write_hinted_san(b, m, hint, &ctx.style.chess);
+        } else {
+            ctx.tok.clear();
+            super::write_hinted_san(&mut ctx.tok, m, hint, &ctx.style.chess);
+            push_escaped(b, &ctx.tok);
+        }
+        p.play_pieces(m);
+        return;
+    }
+    if let Board::Chess(p) = &mut *board {
+        p.end_pieces_only();
+    }
     if ctx.plain_moves
         && let (Board::Chess(p), AnyMove::Chess(m)) = (&mut *board, mv)
         && super::write_fast_san(b, p, m, ctx.style.chess.table)
@@ -343,6 +379,159 @@ fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, mv: &AnyMove)
         b.extend_from_slice(ctx.tok.as_bytes());
     } else {
         push_escaped(b, &ctx.tok);
+    }
+}
+
+/// The piece letters of a style as bytes, by [`crate::chess::Role::index`]: each
+/// letter's bytes (the first `len`) and `len`.
+type Letters = [([u8; 4], usize); 6];
+
+/// The letters of `table` as [`Letters`], when none is longer than four bytes.
+fn short_letters(table: &crate::notation::chess::PieceTable) -> Option<Letters> {
+    let mut out = [([0; 4], 0); 6];
+    for role in crate::chess::Role::ALL {
+        let l = table.letter(role).as_bytes();
+        let slot = out.get_mut(role.index())?;
+        slot.0.get_mut(..l.len())?.copy_from_slice(l);
+        slot.1 = l.len();
+    }
+    Some(out)
+}
+
+/// The end of the `san` field and the `written` field: `","written":"…"` or
+/// `","written":null`.
+fn push_written(b: &mut Vec<u8>, written: Option<&str>) {
+    match written {
+        Some(w) => {
+            b.extend_from_slice(b"\",\"written\":\"");
+            push_escaped(b, w);
+            b.push(b'"');
+        }
+        None => b.extend_from_slice(b"\",\"written\":null"),
+    }
+}
+
+/// What [`push_hinted_fields`] needs of the style and the game.
+struct FastMove<'a> {
+    letters: &'a Letters,
+    style: &'a crate::notation::chess::SanStyle,
+    chess960: bool,
+}
+
+/// `,"uci":"…","san":"…","written":…` of a chess move, its SAN from its hint (as
+/// [`super::write_hinted_san`] writes it), the usual move in one piece.
+fn push_hinted_fields(
+    b: &mut Vec<u8>,
+    fast: &FastMove<'_>,
+    m: &crate::chess::Move,
+    hint: crate::game::SanHint,
+    written: Option<&str>,
+) {
+    use crate::chess::{Move, Role, Square};
+    const LEN: usize = 96;
+    /// The longest `written` text copied with the rest.
+    const SHORT: usize = 32;
+    let (letters, style, chess960) = (fast.letters, fast.style, fast.chess960);
+    fn put(t: &mut [u8; LEN], n: &mut usize, bytes: &[u8]) {
+        for &c in bytes {
+            if let Some(slot) = t.get_mut(*n) {
+                *slot = c;
+            }
+            *n += 1;
+        }
+    }
+    fn square(s: Square) -> [u8; 2] {
+        [b'a' + s.file().index(), b'1' + s.rank().index()]
+    }
+    let mut t = [0u8; LEN];
+    let mut n = 0;
+    put(&mut t, &mut n, b",\"uci\":\"");
+    let (from, to) = match *m {
+        Move::Castle { king, rook } if chess960 => (king, rook),
+        _ => (m.from(), m.to()),
+    };
+    put(&mut t, &mut n, &square(from));
+    put(&mut t, &mut n, &square(to));
+    if let Some(p) = m.promotion() {
+        put(
+            &mut t,
+            &mut n,
+            &[u8::try_from(p.lower_char()).unwrap_or(b'?')],
+        );
+    }
+    put(&mut t, &mut n, b"\",\"san\":\"");
+    match *m {
+        Move::Castle { king, rook } => {
+            let queen_side = rook.file() < king.file();
+            put(
+                &mut t,
+                &mut n,
+                match (queen_side, style.castle_zeros) {
+                    (false, false) => b"O-O",
+                    (true, false) => b"O-O-O",
+                    (false, true) => b"0-0",
+                    (true, true) => b"0-0-0",
+                },
+            );
+        }
+        _ => {
+            let role = m.role();
+            let letter = |r: Role| {
+                let (l, len) = &letters[r.index()];
+                l.get(..*len).unwrap_or(&[])
+            };
+            if role != Role::Pawn {
+                put(&mut t, &mut n, letter(role));
+            }
+            if hint.file {
+                put(&mut t, &mut n, &[b'a' + from.file().index()]);
+            }
+            if hint.rank {
+                put(&mut t, &mut n, &[b'1' + from.rank().index()]);
+            }
+            if m.is_capture() {
+                put(&mut t, &mut n, b"x");
+            }
+            put(&mut t, &mut n, &square(m.to()));
+            if let Some(p) = m.promotion() {
+                if style.promotion_eq {
+                    put(&mut t, &mut n, b"=");
+                }
+                put(&mut t, &mut n, letter(p));
+            }
+        }
+    }
+    if style.check_marks && hint.check {
+        put(&mut t, &mut n, if hint.mate { b"#" } else { b"+" });
+    }
+    // the written text, when it is short and needs no escape
+    let mut rest = None;
+    match written {
+        None => put(&mut t, &mut n, b"\",\"written\":null"),
+        Some(w) if w.len() <= SHORT => {
+            let mark = n;
+            put(&mut t, &mut n, b"\",\"written\":\"");
+            let mut plain = true;
+            for &c in w.as_bytes() {
+                plain &= PLAIN[usize::from(c)];
+                if let Some(slot) = t.get_mut(n) {
+                    *slot = c;
+                }
+                n += 1;
+            }
+            put(&mut t, &mut n, b"\"");
+            if !plain {
+                n = mark;
+                rest = written;
+            }
+        }
+        Some(_) => rest = written,
+    }
+    // all of the array at once, then the unused bytes cut off
+    b.extend_from_slice(&t);
+    b.truncate(b.len() - (LEN - n.min(LEN)));
+    if rest.is_some() {
+        push_written(b, rest);
     }
 }
 
@@ -441,27 +630,39 @@ fn severity_name(s: Severity) -> &'static str {
 /// `,"line":…,"column":…` for a span (nulls without one).
 fn push_location(b: &mut Vec<u8>, lines: &mut Lines<'_>, span: Option<Span>) {
     match span {
-        Some(s) => {
-            let lc = lines.cursor.locate(s.start as usize);
-            // `,"line":N,"column":`, written again only when the line changes
-            if lines.field_line != Some(lc.line) {
-                let mut f = Vec::with_capacity(FIELD);
-                f.extend_from_slice(b",\"line\":");
-                push_u64(&mut f, lc.line);
-                f.extend_from_slice(b",\"column\":");
-                lines.field = [0; FIELD];
-                for (slot, c) in lines.field.iter_mut().zip(&f) {
-                    *slot = *c;
-                }
-                lines.field_len = f.len().min(FIELD);
-                lines.field_line = Some(lc.line);
-            }
-            // all of the array at once (no call), then the unused bytes cut off
-            b.extend_from_slice(&lines.field);
-            b.truncate(b.len() - (FIELD - lines.field_len));
-            push_u64(b, u64::from(lc.column));
-        }
+        Some(s) => push_location_at(b, lines, s.start as usize),
         None => b.extend_from_slice(b",\"line\":null,\"column\":null"),
+    }
+}
+
+/// `,"line":…,"column":…` for the text at `offset`.
+fn push_location_at(b: &mut Vec<u8>, lines: &mut Lines<'_>, offset: usize) {
+    let column = lines.field_for(offset);
+    // all of the array at once (no call), then the unused bytes cut off
+    b.extend_from_slice(&lines.field);
+    b.truncate(b.len() - (FIELD - lines.field_len));
+    push_u64(b, u64::from(column));
+}
+
+impl Lines<'_> {
+    /// Locates `offset`, leaving `,"line":N,"column":` of its line in `field`, and
+    /// returns its column.
+    fn field_for(&mut self, offset: usize) -> u32 {
+        let lc = self.cursor.locate(offset);
+        // written again only when the line changes
+        if self.field_line != Some(lc.line) {
+            let mut f = Vec::with_capacity(FIELD);
+            f.extend_from_slice(b",\"line\":");
+            push_u64(&mut f, lc.line);
+            f.extend_from_slice(b",\"column\":");
+            self.field = [0; FIELD];
+            for (slot, c) in self.field.iter_mut().zip(&f) {
+                *slot = *c;
+            }
+            self.field_len = f.len().min(FIELD);
+            self.field_line = Some(lc.line);
+        }
+        lc.column
     }
 }
 
@@ -526,11 +727,11 @@ impl<'a> LineCursor<'a> {
         }
         let bytes = self.text.as_bytes().get(self.pos..offset).unwrap_or(&[]);
         if self.ascii {
-            for (i, &c) in bytes.iter().enumerate() {
-                if c == b'\n' {
-                    self.breaks += 1;
-                    self.line_start = self.pos + i + 1;
-                }
+            // the last line break first: the usual span has none before it
+            if let Some(last) = bytes.iter().rposition(|&c| c == b'\n') {
+                let before = bytes.get(..last).unwrap_or(&[]);
+                self.breaks += 1 + before.iter().filter(|&&c| c == b'\n').count() as u64;
+                self.line_start = self.pos + last + 1;
             }
             self.pos = offset;
             return self.here(offset - self.line_start);
@@ -936,10 +1137,12 @@ mod tests {
                         },
                         tok: String::new(),
                         plain_moves: plain_moves(&style),
+                        letters: None,
                     };
                     let mut board = Board::Chess(pos.clone());
                     let mut got = Vec::new();
-                    push_san(&mut got, &mut ctx, &mut board, &mv);
+                    let node = MoveNode::new(mv, Span::default());
+                    push_san(&mut got, &mut ctx, &mut board, &node);
                     assert_eq!(String::from_utf8(got).unwrap(), want, "{fen} {m:?}");
                     assert_eq!(board.fen(), after.fen());
                 }

@@ -299,6 +299,53 @@ pub(crate) fn write_fast_san<O: SanOut>(
     true
 }
 
+/// Appends the SAN of `m` from its [`SanHint`](crate::game::SanHint), check mark
+/// included, as [`write_san_hinted`](crate::notation::chess::write_san_hinted) writes
+/// it, into any [`SanOut`] (the JSON writer's bytes).
+pub(crate) fn write_hinted_san<O: SanOut>(
+    out: &mut O,
+    m: &chess::Move,
+    hint: crate::game::SanHint,
+    style: &SanStyle,
+) {
+    use chess::{CastlingSide, Role};
+    if let Some(side) = m.castling_side() {
+        out.push_text(match (side, style.castle_zeros) {
+            (CastlingSide::KingSide, false) => "O-O",
+            (CastlingSide::QueenSide, false) => "O-O-O",
+            (CastlingSide::KingSide, true) => "0-0",
+            (CastlingSide::QueenSide, true) => "0-0-0",
+        });
+    } else {
+        let role = m.role();
+        let from = m.from();
+        let to = m.to();
+        if role != Role::Pawn {
+            out.push_text(style.table.letter(role));
+        }
+        if hint.file {
+            out.push_ascii(b'a' + from.file().index());
+        }
+        if hint.rank {
+            out.push_ascii(b'1' + from.rank().index());
+        }
+        if m.is_capture() {
+            out.push_ascii(b'x');
+        }
+        out.push_ascii(b'a' + to.file().index());
+        out.push_ascii(b'1' + to.rank().index());
+        if let Some(p) = m.promotion() {
+            if style.promotion_eq {
+                out.push_ascii(b'=');
+            }
+            out.push_text(style.table.letter(p));
+        }
+    }
+    if style.check_marks && hint.check {
+        out.push_ascii(if hint.mate { b'#' } else { b'+' });
+    }
+}
+
 fn write_iccs(out: &mut String, m: &crate::xiangqi::Move) {
     // Writing to a String cannot fail.
     let _ = write!(out, "{}{}", m.from, m.to);
