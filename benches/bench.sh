@@ -45,18 +45,6 @@ command -v pgn-extract >/dev/null || echo "note: pgn-extract not found; skipped"
 python3 -c 'import chess' 2>/dev/null || pip install -q chess >/dev/null 2>&1 || true
 python3 -c 'import chess' 2>/dev/null || echo "note: python-chess not found; skipped" >&2
 
-# median wall seconds and peak RSS (KB) of a command over $runs runs
-measure() {
-  local times=() rss=0 t r
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" > /dev/null 2>&1
-    read -r t r < <(tail -n 1 "$work/time")
-    times+=("$t")
-    (( r > rss )) && rss=$r
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk -v rss="$rss" '{ a[NR] = $1 } END { printf "%s %s", a[int((NR + 1) / 2)], rss }'
-}
-
 declare -A secs rss
 # the same games with other piece letters (converted once, not timed)
 for l in vi zh fa; do
@@ -64,11 +52,15 @@ for l in vi zh fa; do
 done
 $kyphu convert --quiet --threads 2 --out-notation figurine -o "$work/bench-figurine.pgn" "$file" 2> /dev/null
 
+# Rows are registered first and timed afterwards in rounds: each round runs every
+# command once, so a drift of the machine's speed (common on shared machines) touches
+# every row alike instead of the rows that happened to run during it.
 order=()
+cmds=()
 row() { # name, command…
   local name=$1; shift
-  read -r s r <<< "$(measure "$@")"
-  secs[$name]=$s; rss[$name]=$r; order+=("$name")
+  order+=("$name")
+  cmds+=("$(printf '%q ' "$@")")
 }
 
 row "kyphu check (1 thread)" $kyphu check --threads 1 "$file"
@@ -100,6 +92,20 @@ PY
   row "python-chess read_game (1/10 file)" python3 "$work/pychess.py" "$work/tenth.pgn"
 fi
 
+declare -A times
+for _ in $(seq "$runs"); do
+  for i in "${!order[@]}"; do
+    eval "/usr/bin/time -f '%e %M' -o \"\$work/time\" ${cmds[$i]}" > /dev/null 2>&1
+    read -r t r < <(tail -n 1 "$work/time")
+    times[$i]+="$t "
+    (( r > ${rss[${order[$i]}]:-0} )) && rss[${order[$i]}]=$r
+  done
+done
+# median wall seconds of each row
+for i in "${!order[@]}"; do
+  secs[${order[$i]}]=$(printf '%s\n' ${times[$i]} | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+done
+
 # games and main-line plies of the file (counted once, not timed)
 read -r games plies < <($kyphu convert --quiet --threads 2 --to json "$file" 2> /dev/null |
   python3 -c '
@@ -112,8 +118,8 @@ for line in sys.stdin:
 print(n, p)')
 
 ref=${secs["kyphu check (1 thread)"]}
-echo "Input: $file, $mb MB, $games games, $plies main-line plies; $runs runs each, median wall"
-echo "time; $(date -u +%Y-%m-%d), $(nproc) cores. Rows with other letters read the same games"
+echo "Input: $file, $mb MB, $games games, $plies main-line plies; $runs rounds (each runs"
+echo "every row once), median wall time; $(date -u +%Y-%m-%d), $(nproc) cores. Rows with other letters read the same games"
 echo "converted by kyphu (larger files: games/s compares them)."
 echo
 echo "| tool and work | seconds | MB/s | games/s | plies/s | peak RSS (MB) | speed relative to kyphu check (1 thread) |"
