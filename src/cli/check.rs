@@ -75,14 +75,19 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
                         }
                     }
                 }
-                (junk, game, text, found, byte_end)
+                // what the counts need, so that the game is dropped here, on the
+                // worker that built it, not on the thread that writes
+                let tally = (game.status(), Counts::encoding_of(&game));
+                (junk, tally, text, found, byte_end)
             },
-            |(junk, game, text, found, byte_end)| {
+            |(junk, (status, encoding), text, found, byte_end)| {
                 progress.update(counts.read, byte_end);
                 if junk {
                     counts.junk += 1;
                 } else {
-                    counts.add(&game);
+                    counts.read += 1;
+                    counts.add_status(status);
+                    counts.add_encoding(encoding);
                 }
                 problems |= found;
                 out.write_all(text.as_bytes())

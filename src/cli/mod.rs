@@ -227,12 +227,6 @@ pub struct Counts {
 }
 
 impl Counts {
-    pub fn add(&mut self, game: &Game) {
-        self.read += 1;
-        self.add_status(game.status());
-        self.add_encoding(Counts::encoding_of(game));
-    }
-
     pub fn add_status(&mut self, status: Status) {
         match status {
             Status::Clean => self.clean += 1,
