@@ -70,6 +70,7 @@ where
         for _ in 1..threads {
             let out_tx = out_tx.clone();
             scope.spawn(move || {
+                let _guard = StopOnPanic(feed);
                 while let Taken::Batch(seq, pieces) = feed.take(true) {
                     let Some(outputs) = work(seq, pieces, numbering, process) else {
                         return;
@@ -81,6 +82,7 @@ where
             });
         }
         drop(out_tx);
+        let _guard = StopOnPanic(feed);
         let mut pending: BTreeMap<u64, Vec<O>> = BTreeMap::new();
         let mut next = 0u64;
         let mut result = Ok(());
@@ -267,6 +269,19 @@ impl<I: Iterator<Item = io::Result<Piece>>> Feed<I> {
     }
 }
 
+/// Stops the feed when the thread that holds it unwinds (a panic in `process` or the
+/// sink), so that the other workers do not wait for room forever, their senders are
+/// dropped, and the panic reaches the caller instead of a hang.
+struct StopOnPanic<'a, I: Iterator<Item = io::Result<Piece>>>(&'a Feed<I>);
+
+impl<I: Iterator<Item = io::Result<Piece>>> Drop for StopOnPanic<'_, I> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.stop();
+        }
+    }
+}
+
 /// The game numbers given so far, batch by batch in input order.
 #[derive(Default)]
 struct Numbering {
@@ -444,6 +459,43 @@ mod tests {
         // window the calling thread runs on through the fast games while the other
         // worker sleeps, or the other worker while the calling thread does
         assert!(most <= BATCH * WINDOW * 2, "{most} outputs waiting");
+    }
+
+    /// A panic in `process` (a bug) on any thread, or in the sink, reaches the caller
+    /// instead of leaving the other workers waiting forever.
+    #[test]
+    fn a_panic_is_not_a_hang() {
+        let text = games(3000);
+        for threads in [2, 3] {
+            for (bad, in_sink) in [(100, false), (1500, false), (700, true)] {
+                let (done_tx, done_rx) = mpsc::channel();
+                let text = text.clone();
+                thread::spawn(move || {
+                    let r = std::panic::catch_unwind(|| {
+                        run(
+                            pieces(&text),
+                            threads,
+                            |g| {
+                                assert!(in_sink || g.index != bad, "bug in process");
+                                g.index
+                            },
+                            |i| {
+                                assert!(!in_sink || i != bad, "bug in the sink");
+                                Ok(())
+                            },
+                        )
+                    });
+                    let _ = done_tx.send(r.is_err());
+                });
+                let panicked = done_rx
+                    .recv_timeout(std::time::Duration::from_secs(60))
+                    .unwrap_or_else(|_| panic!("threads {threads}, game {bad}: hangs"));
+                assert!(
+                    panicked,
+                    "threads {threads}, game {bad}: the panic was lost"
+                );
+            }
+        }
     }
 
     #[test]
