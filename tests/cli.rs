@@ -91,6 +91,28 @@ fn usage_errors_exit_2() {
     assert!(r.stderr.contains("xiangqi notation"), "{}", r.stderr);
 }
 
+/// A typed scoresheet is checked like a PGN file: by its `.csv` name or `--from csv`.
+#[test]
+fn check_reads_scoresheet_csv() {
+    let sheet = "move,white,black\n1,e4,e5\n2,Nf3,Nc9\n";
+    let r = kyphu(&["check", "--threads", "1", "--from", "csv", "-"], sheet);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("error[invalid-move]") && r.stdout.contains("did you mean: Nc6"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("-: 1 game: 0 clean, 0 repaired, 1 partial, 0 failed"),
+        "{}",
+        r.stdout
+    );
+    // read as PGN it is not a game at all, and said so
+    let r = kyphu(&["check", "--threads", "1", "--from", "pgn", "-"], sheet);
+    assert!(r.stdout.contains("junk-between-games"), "{}", r.stdout);
+}
+
 /// `B3+1` is a legal first move in two xiangqi notations: a WXF elephant to file 1, or
 /// an Asian-marks pawn one step up. Inferred, it is a warned tie; named, it is read so.
 #[test]

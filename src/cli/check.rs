@@ -7,7 +7,12 @@ use std::{
 
 use clap::ValueEnum;
 
-use super::{CliError, Counts, ReadArgs, pipeline, render::Located};
+use super::{
+    CliError, Counts, ReadArgs,
+    convert::{self, InputFormat},
+    pipeline,
+    render::Located,
+};
 use crate::{
     diag::{LineIndex, Severity},
     replay::replay,
@@ -31,6 +36,9 @@ pub struct CheckArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Input format: auto (by file name: `.csv` is a scoresheet), pgn or csv
+    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    pub from: InputFormat,
 }
 
 pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
@@ -44,7 +52,7 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
     let mut problems = false;
     for file in a.read.files() {
         let options = a.read.replay_options(&file)?;
-        let reader = a.read.open(&file)?.pieces();
+        let reader = convert::source(&a.read, a.from, &file)?;
         let mut counts = Counts::default();
         let format = a.format;
         let file_name = file.as_str();

@@ -263,20 +263,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     let mut incomplete = false;
     for file in a.read.files() {
         let options = a.read.replay_options(&file)?;
-        let is_csv = match a.from {
-            InputFormat::Csv => true,
-            InputFormat::Pgn => false,
-            InputFormat::Auto => file.to_ascii_lowercase().ends_with(".csv"),
-        };
-        let source: Box<dyn Iterator<Item = io::Result<Piece>> + Send> = if is_csv {
-            Box::new(
-                read_csv(&a.read, &file)?
-                    .into_iter()
-                    .map(|g| Ok(Piece::from(g))),
-            )
-        } else {
-            Box::new(a.read.open(&file)?.pieces())
-        };
+        let source = source(&a.read, a.from, &file)?;
         let mut counts = Counts::default();
         let quiet = a.quiet;
         let file_name = file.as_str();
@@ -358,6 +345,29 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// The games of `file` as the pipeline takes them: a scoresheet CSV (`--from csv`, or
+/// a `.csv` name) read whole, anything else streamed as PGN or movetext.
+pub(super) fn source(
+    read: &ReadArgs,
+    from: InputFormat,
+    file: &str,
+) -> Result<Box<dyn Iterator<Item = io::Result<Piece>> + Send>, CliError> {
+    let is_csv = match from {
+        InputFormat::Csv => true,
+        InputFormat::Pgn => false,
+        InputFormat::Auto => file.to_ascii_lowercase().ends_with(".csv"),
+    };
+    Ok(if is_csv {
+        Box::new(
+            read_csv(read, file)?
+                .into_iter()
+                .map(|g| Ok(Piece::from(g))),
+        )
+    } else {
+        Box::new(read.open(file)?.pieces())
     })
 }
 
