@@ -8,10 +8,10 @@
 use std::io;
 
 use super::{Board, MoveStyle};
-use crate::game::AnyMove;
 use crate::{
     diag::{LineCol, Severity, Span},
-    game::{Clock, Game, Line, MoveNode, StartPosition},
+    game::{AnyMove, Clock, Game, Line, MoveNode, StartPosition},
+    notation::chess::write_san_hinted_into,
 };
 
 /// The schema's `$id`.
@@ -217,18 +217,10 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
 /// Whether every move written in `style` needs no escape in a JSON string: the
 /// chess piece letters of the style need none and xiangqi moves are in ICCS.
 fn plain_moves(style: &MoveStyle) -> bool {
-    use crate::chess::Role;
     style.xiangqi == super::XiangqiNotation::Iccs
-        && [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ]
-        .iter()
-        .all(|&r| !needs_escape(style.chess.table.letter(r)))
+        && crate::chess::Role::ALL
+            .iter()
+            .all(|&r| !needs_escape(style.chess.table.letter(r)))
 }
 
 /// The fields of a move object after `column` when the move has no comment, NAG,
@@ -351,10 +343,10 @@ fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, node: &MoveNo
     let mv = &node.mv;
     if let (Board::Chess(p), AnyMove::Chess(m), Some(hint)) = (&mut *board, mv, node.san) {
         if ctx.plain_moves {
-            super::write_hinted_san(b, m, hint, &ctx.style.chess);
+            write_san_hinted_into(b, m, hint, &ctx.style.chess);
         } else {
             ctx.tok.clear();
-            super::write_hinted_san(&mut ctx.tok, m, hint, &ctx.style.chess);
+            write_san_hinted_into(&mut ctx.tok, m, hint, &ctx.style.chess);
             push_escaped(b, &ctx.tok);
         }
         p.play_pieces(m);
@@ -419,7 +411,7 @@ struct FastMove<'a> {
 }
 
 /// `,"uci":"…","san":"…","written":…` of a chess move, its SAN from its hint (as
-/// [`super::write_hinted_san`] writes it), the usual move in one piece.
+/// [`write_san_hinted_into`] writes it), the usual move in one piece.
 fn push_hinted_fields(
     b: &mut Vec<u8>,
     fast: &FastMove<'_>,

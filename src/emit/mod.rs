@@ -24,7 +24,7 @@ use crate::{
     chess,
     color::Color,
     game::{AnyMove, StartPosition},
-    notation::chess::{SanStyle, write_check_suffix, write_san, write_uci},
+    notation::chess::{SanOut, SanStyle, write_check_suffix, write_san, write_uci},
 };
 
 /// What the three writers have in common, for callers choosing the format at run
@@ -218,31 +218,6 @@ fn write_chess_san(out: &mut String, p: &chess::Position, m: &chess::Move, style
     write_san(out, p, m, style);
 }
 
-/// Where SAN is written: a `String`, or bytes (the JSON writer's buffer).
-pub(crate) trait SanOut {
-    /// Appends an ASCII character.
-    fn push_ascii(&mut self, c: u8);
-    fn push_text(&mut self, s: &str);
-}
-
-impl SanOut for String {
-    fn push_ascii(&mut self, c: u8) {
-        self.push(char::from(c));
-    }
-    fn push_text(&mut self, s: &str) {
-        self.push_str(s);
-    }
-}
-
-impl SanOut for Vec<u8> {
-    fn push_ascii(&mut self, c: u8) {
-        self.push(c);
-    }
-    fn push_text(&mut self, s: &str) {
-        self.extend_from_slice(s.as_bytes());
-    }
-}
-
 /// Appends the SAN of `m` without check mark, as [`write_san`] writes it with the
 /// letters of `table`, and returns `true`, when it is a common case that needs no
 /// legal move generation: a pawn move without promotion (the origin file for a
@@ -297,53 +272,6 @@ pub(crate) fn write_fast_san<O: SanOut>(
     out.push_ascii(b'a' + to.file().index());
     out.push_ascii(b'1' + to.rank().index());
     true
-}
-
-/// Appends the SAN of `m` from its [`SanHint`](crate::game::SanHint), check mark
-/// included, as [`write_san_hinted`](crate::notation::chess::write_san_hinted) writes
-/// it, into any [`SanOut`] (the JSON writer's bytes).
-pub(crate) fn write_hinted_san<O: SanOut>(
-    out: &mut O,
-    m: &chess::Move,
-    hint: crate::game::SanHint,
-    style: &SanStyle,
-) {
-    use chess::{CastlingSide, Role};
-    if let Some(side) = m.castling_side() {
-        out.push_text(match (side, style.castle_zeros) {
-            (CastlingSide::KingSide, false) => "O-O",
-            (CastlingSide::QueenSide, false) => "O-O-O",
-            (CastlingSide::KingSide, true) => "0-0",
-            (CastlingSide::QueenSide, true) => "0-0-0",
-        });
-    } else {
-        let role = m.role();
-        let from = m.from();
-        let to = m.to();
-        if role != Role::Pawn {
-            out.push_text(style.table.letter(role));
-        }
-        if hint.file {
-            out.push_ascii(b'a' + from.file().index());
-        }
-        if hint.rank {
-            out.push_ascii(b'1' + from.rank().index());
-        }
-        if m.is_capture() {
-            out.push_ascii(b'x');
-        }
-        out.push_ascii(b'a' + to.file().index());
-        out.push_ascii(b'1' + to.rank().index());
-        if let Some(p) = m.promotion() {
-            if style.promotion_eq {
-                out.push_ascii(b'=');
-            }
-            out.push_text(style.table.letter(p));
-        }
-    }
-    if style.check_marks && hint.check {
-        out.push_ascii(if hint.mate { b'#' } else { b'+' });
-    }
 }
 
 fn write_iccs(out: &mut String, m: &crate::xiangqi::Move) {

@@ -51,6 +51,7 @@ pub use resolve::{
     resolve, resolve_by_movement, resolve_play,
 };
 pub use syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
+pub(crate) use write::{SanOut, write_san_hinted_into};
 pub use write::{
     SanStyle, pgn_san, write_check_suffix, write_long, write_null, write_pgn_san, write_san,
     write_san_hinted, write_uci,

@@ -129,14 +129,54 @@ fn write_san_body(out: &mut String, pos: &Position, mv: &Move, style: &SanStyle)
 /// its position: the same text as [`write_san`] in the position the move was played
 /// from.
 pub fn write_san_hinted(out: &mut String, mv: &Move, hint: SanHint, style: &SanStyle) {
+    write_san_hinted_into(out, mv, hint, style);
+}
+
+/// Where SAN is written: a `String`, or bytes (the JSON writer's buffer).
+pub(crate) trait SanOut {
+    /// Appends an ASCII character.
+    fn push_ascii(&mut self, c: u8);
+    fn push_text(&mut self, s: &str);
+}
+
+impl SanOut for String {
+    fn push_ascii(&mut self, c: u8) {
+        self.push(char::from(c));
+    }
+    fn push_text(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+impl SanOut for Vec<u8> {
+    fn push_ascii(&mut self, c: u8) {
+        self.push(c);
+    }
+    fn push_text(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+}
+
+/// [`write_san_hinted`] into any [`SanOut`].
+pub(crate) fn write_san_hinted_into<O: SanOut>(
+    out: &mut O,
+    mv: &Move,
+    hint: SanHint,
+    style: &SanStyle,
+) {
     write_san_parts(out, mv, (hint.file, hint.rank), style);
     if style.check_marks && hint.check {
-        out.push(if hint.mate { '#' } else { '+' });
+        out.push_ascii(if hint.mate { b'#' } else { b'+' });
     }
 }
 
 /// SAN without the check mark, the origin coordinates `(file, rank)` given.
-fn write_san_parts(out: &mut String, mv: &Move, (file, rank): (bool, bool), style: &SanStyle) {
+fn write_san_parts<O: SanOut>(
+    out: &mut O,
+    mv: &Move,
+    (file, rank): (bool, bool),
+    style: &SanStyle,
+) {
     if let Some(side) = mv.castling_side() {
         write_castle(out, side, style.castle_zeros);
         return;
@@ -144,23 +184,23 @@ fn write_san_parts(out: &mut String, mv: &Move, (file, rank): (bool, bool), styl
     let role = mv.role();
     let from = mv.from();
     if role != Role::Pawn {
-        out.push_str(style.table.letter(role));
+        out.push_text(style.table.letter(role));
     }
     if file {
-        out.push(from.file().char());
+        out.push_ascii(b'a' + from.file().index());
     }
     if rank {
-        out.push(from.rank().char());
+        out.push_ascii(b'1' + from.rank().index());
     }
     if mv.is_capture() {
-        out.push('x');
+        out.push_ascii(b'x');
     }
     push_square(out, mv.to());
     write_promotion(out, mv, style);
 }
 
-fn write_castle(out: &mut String, side: CastlingSide, zeros: bool) {
-    out.push_str(match (side, zeros) {
+fn write_castle<O: SanOut>(out: &mut O, side: CastlingSide, zeros: bool) {
+    out.push_text(match (side, zeros) {
         (CastlingSide::KingSide, false) => "O-O",
         (CastlingSide::QueenSide, false) => "O-O-O",
         (CastlingSide::KingSide, true) => "0-0",
@@ -168,18 +208,18 @@ fn write_castle(out: &mut String, side: CastlingSide, zeros: bool) {
     });
 }
 
-fn write_promotion(out: &mut String, mv: &Move, style: &SanStyle) {
+fn write_promotion<O: SanOut>(out: &mut O, mv: &Move, style: &SanStyle) {
     if let Some(p) = mv.promotion() {
         if style.promotion_eq {
-            out.push('=');
+            out.push_ascii(b'=');
         }
-        out.push_str(style.table.letter(p));
+        out.push_text(style.table.letter(p));
     }
 }
 
-fn push_square(out: &mut String, sq: crate::chess::Square) {
-    out.push(sq.file().char());
-    out.push(sq.rank().char());
+fn push_square<O: SanOut>(out: &mut O, sq: crate::chess::Square) {
+    out.push_ascii(b'a' + sq.file().index());
+    out.push_ascii(b'1' + sq.rank().index());
 }
 
 /// Appends long algebraic notation: `Ng1-f3`, `e2-e4`, `e4xd5`, `O-O`, `e7-e8=Q`
