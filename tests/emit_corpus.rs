@@ -32,6 +32,19 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Appends (name, text) for every file under `dir`, read as UTF-8 (lossy).
+fn push_texts(dir: &Path, texts: &mut Vec<(String, String)>) {
+    let mut list = Vec::new();
+    files(dir, &mut list);
+    for p in list {
+        let bytes = std::fs::read(&p).unwrap();
+        texts.push((
+            p.display().to_string(),
+            String::from_utf8_lossy(&bytes).into_owned(),
+        ));
+    }
+}
+
 fn games_of(raws: Vec<kyphu::archive::RawGame>) -> Vec<Game> {
     raws.into_iter()
         .filter(|r| !r.junk)
@@ -209,15 +222,7 @@ fn san_from_hints_is_san_from_positions() {
         .to_owned(),
     )];
     if let Some(dir) = corpus() {
-        let mut list = Vec::new();
-        files(&dir, &mut list);
-        for p in list {
-            let bytes = std::fs::read(&p).unwrap();
-            texts.push((
-                p.display().to_string(),
-                String::from_utf8_lossy(&bytes).into_owned(),
-            ));
-        }
+        push_texts(&dir, &mut texts);
     } else {
         println!("note: ../shared/corpus absent; only the inline games are compared");
     }
@@ -236,15 +241,7 @@ fn san_from_hints_is_san_from_positions() {
     let mut hinted_games = 0;
     let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/chess");
     if own.is_dir() {
-        let mut list = Vec::new();
-        files(&own, &mut list);
-        for p in list {
-            let bytes = std::fs::read(&p).unwrap();
-            texts.push((
-                p.display().to_string(),
-                String::from_utf8_lossy(&bytes).into_owned(),
-            ));
-        }
+        push_texts(&own, &mut texts);
     }
     for (name, text) in &texts {
         let games = games_of(read_str(text));
