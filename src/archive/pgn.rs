@@ -1006,13 +1006,8 @@ impl<'a, 'l> Parser_<'a, 'l> {
             && self.char_at(start).is_some_and(is_move_letter)
         {
             // a token starting with a letter that folds to no digit, dot or glyph can
-            // only be a move, as below
-            self.push(Element::Move {
-                span: span(start, end),
-                ep: None,
-            });
-            self.pos = end;
-            self.ep_suffix(end);
+            // only be a move
+            self.move_token(start, end);
             return;
         }
         let tok = self.text.get(start..end).unwrap_or("");
@@ -1077,6 +1072,12 @@ impl<'a, 'l> Parser_<'a, 'l> {
             self.pos = end;
             return;
         }
+        self.move_token(start, end);
+    }
+
+    /// The move token `start..end`, with an en-passant suffix after it.
+    #[inline]
+    fn move_token(&mut self, start: usize, end: usize) {
         self.push(Element::Move {
             span: span(start, end),
             ep: None,
