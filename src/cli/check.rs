@@ -93,9 +93,7 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
                 if junk {
                     counts.junk += 1;
                 } else {
-                    counts.read += 1;
-                    counts.add_status(status);
-                    counts.add_encoding(encoding);
+                    counts.add(status, encoding);
                 }
                 problems |= found;
                 out.write_all(text.as_bytes())

@@ -319,9 +319,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 counts.junk += 1;
                 return Ok(());
             }
-            counts.read += 1;
-            counts.add_status(item.status);
-            counts.add_encoding(item.encoding);
+            counts.add(item.status, item.encoding);
             out.push(item.rendered)?;
             if let (Some(w), Some(g)) = (csv.as_mut(), item.game.as_ref()) {
                 w.write_game(g)?;

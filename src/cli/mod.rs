@@ -227,7 +227,15 @@ pub struct Counts {
 }
 
 impl Counts {
-    pub fn add_status(&mut self, status: Status) {
+    /// Counts one game read (not junk) by what a worker found of it: its status and
+    /// [`Counts::encoding_of`], so that the game itself need not reach the writer.
+    pub fn add(&mut self, status: Status, encoding: Option<(&'static str, &'static str)>) {
+        self.read += 1;
+        self.add_status(status);
+        self.add_encoding(encoding);
+    }
+
+    fn add_status(&mut self, status: Status) {
         match status {
             Status::Clean => self.clean += 1,
             Status::Repaired => self.repaired += 1,
@@ -253,7 +261,7 @@ impl Counts {
         Some((game.source.encoding.unwrap_or("?"), how))
     }
 
-    pub fn add_encoding(&mut self, key: Option<(&'static str, &'static str)>) {
+    fn add_encoding(&mut self, key: Option<(&'static str, &'static str)>) {
         if let Some(key) = key {
             *self.encodings.entry(key).or_default() += 1;
         }
