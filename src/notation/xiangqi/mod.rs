@@ -453,9 +453,9 @@ fn vietnamese_letters(tokens: &[&str]) -> bool {
 /// How far a game's tokens replay in one dialect.
 struct Run {
     dialect: Dialect,
-    plies: usize,
-    /// The moves read, in ICCS (to tell whether two dialects read the same game).
-    moves: Vec<String>,
+    /// The moves read (their number is how far the run got; two dialects that read
+    /// the same moves read the same game).
+    moves: Vec<Move>,
     /// The index of the first token that failed, and why.
     failure: Option<(usize, Diagnostic)>,
 }
@@ -465,11 +465,10 @@ fn replay_length(start: &Position, tokens: &[&str], dialect: Dialect) -> Run {
     let mut moves = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         match read_play_many(t, dialect, &mut pos) {
-            Ok(v) => moves.extend(v.iter().map(|r| r.mv.iccs())),
+            Ok(v) => moves.extend(v.iter().map(|r| r.mv)),
             Err(d) => {
                 return Run {
                     dialect,
-                    plies: moves.len(),
                     moves,
                     failure: Some((i, d)),
                 };
@@ -478,7 +477,6 @@ fn replay_length(start: &Position, tokens: &[&str], dialect: Dialect) -> Run {
     }
     Run {
         dialect,
-        plies: moves.len(),
         moves,
         failure: None,
     }
@@ -557,11 +555,16 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
             // the one that replays furthest; the first in preference order on a tie
             let mut best: Option<&Run> = None;
             for r in &runs {
-                if best.is_none_or(|b| r.plies > b.plies) {
+                if best.is_none_or(|b| r.moves.len() > b.moves.len()) {
                     best = Some(r);
                 }
             }
-            let tied = best.is_some_and(|b| runs.iter().filter(|r| r.plies == b.plies).count() > 1);
+            let tied = best.is_some_and(|b| {
+                runs.iter()
+                    .filter(|r| r.moves.len() == b.moves.len())
+                    .count()
+                    > 1
+            });
             match best {
                 // the notation is clear and the game has an illegal or ambiguous move:
                 // the replay reports it at its ply, nothing to add here
@@ -572,15 +575,15 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
                 }) if !tied && err.code != "invalid-move" => (*d, None),
                 Some(Run {
                     dialect: d,
-                    plies,
+                    moves,
                     failure: Some((i, err)),
-                    ..
                 }) => (
                     *d,
                     Some(Diagnostic::warning(
                         "notation-unknown",
                         format!(
-                            "no notation replays the whole game; {d} replays furthest ({plies} plies), failing at token {} `{}`: {}",
+                            "no notation replays the whole game; {d} replays furthest ({} plies), failing at token {} `{}`: {}",
+                            moves.len(),
                             i + 1,
                             tokens.get(*i).copied().unwrap_or(""),
                             err.message
