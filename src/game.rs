@@ -218,31 +218,73 @@ impl Tags {
 }
 
 /// One move in the tree, with everything written around it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Kept small (48 bytes) because an archive holds hundreds of millions of them: what
+/// most moves have (the move, its span, a clock, its SAN hint) is inline, and what few
+/// moves have (comments, NAGs, elapsed time, variations) is in [`Extras`], allocated
+/// only for a move that has some. Read those through the accessors
+/// ([`MoveNode::comments`], [`MoveNode::nags`], [`MoveNode::emt`],
+/// [`MoveNode::variations`]) and change them through [`MoveNode::extras_mut`].
+#[derive(Clone, Debug)]
 pub struct MoveNode {
     pub mv: AnyMove,
     /// Where the move's text stands in [`Source::text`] (empty for moves not read from text).
     pub span: Span,
-    /// Comments written after the move (clock commands removed into `clock`/`emt`).
-    pub comments: Vec<String>,
-    /// Numeric annotation glyphs, including those converted from `!`, `?`, ….
-    pub nags: Vec<u8>,
     /// Remaining clock time after the move (`[%clk]`).
     pub clock: Option<Clock>,
-    /// Time spent on the move (`[%emt]`).
-    pub emt: Option<Clock>,
     /// The player offered a draw with this move (FIDE `(=)`).
     pub draw_offer: bool,
     /// The move is not legal but was kept (`--keep-illegal`, FIDE Art. 7.5: an
     /// unclaimed illegal move stands). Replay continued from the position it made.
     pub illegal: bool,
-    /// Alternatives to this move (PGN RAV), each starting from the position before it.
-    pub variations: Vec<Line>,
     /// What canonical SAN needs besides the move, recorded when the move was replayed
     /// (chess moves read by [`crate::replay`]); `None` on a node built by hand, whose
     /// SAN writers work out from the position.
     pub san: Option<SanHint>,
+    /// Comments, NAGs, elapsed time and variations, when the move has any.
+    extras: Option<Box<Extras>>,
 }
+
+/// What few moves carry: see [`MoveNode`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extras {
+    /// Comments written after the move (clock commands removed into `clock`/`emt`).
+    pub comments: Vec<String>,
+    /// Numeric annotation glyphs, including those converted from `!`, `?`, ….
+    pub nags: Vec<u8>,
+    /// Time spent on the move (`[%emt]`).
+    pub emt: Option<Clock>,
+    /// Alternatives to this move (PGN RAV), each starting from the position before it.
+    pub variations: Vec<Line>,
+}
+
+impl Extras {
+    fn is_empty(&self) -> bool {
+        self.comments.is_empty()
+            && self.nags.is_empty()
+            && self.emt.is_none()
+            && self.variations.is_empty()
+    }
+}
+
+/// Equal when everything a writer can see is equal: a node whose extras were emptied
+/// equals one that never had any.
+impl PartialEq for MoveNode {
+    fn eq(&self, other: &MoveNode) -> bool {
+        self.mv == other.mv
+            && self.span == other.span
+            && self.clock == other.clock
+            && self.draw_offer == other.draw_offer
+            && self.illegal == other.illegal
+            && self.san == other.san
+            && self.comments() == other.comments()
+            && self.nags() == other.nags()
+            && self.emt() == other.emt()
+            && self.variations() == other.variations()
+    }
+}
+
+impl Eq for MoveNode {}
 
 /// What canonical SAN needs besides a chess move itself, known once the move has been
 /// resolved against its position: the origin coordinates that tell it apart from
@@ -267,15 +309,58 @@ impl MoveNode {
         MoveNode {
             mv,
             span,
-            comments: Vec::new(),
-            nags: Vec::new(),
             clock: None,
-            emt: None,
             draw_offer: false,
             illegal: false,
-            variations: Vec::new(),
             san: None,
+            extras: None,
         }
+    }
+
+    /// Comments written after the move (clock commands removed into `clock`/`emt`).
+    pub fn comments(&self) -> &[String] {
+        self.extras.as_ref().map_or(&[], |e| &e.comments)
+    }
+
+    /// Numeric annotation glyphs, including those converted from `!`, `?`, ….
+    pub fn nags(&self) -> &[u8] {
+        self.extras.as_ref().map_or(&[], |e| &e.nags)
+    }
+
+    /// Time spent on the move (`[%emt]`).
+    pub fn emt(&self) -> Option<Clock> {
+        self.extras.as_ref().and_then(|e| e.emt)
+    }
+
+    /// Alternatives to this move (PGN RAV), each starting from the position before it.
+    pub fn variations(&self) -> &[Line] {
+        self.extras.as_ref().map_or(&[], |e| &e.variations)
+    }
+
+    /// The variations, to change in place (none: an empty slice, nothing allocated).
+    pub fn variations_mut(&mut self) -> &mut [Line] {
+        match &mut self.extras {
+            Some(e) => &mut e.variations,
+            None => &mut [],
+        }
+    }
+
+    /// Whether the move has a comment, NAG, elapsed time or variation.
+    pub fn has_extras(&self) -> bool {
+        self.extras.as_ref().is_some_and(|e| !e.is_empty())
+    }
+
+    /// The comments, NAGs, elapsed time and variations, to change (allocated on first use).
+    pub fn extras_mut(&mut self) -> &mut Extras {
+        self.extras.get_or_insert_with(Box::default)
+    }
+
+    /// Takes the variations out of the node (for a bounded-stack walk or a drop).
+    pub fn take_variations(&mut self) -> Vec<Line> {
+        self.extras
+            .as_mut()
+            .map(|e| std::mem::take(&mut e.variations))
+            .unwrap_or_default()
     }
 }
 
@@ -297,11 +382,15 @@ impl Drop for Line {
     fn drop(&mut self) {
         let mut stack: Vec<Line> = Vec::new();
         for m in &mut self.moves {
-            stack.append(&mut m.variations);
+            if let Some(e) = &mut m.extras {
+                stack.append(&mut e.variations);
+            }
         }
         while let Some(mut line) = stack.pop() {
             for m in &mut line.moves {
-                stack.append(&mut m.variations);
+                if let Some(e) = &mut m.extras {
+                    stack.append(&mut e.variations);
+                }
             }
         }
     }
@@ -457,6 +546,25 @@ mod tests {
         );
         assert_eq!(t.get("Black"), Some("B"));
         assert_eq!(t.get("Event"), None);
+    }
+
+    #[test]
+    fn move_nodes_stay_small_and_extras_compare_by_content() {
+        // an archive holds hundreds of millions of nodes: what most moves lack is boxed
+        assert!(std::mem::size_of::<MoveNode>() <= 48);
+        let plain = MoveNode::new(AnyMove::Null, Span::default());
+        let mut emptied = plain.clone();
+        emptied.extras_mut().comments.push("x".into());
+        assert_ne!(emptied, plain);
+        assert!(emptied.has_extras());
+        emptied.extras_mut().comments.clear();
+        assert!(!emptied.has_extras());
+        assert_eq!(emptied, plain);
+        let mut with_line = plain.clone();
+        with_line.extras_mut().variations.push(Line::default());
+        assert_eq!(with_line.variations().len(), 1);
+        assert_eq!(with_line.take_variations().len(), 1);
+        assert_eq!(with_line, plain);
     }
 
     #[test]

@@ -469,7 +469,9 @@ fn take_clock_commands(body: &str, node: Option<&mut MoveNode>) -> String {
     match node {
         Some(n) => {
             n.clock = clock.or(n.clock);
-            n.emt = emt.or(n.emt);
+            if emt.is_some() {
+                n.extras_mut().emt = emt;
+            }
         }
         None => {
             // Before the first move a clock has no move to belong to: keep it written.
@@ -622,13 +624,13 @@ fn walk(
                 let comment = take_clock_commands(text, node);
                 if !comment.is_empty() {
                     match frame.line.moves.last_mut() {
-                        Some(n) => n.comments.push(comment),
+                        Some(n) => n.extras_mut().comments.push(comment),
                         None => frame.line.comments.push(comment),
                     }
                 }
             }
             Element::Nag { value, span } => match frame.line.moves.last_mut() {
-                Some(n) => n.nags.push(value),
+                Some(n) => n.extras_mut().nags.push(value),
                 None => diagnostics.push(
                     Diagnostic::warning(
                         "stray-nag",
@@ -644,8 +646,8 @@ fn walk(
                     continue;
                 }
                 match (annotation_nag(token), frame.line.moves.last_mut()) {
-                    (Some(nag), Some(n)) => n.nags.push(nag),
-                    (None, Some(n)) => n.comments.push(token.to_owned()),
+                    (Some(nag), Some(n)) => n.extras_mut().nags.push(nag),
+                    (None, Some(n)) => n.extras_mut().comments.push(token.to_owned()),
                     (_, None) => frame.line.comments.push(token.to_owned()),
                 }
             }
@@ -736,7 +738,7 @@ fn close_variation(stack: &mut Vec<Frame>) {
         && let Some(node) = parent.line.moves.last_mut()
         && !(child.line.moves.is_empty() && child.line.comments.is_empty())
     {
-        node.variations.push(child.line);
+        node.extras_mut().variations.push(child.line);
     }
 }
 
@@ -756,7 +758,9 @@ fn keep_illegal_move(token: &str, reader: Reader, frame: &mut Frame, span: Span)
     pos.play_unchecked(&mv);
     let mut node = MoveNode::new(AnyMove::Chess(mv), span);
     node.illegal = true;
-    node.nags.extend(syntax.nag);
+    if let Some(nag) = syntax.nag {
+        node.extras_mut().nags.push(nag);
+    }
     node.draw_offer = syntax.draw_offer;
     frame.before_last = before;
     frame.line.moves.push(node);
@@ -814,7 +818,9 @@ fn read_move(
                 None => AnyMove::Null,
             };
             let mut node = MoveNode::new(mv, span);
-            node.nags.extend(syntax.nag);
+            if let Some(nag) = syntax.nag {
+                node.extras_mut().nags.push(nag);
+            }
             node.draw_offer = syntax.draw_offer;
             node.san = Some(SanHint {
                 file: resolved.origin.0,
@@ -969,14 +975,14 @@ mod tests {
         );
         assert_eq!(g.moves.comments, ["start"]);
         let e4 = &g.moves.moves[0];
-        assert_eq!(e4.comments, ["best"]);
+        assert_eq!(e4.comments(), ["best"]);
         assert_eq!(e4.clock, Clock::parse("0:03:00"));
-        assert_eq!(e4.nags, [1]);
-        assert_eq!(e4.variations.len(), 1);
-        let var = &e4.variations[0];
+        assert_eq!(e4.nags(), [1]);
+        assert_eq!(e4.variations().len(), 1);
+        let var = &e4.variations()[0];
         assert_eq!(var.moves.len(), 3);
-        assert_eq!(var.moves[1].variations[0].moves.len(), 1);
-        assert_eq!(g.moves.moves[1].nags, [5]);
+        assert_eq!(var.moves[1].variations()[0].moves.len(), 1);
+        assert_eq!(g.moves.moves[1].nags(), [5]);
         assert_eq!(main_uci(&g), ["e2e4", "e7e5", "g1f3"]);
     }
 
@@ -990,7 +996,7 @@ mod tests {
             "{}",
             d.message
         );
-        assert!(g.moves.moves[0].variations.is_empty());
+        assert!(g.moves.moves[0].variations().is_empty());
     }
 
     #[test]

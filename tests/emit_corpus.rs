@@ -161,7 +161,7 @@ fn corpus_converts_and_round_trips() {
 fn without_hints(line: &mut kyphu::game::Line) {
     for n in &mut line.moves {
         n.san = None;
-        for v in &mut n.variations {
+        for v in n.variations_mut() {
             without_hints(v);
         }
     }

@@ -232,8 +232,11 @@ fn kept_illegal_move_and_reduced_export() {
         pos.play_unchecked(&m);
         g.moves.moves.push(n);
     }
-    g.moves.moves[1].comments.push("a comment".into());
-    g.moves.moves[1].nags.push(3);
+    g.moves.moves[1]
+        .extras_mut()
+        .comments
+        .push("a comment".into());
+    g.moves.moves[1].extras_mut().nags.push(3);
     g.result = GameResult::BlackWins;
     g.tags.set("White", "Ann");
     g.tags.set("Annotator", "kyphu");

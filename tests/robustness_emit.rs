@@ -110,11 +110,11 @@ fn tree(line: &Line) -> Vec<(usize, AnyMove, Vec<String>, Vec<u8>)> {
         out.push((
             depth,
             m.mv,
-            m.comments.iter().map(|c| squash(c)).collect(),
-            m.nags.clone(),
+            m.comments().iter().map(|c| squash(c)).collect(),
+            m.nags().to_vec(),
         ));
         stack.push((l, depth, i + 1));
-        for v in m.variations.iter().rev() {
+        for v in m.variations().iter().rev() {
             stack.push((v, depth + 1, 0));
         }
     }

@@ -108,7 +108,7 @@ fn depth_of(line: &Line) -> usize {
     while let Some((l, d)) = stack.pop() {
         max = max.max(d);
         for m in &l.moves {
-            for v in &m.variations {
+            for v in m.variations() {
                 stack.push((v, d + 1));
             }
         }

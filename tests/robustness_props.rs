@@ -221,7 +221,7 @@ fn check_spans(game: &Game) -> Result<(), TestCaseError> {
     while let Some(line) = stack.pop() {
         for m in &line.moves {
             prop_assert!(within(text, m.span), "move span {:?} in {:?}", m.span, text);
-            stack.extend(m.variations.iter());
+            stack.extend(m.variations().iter());
         }
     }
     Ok(())

@@ -18,7 +18,7 @@ fn check_line(text: &str, line: &Line) {
     while let Some(l) = stack.pop() {
         for m in &l.moves {
             assert!(on_boundaries(text, m.span), "move span {:?}", m.span);
-            stack.extend(m.variations.iter());
+            stack.extend(m.variations().iter());
         }
     }
 }

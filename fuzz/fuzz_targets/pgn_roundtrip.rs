@@ -17,7 +17,7 @@ fn moves(line: &Line) -> Vec<(usize, AnyMove)> {
         let Some(m) = l.moves.get(i) else { continue };
         out.push((depth, m.mv));
         stack.push((l, depth, i + 1));
-        for v in m.variations.iter().rev() {
+        for v in m.variations().iter().rev() {
             stack.push((v, depth + 1, 0));
         }
     }

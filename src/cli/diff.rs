@@ -147,7 +147,7 @@ pub fn run(a: &DiffArgs) -> Result<ExitCode, CliError> {
         let mut common = ga.clone();
         common.moves.moves.truncate(c.agreed);
         for node in &mut common.moves.moves {
-            node.variations.clear();
+            node.take_variations();
         }
         common.unparsed = None;
         common.result = crate::game::GameResult::Unknown;

@@ -242,7 +242,7 @@ fn size_hint(game: &Game) -> usize {
             + line
                 .moves
                 .iter()
-                .flat_map(|n| &n.variations)
+                .flat_map(|n| n.variations())
                 .map(moves)
                 .sum::<usize>()
     }
@@ -265,7 +265,7 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         }
         push_u64(b, first_ply + i as u64);
         // the position before the move, for its variations
-        let before = (!node.variations.is_empty()).then(|| board.clone());
+        let before = (!node.variations().is_empty()).then(|| board.clone());
         let span = (!node.span.is_empty()).then_some(node.span);
         let written = span.map(|s| s.slice(&ctx.game.source.text));
         if let (Some(letters), Board::Chess(p), AnyMove::Chess(m), Some(hint)) =
@@ -292,14 +292,14 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
             continue;
         }
         b.extend_from_slice(b",\"comments\":[");
-        for (j, c) in pre.iter().chain(&node.comments).enumerate() {
+        for (j, c) in pre.iter().chain(node.comments()).enumerate() {
             if j > 0 {
                 b.push(b',');
             }
             push_str(b, c);
         }
         b.extend_from_slice(b"],\"nags\":[");
-        for (j, n) in node.nags.iter().enumerate() {
+        for (j, n) in node.nags().iter().enumerate() {
             if j > 0 {
                 b.push(b',');
             }
@@ -308,7 +308,7 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         b.extend_from_slice(b"],\"clock\":");
         push_clock(b, node.clock);
         b.extend_from_slice(b",\"emt\":");
-        push_clock(b, node.emt);
+        push_clock(b, node.emt());
         b.extend_from_slice(if node.draw_offer {
             b",\"draw_offer\":true"
         } else {
@@ -320,7 +320,7 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
             b",\"illegal\":false,\"variations\":["
         });
         if let Some(before) = &before {
-            for (j, var) in node.variations.iter().enumerate() {
+            for (j, var) in node.variations().iter().enumerate() {
                 if j > 0 {
                     b.push(b',');
                 }
@@ -585,13 +585,7 @@ fn coords(board: &Board, mv: &AnyMove) -> ([u8; 5], usize) {
 /// Whether the fields after `column` of `node`'s object are those of [`PLAIN_TAIL`]
 /// (comments before a line's first move aside).
 fn is_plain(node: &MoveNode) -> bool {
-    node.comments.is_empty()
-        && node.nags.is_empty()
-        && node.clock.is_none()
-        && node.emt.is_none()
-        && !node.draw_offer
-        && !node.illegal
-        && node.variations.is_empty()
+    !node.has_extras() && node.clock.is_none() && !node.draw_offer && !node.illegal
 }
 
 fn kind_name(game: &Game) -> &'static str {

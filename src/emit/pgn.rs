@@ -89,7 +89,7 @@ fn all_hinted(line: &Line) -> bool {
             if !hinted {
                 return false;
             }
-            lines.extend(&n.variations);
+            lines.extend(n.variations());
         }
     }
     true
@@ -269,13 +269,13 @@ impl<W: io::Write> PgnWriter<W> {
             }
             need_number = false;
             // the position before the move, for its variations
-            let before = (full && !node.variations.is_empty()).then(|| b.clone());
+            let before = (full && !node.variations().is_empty()).then(|| b.clone());
             b.write_and_play(&mut self.tok, node, &self.opts.moves);
             self.flush_tok();
             if !full {
                 continue;
             }
-            for nag in &node.nags {
+            for nag in node.nags() {
                 let _ = write!(self.tok, "${nag}");
                 self.flush_tok();
             }
@@ -297,16 +297,16 @@ impl<W: io::Write> PgnWriter<W> {
                 self.clock_comment("[%clk", c);
                 need_number = true;
             }
-            if let Some(c) = node.emt {
+            if let Some(c) = node.emt() {
                 self.clock_comment("[%emt", c);
                 need_number = true;
             }
-            for c in &node.comments {
+            for c in node.comments() {
                 self.comment(c);
                 need_number = true;
             }
             if let Some(before) = &before {
-                for var in &node.variations {
+                for var in node.variations() {
                     self.token("(");
                     self.write_line(before, var);
                     self.token(")");
@@ -608,7 +608,10 @@ mod tests {
         g.tags.set("White", "Anh \"Tí\"");
         g.tags.set("Annotator", "x");
         g.moves = line(&Position::default(), &["e2e4", "e7e5", "g1f3"]);
-        g.moves.moves[0].comments.push("best by test".into());
+        g.moves.moves[0]
+            .extras_mut()
+            .comments
+            .push("best by test".into());
         g.result = GameResult::WhiteWins;
         let s = to_pgn_string(&g, &PgnOptions::default());
         assert_eq!(
@@ -637,7 +640,7 @@ mod tests {
         let ucis = ["g1f3", "g8f6", "f3g1", "f6g8"];
         let many: Vec<&str> = ucis.iter().cycle().take(200).copied().collect();
         g.moves = line(&Position::default(), &many);
-        g.moves.moves[3].comments.push("x".repeat(200));
+        g.moves.moves[3].extras_mut().comments.push("x".repeat(200));
         g.unparsed = Some("Nf9 } {".into());
         let s = to_pgn_string(&g, &PgnOptions::default());
         for l in s.lines() {
@@ -673,7 +676,7 @@ mod tests {
         g.moves = line(&Position::default(), &["e2e4"]);
         for pad in 0..12 {
             let text = format!("{} [a] b %c d [e f %g", "w ".repeat(30 + pad));
-            g.moves.moves[0].comments = vec![text];
+            g.moves.moves[0].extras_mut().comments = vec![text];
             let s = to_pgn_string(&g, &PgnOptions::default());
             let movetext = s.split("\n\n").nth(1).unwrap();
             for l in movetext.lines() {
@@ -687,7 +690,7 @@ mod tests {
         let mut g = Game::new_chess();
         g.moves = line(&Position::default(), &["e2e4", "e7e5"]);
         g.moves.moves[0].draw_offer = true;
-        g.moves.moves[0].nags.push(1);
+        g.moves.moves[0].extras_mut().nags.push(1);
         let cases = [
             (DrawOffers::Mark, "1. e4 $1 (=) e5 *"),
             (DrawOffers::Comment, "1. e4 $1 {(=)} 1... e5 *"),
