@@ -184,36 +184,97 @@ impl fmt::Display for Clock {
 
 /// Tags (PGN header fields) in input order. Duplicate names are kept as written;
 /// [`Tags::get`] returns the first.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tags(pub Vec<(String, String)>);
+///
+/// All names and values share one string (two allocations a game, not two a tag).
+#[derive(Clone, Debug, Default)]
+pub struct Tags {
+    text: String,
+    /// For each tag: where its name starts, where its value starts (the name's end)
+    /// and where the value ends, in `text`.
+    items: Vec<(usize, usize, usize)>,
+}
 
 impl Tags {
+    /// Room for `tags` tags of `bytes` bytes of names and values in all.
+    pub fn with_capacity(tags: usize, bytes: usize) -> Tags {
+        Tags {
+            text: String::with_capacity(bytes),
+            items: Vec::with_capacity(tags),
+        }
+    }
+
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0
+        let i = self.position(name)?;
+        let (_, mid, end) = self.items[i];
+        self.text.get(mid..end)
+    }
+
+    /// The index of the first tag of that name (lengths compared first: a game is
+    /// looked up for several tags it mostly does not have).
+    fn position(&self, name: &str) -> Option<usize> {
+        let text = self.text.as_bytes();
+        self.items
             .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+            .position(|&(a, b, _)| b - a == name.len() && text.get(a..b) == Some(name.as_bytes()))
+    }
+
+    /// Appends a tag, even when one of that name exists.
+    pub fn push(&mut self, name: &str, value: &str) {
+        let start = self.text.len();
+        self.text.push_str(name);
+        let mid = self.text.len();
+        self.text.push_str(value);
+        self.items.push((start, mid, self.text.len()));
     }
 
     /// Replaces the first tag of that name, or appends it.
     pub fn set(&mut self, name: &str, value: impl Into<String>) {
         let value = value.into();
-        match self.0.iter_mut().find(|(n, _)| n == name) {
-            Some((_, v)) => *v = value,
-            None => self.0.push((name.to_owned(), value)),
+        let Some(i) = self.position(name) else {
+            self.push(name, &value);
+            return;
+        };
+        let (_, mid, end) = self.items[i];
+        self.text.replace_range(mid..end, &value);
+        let new_end = mid + value.len();
+        self.items[i].2 = new_end;
+        for item in &mut self.items[i + 1..] {
+            item.0 = item.0 - end + new_end;
+            item.1 = item.1 - end + new_end;
+            item.2 = item.2 - end + new_end;
         }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.0.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+        self.items
+            .iter()
+            .map(|&(a, b, c)| (&self.text[a..b], &self.text[b..c]))
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.items.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.items.is_empty()
+    }
+}
+
+impl PartialEq for Tags {
+    fn eq(&self, other: &Tags) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Tags {}
+
+impl<N: AsRef<str>, V: AsRef<str>> FromIterator<(N, V)> for Tags {
+    fn from_iter<I: IntoIterator<Item = (N, V)>>(iter: I) -> Tags {
+        let mut tags = Tags::default();
+        for (n, v) in iter {
+            tags.push(n.as_ref(), v.as_ref());
+        }
+        tags
     }
 }
 
@@ -546,6 +607,19 @@ mod tests {
         );
         assert_eq!(t.get("Black"), Some("B"));
         assert_eq!(t.get("Event"), None);
+        // a longer and a shorter value move the tags after it
+        t.push("Event", "E");
+        t.set("White", "Carlsen, Magnus");
+        t.set("Black", "");
+        assert_eq!(
+            t.iter().collect::<Vec<_>>(),
+            [("White", "Carlsen, Magnus"), ("Black", ""), ("Event", "E")]
+        );
+        t.push("White", "again");
+        assert_eq!(t.get("White"), Some("Carlsen, Magnus"));
+        assert_eq!(t.len(), 4);
+        let same: Tags = t.iter().collect();
+        assert_eq!(same, t);
     }
 
     #[test]

@@ -81,12 +81,18 @@ impl Frame {
 /// Replays `raw` into a [`Game`], with all diagnostics of reading and replay.
 pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
     let mut diagnostics = std::mem::take(&mut raw.diagnostics);
-    let tags = Tags(
-        raw.tags
-            .iter()
-            .map(|t| (raw.tag_name(t).to_owned(), raw.tag_value(t).into_owned()))
-            .collect(),
-    );
+    let bytes = raw
+        .tags
+        .iter()
+        .map(|t| {
+            (t.name.end.saturating_sub(t.name.start) + t.value.end.saturating_sub(t.value.start))
+                as usize
+        })
+        .sum();
+    let mut tags = Tags::with_capacity(raw.tags.len(), bytes);
+    for t in &raw.tags {
+        tags.push(raw.tag_name(t), &raw.tag_value(t));
+    }
     let variant = match options.variant {
         Some(v) => Ok(v),
         None => detect_variant(&tags),

@@ -1176,7 +1176,7 @@ mod tests {
     fn empty_game_parses() {
         let mut g = Game::new_chess();
         g.tags.set("White", "A");
-        g.tags.0.push(("White".into(), "B".into()));
+        g.tags.push("White", "B");
         let s = to_json_string(&g, &JsonOptions::default());
         let v: serde_json::Value = serde_json::from_str(&s).unwrap();
         assert_eq!(v["tags"]["White"], "A");
