@@ -816,7 +816,9 @@ fn read_move(
             }
             let resolved =
                 san::resolve_play(&syntax, pos, token).map_err(|e| at(e.to_diagnostic()))?;
-            if let Board::Chess(before) = &frame.before_last {
+            if !resolved.remarks.is_empty()
+                && let Board::Chess(before) = &frame.before_last
+            {
                 resolved.diagnostics(before, token, diagnostics);
             }
             let mv = match resolved.mv {
