@@ -272,16 +272,24 @@ fn chess_start(tags: &Tags, chess960: bool) -> Result<Position, Diagnostic> {
 /// Is the token written with letters English reads the same way as every table that
 /// could collide (a pawn move, castling, or an English piece letter)?
 fn plain_english(token: &str) -> bool {
-    matches!(
-        token.as_bytes().first(),
-        Some(b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'O' | b'0' | b'-' | b'o')
-    ) && token.is_ascii()
-        && !token.bytes().skip(1).any(|b| {
-            matches!(
-                b,
+    /// ASCII bytes after the first that no other table reads as a piece letter.
+    const LATER: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut b = 0;
+        while b < 128 {
+            t[b] = !matches!(
+                b as u8,
                 b'A' | b'C' | b'D' | b'F' | b'H' | b'L' | b'M' | b'S' | b'T' | b'V' | b'X'
-            )
-        })
+            );
+            b += 1;
+        }
+        t
+    };
+    let bytes = token.as_bytes();
+    matches!(
+        bytes.first(),
+        Some(b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'O' | b'0' | b'-' | b'o')
+    ) && bytes.iter().skip(1).all(|&b| LATER[usize::from(b)])
 }
 
 /// Joins the Vietnamese word form of xiangqi moves, which the PGN layer cuts at spaces
@@ -1021,6 +1029,21 @@ mod tests {
         let xq = one("[Variant \"xiangqi\"]\n[FEN \"9/9 w\"]\n\n1. h2e2 *");
         assert_eq!(codes(&xq), ["bad-fen"]);
         assert_eq!(xq.start, StartPosition::Xiangqi(Box::default()));
+    }
+
+    #[test]
+    fn plain_english_tokens() {
+        for t in [
+            "e4", "Nf3", "exd5", "O-O", "0-0-0", "Ke1+", "e8=Q#", "Nbd2!?", "--", "o-o",
+        ] {
+            assert!(plain_english(t), "{t}");
+        }
+        // letters another table reads as pieces, other first bytes, non-ASCII
+        for t in [
+            "", "Mf3", "Sf3", "Lf3", "a8=D", "Txe5", "exd5H", "e4é", "Ц", "♘f3", "1.e4",
+        ] {
+            assert!(!plain_english(t), "{t}");
+        }
     }
 
     #[test]
