@@ -124,9 +124,9 @@ enum Skip {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum LineKind {
     Blank,
-    /// A tag line; the name's range relative to the line start, and whether movetext
-    /// follows the tags on the same line (`[Result "*"] 1. e4 *`).
-    Tag(usize, usize, bool),
+    /// A tag line, and whether movetext follows the tags on the same line
+    /// (`[Result "*"] 1. e4 *`). The tag's name is [`tag_name`].
+    Tag(bool),
     /// Starts with move number 1.
     FirstMove,
     /// A `%` escape line.
@@ -134,36 +134,62 @@ enum LineKind {
     Other,
 }
 
+/// What a line (with its line end, if it has one) is. Told from its first two bytes
+/// (and, for a tag line, its last ones), after a BOM and indentation if it starts with
+/// them.
+#[inline]
 fn classify(line: &[u8]) -> LineKind {
-    let (line, off0) = match line.strip_prefix(b"\xef\xbb\xbf") {
-        Some(l) => (l, 3),
-        None => (line, 0),
-    };
+    match line {
+        [b' ' | b'\t' | 0xef, ..] => classify_indented(line),
+        _ => classify_unindented(line),
+    }
+}
+
+#[cold]
+fn classify_indented(line: &[u8]) -> LineKind {
+    let line = line.strip_prefix(BOM).unwrap_or(line);
     let indent = line
         .iter()
         .position(|&b| !matches!(b, b' ' | b'\t'))
         .unwrap_or(line.len());
-    let rest = &line[indent..];
+    classify_unindented(&line[indent..])
+}
+
+/// [`classify`] of a line without BOM or indentation.
+#[inline]
+fn classify_unindented(rest: &[u8]) -> LineKind {
     match rest {
         [] | [b'\r' | b'\n', ..] => LineKind::Blank,
         [b'[', c, ..] if c.is_ascii_alphanumeric() || *c == b'_' => {
-            let name_len = rest[1..]
-                .iter()
-                .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'))
-                .unwrap_or(rest.len() - 1);
-            let start = off0 + indent + 1;
             // text after the last `]` (a line without `]` is a broken tag, not movetext)
-            let movetext = rest
-                .iter()
-                .rposition(|&b| b == b']')
-                .is_some_and(|k| !rest.get(k + 1..).unwrap_or(&[]).trim_ascii().is_empty());
-            LineKind::Tag(start, start + name_len, movetext)
+            let text = rest.trim_ascii_end();
+            LineKind::Tag(text.last() != Some(&b']') && memchr::memrchr(b']', text).is_some())
         }
         [b'1', b'.' | b')' | b' ' | b'\t', ..] => LineKind::FirstMove,
         [b'%', ..] => LineKind::Escape,
         _ => LineKind::Other,
     }
 }
+
+/// The name of a tag line (one [`classify`] finds a [`LineKind::Tag`]; the line may go
+/// on past its end): after the BOM, indentation and `[`, up to a space, tab, `"`, `]` or
+/// line end.
+fn tag_name(line: &[u8]) -> &[u8] {
+    let line = line.strip_prefix(BOM).unwrap_or(line);
+    let indent = line
+        .iter()
+        .position(|&b| !matches!(b, b' ' | b'\t'))
+        .unwrap_or(line.len());
+    let name = line.get(indent + 1..).unwrap_or(&[]);
+    let len = name
+        .iter()
+        .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'))
+        .unwrap_or(name.len());
+    &name[..len]
+}
+
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// The position of the first `\n` or `\r` in `buf`, eight bytes at a time.
 fn find_line_end(buf: &[u8]) -> Option<usize> {
@@ -247,7 +273,8 @@ pub struct ArchiveReader<R> {
     lone_cr: bool,
     has_movetext: bool,
     prev_blank: bool,
-    tag_names: Vec<(usize, usize)>,
+    /// Where the tag lines of the chunk start in it.
+    tag_lines: Vec<usize>,
     overflow: bool,
     /// Why the chunk is skipped, while `overflow`.
     skip: Skip,
@@ -293,7 +320,7 @@ impl<R: BufRead> ArchiveReader<R> {
             lone_cr: false,
             has_movetext: false,
             prev_blank: false,
-            tag_names: Vec::new(),
+            tag_lines: Vec::new(),
             overflow: false,
             skip: Skip::GameTooLarge,
             hint: None,
@@ -498,7 +525,7 @@ impl<R: BufRead> ArchiveReader<R> {
         let buf = self.input.fill_buf()?;
         let chunk = &self.chunk;
         let clen = chunk.len();
-        let tag_names = &mut self.tag_names;
+        let tag_lines = &mut self.tag_lines;
         let mut has_movetext = self.has_movetext;
         let mut prev_blank = self.prev_blank;
         let mut lone_cr = self.lone_cr;
@@ -523,20 +550,17 @@ impl<R: BufRead> ArchiveReader<R> {
                 break;
             }
             let line = &rest[..=k];
-            let kind = match line[0] {
-                b' ' | b'\t' | 0xef | b'[' | b'1' | b'%' | b'\r' | b'\n' => classify(line),
-                _ => LineKind::Other,
-            };
+            let kind = classify(line);
             boundary = match kind {
-                LineKind::Tag(a, b, _) => {
+                LineKind::Tag(_) => {
                     has_movetext
                         || (prev_blank
-                            && tag_names.iter().any(|&(x, y)| {
-                                let name = match x.checked_sub(clen) {
-                                    Some(x) => buf.get(x..y - clen),
-                                    None => chunk.get(x..y),
+                            && tag_lines.iter().any(|&x| {
+                                let earlier = match x.checked_sub(clen) {
+                                    Some(x) => buf.get(x..),
+                                    None => chunk.get(x..),
                                 };
-                                name == line.get(a..b)
+                                earlier.map(tag_name) == Some(tag_name(line))
                             }))
                 }
                 LineKind::FirstMove => has_movetext && prev_blank,
@@ -546,8 +570,8 @@ impl<R: BufRead> ArchiveReader<R> {
                 break;
             }
             match kind {
-                LineKind::Tag(a, b, movetext) => {
-                    tag_names.push((at + a, at + b));
+                LineKind::Tag(movetext) => {
+                    tag_lines.push(at);
                     has_movetext |= movetext;
                 }
                 LineKind::Blank | LineKind::Escape => {}
@@ -573,7 +597,7 @@ impl<R: BufRead> ArchiveReader<R> {
             self.chunk_line = self.line;
             self.has_movetext = false;
             self.lone_cr = false;
-            self.tag_names.clear();
+            self.tag_lines.clear();
             return Ok(true);
         }
         Ok(pos > 0)
@@ -598,11 +622,14 @@ impl<R: BufRead> ArchiveReader<R> {
             classify(&self.chunk[start..])
         };
         let boundary = match kind {
-            LineKind::Tag(a, b, _) => {
+            LineKind::Tag(_) => {
                 self.has_movetext
                     || (self.prev_blank
-                        && self.tag_names.iter().any(|&(x, y)| {
-                            self.chunk.get(x..y) == self.chunk.get(start + a..start + b)
+                        && self.tag_lines.iter().any(|&x| {
+                            // (a skipped chunk is cleared line by line: then `x` may be
+                            // past its end, and the answer is not used)
+                            self.chunk.get(x..).map(tag_name)
+                                == Some(tag_name(&self.chunk[start..]))
                         }))
             }
             LineKind::FirstMove => self.has_movetext && self.prev_blank,
@@ -623,12 +650,12 @@ impl<R: BufRead> ArchiveReader<R> {
             self.chunk_line = line_no;
             self.has_movetext = false;
             self.lone_cr = false;
-            self.tag_names.clear();
+            self.tag_lines.clear();
             self.overflow = false;
         }
         match kind {
-            LineKind::Tag(a, b, movetext) => {
-                self.tag_names.push((start + a, start + b));
+            LineKind::Tag(movetext) => {
+                self.tag_lines.push(start);
                 self.has_movetext |= movetext;
             }
             LineKind::Blank | LineKind::Escape => {}
@@ -1539,6 +1566,99 @@ mod tests {
                 input.extend_from_slice(lines[next(lines.len())]);
             }
             assert_same_as_line_by_line(&input);
+        }
+    }
+
+    /// The line classification as it was written first (one general pass), with the
+    /// tag name's range: the reference for [`classify`] and [`tag_name`].
+    fn classify_reference(line: &[u8]) -> (LineKind, Option<(usize, usize)>) {
+        let (line, off0) = match line.strip_prefix(b"\xef\xbb\xbf") {
+            Some(l) => (l, 3),
+            None => (line, 0),
+        };
+        let indent = line
+            .iter()
+            .position(|&b| !matches!(b, b' ' | b'\t'))
+            .unwrap_or(line.len());
+        let rest = &line[indent..];
+        match rest {
+            [] | [b'\r' | b'\n', ..] => (LineKind::Blank, None),
+            [b'[', c, ..] if c.is_ascii_alphanumeric() || *c == b'_' => {
+                let name_len = rest[1..]
+                    .iter()
+                    .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'))
+                    .unwrap_or(rest.len() - 1);
+                let start = off0 + indent + 1;
+                let movetext = rest
+                    .iter()
+                    .rposition(|&b| b == b']')
+                    .is_some_and(|k| !rest.get(k + 1..).unwrap_or(&[]).trim_ascii().is_empty());
+                (LineKind::Tag(movetext), Some((start, start + name_len)))
+            }
+            [b'1', b'.' | b')' | b' ' | b'\t', ..] => (LineKind::FirstMove, None),
+            [b'%', ..] => (LineKind::Escape, None),
+            _ => (LineKind::Other, None),
+        }
+    }
+
+    #[test]
+    fn classify_matches_reference() {
+        let lines: &[&[u8]] = &[
+            b"",
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"  \n",
+            b"\t \r",
+            b"\xef\xbb\xbf\n",
+            b"\xef\xbb\xbf",
+            b"\xef\xbb[Event \"a\"]\n",
+            b"\xef",
+            b"[Event \"a\"]\n",
+            b"[Event \"a\"]\r",
+            b"[Event \"a\"]",
+            b"[Event \"a\"] \x0c\t\n",
+            b"[Event \"a\"] 1. e4\n",
+            b"[Event \"a\"] ]\n",
+            b"[Event \"a\"\n",
+            b"[Event]\n",
+            b"[Event",
+            b"[_x \"a\"]\n",
+            b"[9 \"a\"]\n",
+            b"[ Event \"a\"]\n",
+            b"[\"a\"]\n",
+            b"[\n",
+            b"[",
+            b"[\xc3\xa9 \"a\"]\n",
+            b"  [Event \"a\"]\n",
+            b"\t[Site\t\"a\"]x\n",
+            b"\xef\xbb\xbf[Event \"a\"]\r\n",
+            b"\xef\xbb\xbf  [Event \"a\"] *\r\n",
+            b"1. e4\n",
+            b"1)e4\n",
+            b"1 e4\n",
+            b"1\te4\n",
+            b"1\n",
+            b"1",
+            b"10. e4\n",
+            b"  1. e4\n",
+            b"\xef\xbb\xbf1. e4\n",
+            b"%\n",
+            b"  %x\n",
+            b"e4 e5\n",
+            b"{comment}\n",
+            b"\xff\xfe\n",
+        ];
+        for line in lines {
+            let (kind, name) = classify_reference(line);
+            assert_eq!(classify(line), kind, "{line:?}");
+            if let Some((a, b)) = name {
+                assert_eq!(tag_name(line), &line[a..b], "{line:?}");
+                // the same when the text goes on after the line
+                let mut longer = line.to_vec();
+                longer.extend_from_slice(b"\n[Next \"x\"]\n");
+                assert_eq!(tag_name(&longer), &line[a..b], "{line:?}");
+            }
         }
     }
 }
