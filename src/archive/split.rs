@@ -35,6 +35,7 @@ use crate::{
     text::{
         DecodeReport, EncodingSource,
         decode::{Utf16Reader, decode_chunk, decode_utf8},
+        nfc,
     },
 };
 
@@ -718,19 +719,37 @@ impl<R: BufRead> ArchiveReader<R> {
             }));
             return;
         }
-        let chunk = std::mem::take(&mut self.chunk);
-        let raw = &chunk[..end.min(chunk.len())];
-        if raw.iter().all(u8::is_ascii_whitespace) {
+        let mut chunk = std::mem::take(&mut self.chunk);
+        let raw_len = end.min(chunk.len());
+        if chunk[..raw_len].iter().all(u8::is_ascii_whitespace) {
             self.chunk = chunk;
             return;
         }
         let (start, line) = (self.chunk_start, self.chunk_line);
+        let detect = self.bom.is_none() && self.options.encoding.is_none();
+        if detect && raw_len == chunk.len() {
+            // the whole chunk, if valid UTF-8, becomes the text without a copy (what
+            // `decode_utf8` gives); the reader starts a new chunk
+            match String::from_utf8(chunk) {
+                Ok(text) => {
+                    let report = DecodeReport {
+                        encoding: UTF_8,
+                        source: EncodingSource::Utf8,
+                        had_replacements: false,
+                    };
+                    self.push_segment(raw_len, nfc(text), report, start, end_offset, line);
+                    return;
+                }
+                Err(e) => chunk = e.into_bytes(),
+            }
+        }
+        let raw = &chunk[..raw_len];
         // validated once here: a valid chunk is not validated again by decoding
         let utf8 = std::str::from_utf8(raw);
         match &utf8 {
-            Ok(text) if self.bom.is_none() && self.options.encoding.is_none() => {
+            Ok(text) if detect => {
                 let (text, report) = decode_utf8(text);
-                self.push_segment(raw, text, report, start, end_offset, line);
+                self.push_segment(raw.len(), text, report, start, end_offset, line);
             }
             _ => match self.finished_utf8_games(raw, utf8.err().map(|e| e.valid_up_to())) {
                 Some(cut) => {
@@ -786,14 +805,14 @@ impl<R: BufRead> ArchiveReader<R> {
             return;
         }
         let (text, report) = self.decode(raw);
-        self.push_segment(raw, text, report, seg_start, seg_end, line);
+        self.push_segment(raw.len(), text, report, seg_start, seg_end, line);
     }
 
-    /// Queues the decoded text of `raw` (input offsets `seg_start..seg_end`, first line
-    /// `line`) as a piece.
+    /// Queues the decoded text of `raw_len` raw bytes (input offsets
+    /// `seg_start..seg_end`, first line `line`) as a piece.
     fn push_segment(
         &mut self,
-        raw: &[u8],
+        raw_len: usize,
         mut text: String,
         report: DecodeReport,
         seg_start: u64,
@@ -803,7 +822,7 @@ impl<R: BufRead> ArchiveReader<R> {
         if self.lone_cr {
             lone_cr_to_lf(&mut text);
         }
-        let exact = report.encoding == UTF_8 && text.len() == raw.len();
+        let exact = report.encoding == UTF_8 && text.len() == raw_len;
         self.pending.push_back(Piece(PieceKind::Text(Segment {
             text,
             report,
