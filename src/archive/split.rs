@@ -35,6 +35,7 @@ use crate::{
     text::{
         DecodeReport, EncodingSource,
         decode::{Utf16Reader, decode_chunk, decode_utf8},
+        nfc,
     },
 };
 
@@ -124,9 +125,9 @@ enum Skip {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum LineKind {
     Blank,
-    /// A tag line; the name's range relative to the line start, and whether movetext
-    /// follows the tags on the same line (`[Result "*"] 1. e4 *`).
-    Tag(usize, usize, bool),
+    /// A tag line, and whether movetext follows the tags on the same line
+    /// (`[Result "*"] 1. e4 *`). The tag's name is [`tag_name`].
+    Tag(bool),
     /// Starts with move number 1.
     FirstMove,
     /// A `%` escape line.
@@ -134,36 +135,62 @@ enum LineKind {
     Other,
 }
 
+/// What a line (with its line end, if it has one) is. Told from its first two bytes
+/// (and, for a tag line, its last ones), after a BOM and indentation if it starts with
+/// them.
+#[inline]
 fn classify(line: &[u8]) -> LineKind {
-    let (line, off0) = match line.strip_prefix(b"\xef\xbb\xbf") {
-        Some(l) => (l, 3),
-        None => (line, 0),
-    };
+    match line {
+        [b' ' | b'\t' | 0xef, ..] => classify_indented(line),
+        _ => classify_unindented(line),
+    }
+}
+
+#[cold]
+fn classify_indented(line: &[u8]) -> LineKind {
+    let line = line.strip_prefix(BOM).unwrap_or(line);
     let indent = line
         .iter()
         .position(|&b| !matches!(b, b' ' | b'\t'))
         .unwrap_or(line.len());
-    let rest = &line[indent..];
+    classify_unindented(&line[indent..])
+}
+
+/// [`classify`] of a line without BOM or indentation.
+#[inline]
+fn classify_unindented(rest: &[u8]) -> LineKind {
     match rest {
         [] | [b'\r' | b'\n', ..] => LineKind::Blank,
         [b'[', c, ..] if c.is_ascii_alphanumeric() || *c == b'_' => {
-            let name_len = rest[1..]
-                .iter()
-                .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'))
-                .unwrap_or(rest.len() - 1);
-            let start = off0 + indent + 1;
             // text after the last `]` (a line without `]` is a broken tag, not movetext)
-            let movetext = rest
-                .iter()
-                .rposition(|&b| b == b']')
-                .is_some_and(|k| !rest.get(k + 1..).unwrap_or(&[]).trim_ascii().is_empty());
-            LineKind::Tag(start, start + name_len, movetext)
+            let text = rest.trim_ascii_end();
+            LineKind::Tag(text.last() != Some(&b']') && memchr::memrchr(b']', text).is_some())
         }
         [b'1', b'.' | b')' | b' ' | b'\t', ..] => LineKind::FirstMove,
         [b'%', ..] => LineKind::Escape,
         _ => LineKind::Other,
     }
 }
+
+/// The name of a tag line (one [`classify`] finds a [`LineKind::Tag`]; the line may go
+/// on past its end): after the BOM, indentation and `[`, up to a space, tab, `"`, `]` or
+/// line end.
+fn tag_name(line: &[u8]) -> &[u8] {
+    let line = line.strip_prefix(BOM).unwrap_or(line);
+    let indent = line
+        .iter()
+        .position(|&b| !matches!(b, b' ' | b'\t'))
+        .unwrap_or(line.len());
+    let name = line.get(indent + 1..).unwrap_or(&[]);
+    let len = name
+        .iter()
+        .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'))
+        .unwrap_or(name.len());
+    &name[..len]
+}
+
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// The position of the first `\n` or `\r` in `buf`, eight bytes at a time.
 fn find_line_end(buf: &[u8]) -> Option<usize> {
@@ -247,7 +274,8 @@ pub struct ArchiveReader<R> {
     lone_cr: bool,
     has_movetext: bool,
     prev_blank: bool,
-    tag_names: Vec<(usize, usize)>,
+    /// Where the tag lines of the chunk start in it.
+    tag_lines: Vec<usize>,
     overflow: bool,
     /// Why the chunk is skipped, while `overflow`.
     skip: Skip,
@@ -259,6 +287,9 @@ pub struct ArchiveReader<R> {
     /// The index of the next game the [`RawGame`] iterator numbers.
     next_index: u64,
     done: bool,
+    /// Always read line by line ([`Self::step_line`]): the reference the fast path is
+    /// tested against.
+    line_by_line: bool,
 }
 
 impl<R: io::Read> ArchiveReader<BufReader<R>> {
@@ -290,7 +321,7 @@ impl<R: BufRead> ArchiveReader<R> {
             lone_cr: false,
             has_movetext: false,
             prev_blank: false,
-            tag_names: Vec::new(),
+            tag_lines: Vec::new(),
             overflow: false,
             skip: Skip::GameTooLarge,
             hint: None,
@@ -298,6 +329,7 @@ impl<R: BufRead> ArchiveReader<R> {
             ready: VecDeque::new(),
             next_index: 0,
             done: false,
+            line_by_line: false,
         }
     }
 
@@ -461,8 +493,119 @@ impl<R: BufRead> ArchiveReader<R> {
         self.pending.extend(games.into_iter().map(Piece::from));
     }
 
-    /// Reads one line and handles it; `false` at the end of the input.
+    /// Reads some input and handles it; `false` at the end of the input.
     fn step(&mut self) -> io::Result<bool> {
+        if self.sniffed && !self.overflow && !self.line_by_line && self.step_buffer()? {
+            return Ok(true);
+        }
+        self.step_line()
+    }
+
+    /// The fast path of [`Self::step`]: handles the complete lines of the input buffer up
+    /// to the next chunk boundary, exactly as [`Self::step_line`] would one at a time,
+    /// with one search per line and one copy into the chunk. Stops before a line that
+    /// is not complete in the buffer (or whose `\r` line end may be followed by a `\n`
+    /// of the next buffer) and before a line over a budget: those are left to
+    /// [`Self::step_line`]. `false` when it handled nothing.
+    fn step_buffer(&mut self) -> io::Result<bool> {
+        if self.after_cr {
+            // the end of the previous line, as `read_line` would take it
+            match self.input.fill_buf()?.first() {
+                None => return Ok(false),
+                Some(b'\n') => {
+                    self.input.consume(1);
+                    self.offset += 1;
+                    self.chunk.push(b'\n');
+                }
+                Some(_) => self.lone_cr = true,
+            }
+            self.after_cr = false;
+        }
+        let max = self.options.limits.max_game_bytes;
+        let max_line = self.options.limits.max_line_bytes;
+        let buf = self.input.fill_buf()?;
+        let chunk = &self.chunk;
+        let clen = chunk.len();
+        let tag_lines = &mut self.tag_lines;
+        let mut has_movetext = self.has_movetext;
+        let mut prev_blank = self.prev_blank;
+        let mut lone_cr = self.lone_cr;
+        let mut lines = 0u64;
+        let mut boundary = false;
+        // the lines handled so far are `buf[..pos]`, not yet copied to the chunk: at
+        // chunk positions `clen..clen + pos`
+        let mut pos = 0usize;
+        while let Some(rest) = buf.get(pos..) {
+            let Some(k) = memchr::memchr2(b'\n', b'\r', rest) else {
+                break;
+            };
+            let next = match rest.get(k..k + 2) {
+                Some([b'\r', b'\n']) => k + 2,
+                Some(_) => k + 1,
+                // a `\r` ending the buffer: a lone `\r` or half of `\r\n`
+                None if rest[k] == b'\r' => break,
+                None => k + 1,
+            };
+            let at = clen + pos;
+            if k > max_line || at + k + 1 > max {
+                break;
+            }
+            let line = &rest[..=k];
+            let kind = classify(line);
+            boundary = match kind {
+                LineKind::Tag(_) => {
+                    has_movetext
+                        || (prev_blank
+                            && tag_lines.iter().any(|&x| {
+                                let earlier = match x.checked_sub(clen) {
+                                    Some(x) => buf.get(x..),
+                                    None => chunk.get(x..),
+                                };
+                                earlier.map(tag_name) == Some(tag_name(line))
+                            }))
+                }
+                LineKind::FirstMove => has_movetext && prev_blank,
+                _ => false,
+            };
+            if boundary {
+                break;
+            }
+            match kind {
+                LineKind::Tag(movetext) => {
+                    tag_lines.push(at);
+                    has_movetext |= movetext;
+                }
+                LineKind::Blank | LineKind::Escape => {}
+                LineKind::FirstMove | LineKind::Other => has_movetext = true,
+            }
+            prev_blank = kind == LineKind::Blank;
+            lone_cr |= next == k + 1 && rest[k] == b'\r';
+            lines += 1;
+            pos += next;
+        }
+        self.chunk.extend_from_slice(&buf[..pos]);
+        self.input.consume(pos);
+        self.offset += pos as u64;
+        self.line += lines;
+        self.has_movetext = has_movetext;
+        self.prev_blank = prev_blank;
+        self.lone_cr = lone_cr;
+        if boundary {
+            // the line at `self.offset` starts a new chunk; handled on the next call
+            self.finish_chunk(self.chunk.len(), self.offset);
+            self.chunk.clear();
+            self.chunk_start = self.offset;
+            self.chunk_line = self.line;
+            self.has_movetext = false;
+            self.lone_cr = false;
+            self.tag_lines.clear();
+            return Ok(true);
+        }
+        Ok(pos > 0)
+    }
+
+    /// Reads one line and handles it; `false` at the end of the input.
+    fn step_line(&mut self) -> io::Result<bool> {
         if !self.sniffed {
             self.sniff()?;
         }
@@ -480,11 +623,14 @@ impl<R: BufRead> ArchiveReader<R> {
             classify(&self.chunk[start..])
         };
         let boundary = match kind {
-            LineKind::Tag(a, b, _) => {
+            LineKind::Tag(_) => {
                 self.has_movetext
                     || (self.prev_blank
-                        && self.tag_names.iter().any(|&(x, y)| {
-                            self.chunk.get(x..y) == self.chunk.get(start + a..start + b)
+                        && self.tag_lines.iter().any(|&x| {
+                            // (a skipped chunk is cleared line by line: then `x` may be
+                            // past its end, and the answer is not used)
+                            self.chunk.get(x..).map(tag_name)
+                                == Some(tag_name(&self.chunk[start..]))
                         }))
             }
             LineKind::FirstMove => self.has_movetext && self.prev_blank,
@@ -505,12 +651,12 @@ impl<R: BufRead> ArchiveReader<R> {
             self.chunk_line = line_no;
             self.has_movetext = false;
             self.lone_cr = false;
-            self.tag_names.clear();
+            self.tag_lines.clear();
             self.overflow = false;
         }
         match kind {
-            LineKind::Tag(a, b, movetext) => {
-                self.tag_names.push((start + a, start + b));
+            LineKind::Tag(movetext) => {
+                self.tag_lines.push(start);
                 self.has_movetext |= movetext;
             }
             LineKind::Blank | LineKind::Escape => {}
@@ -573,19 +719,37 @@ impl<R: BufRead> ArchiveReader<R> {
             }));
             return;
         }
-        let chunk = std::mem::take(&mut self.chunk);
-        let raw = &chunk[..end.min(chunk.len())];
-        if raw.iter().all(u8::is_ascii_whitespace) {
+        let mut chunk = std::mem::take(&mut self.chunk);
+        let raw_len = end.min(chunk.len());
+        if chunk[..raw_len].iter().all(u8::is_ascii_whitespace) {
             self.chunk = chunk;
             return;
         }
         let (start, line) = (self.chunk_start, self.chunk_line);
+        let detect = self.bom.is_none() && self.options.encoding.is_none();
+        if detect && raw_len == chunk.len() {
+            // the whole chunk, if valid UTF-8, becomes the text without a copy (what
+            // `decode_utf8` gives); the reader starts a new chunk
+            match String::from_utf8(chunk) {
+                Ok(text) => {
+                    let report = DecodeReport {
+                        encoding: UTF_8,
+                        source: EncodingSource::Utf8,
+                        had_replacements: false,
+                    };
+                    self.push_segment(raw_len, nfc(text), report, start, end_offset, line);
+                    return;
+                }
+                Err(e) => chunk = e.into_bytes(),
+            }
+        }
+        let raw = &chunk[..raw_len];
         // validated once here: a valid chunk is not validated again by decoding
         let utf8 = std::str::from_utf8(raw);
         match &utf8 {
-            Ok(text) if self.bom.is_none() && self.options.encoding.is_none() => {
+            Ok(text) if detect => {
                 let (text, report) = decode_utf8(text);
-                self.push_segment(raw, text, report, start, end_offset, line);
+                self.push_segment(raw.len(), text, report, start, end_offset, line);
             }
             _ => match self.finished_utf8_games(raw, utf8.err().map(|e| e.valid_up_to())) {
                 Some(cut) => {
@@ -641,14 +805,14 @@ impl<R: BufRead> ArchiveReader<R> {
             return;
         }
         let (text, report) = self.decode(raw);
-        self.push_segment(raw, text, report, seg_start, seg_end, line);
+        self.push_segment(raw.len(), text, report, seg_start, seg_end, line);
     }
 
-    /// Queues the decoded text of `raw` (input offsets `seg_start..seg_end`, first line
-    /// `line`) as a piece.
+    /// Queues the decoded text of `raw_len` raw bytes (input offsets
+    /// `seg_start..seg_end`, first line `line`) as a piece.
     fn push_segment(
         &mut self,
-        raw: &[u8],
+        raw_len: usize,
         mut text: String,
         report: DecodeReport,
         seg_start: u64,
@@ -658,7 +822,7 @@ impl<R: BufRead> ArchiveReader<R> {
         if self.lone_cr {
             lone_cr_to_lf(&mut text);
         }
-        let exact = report.encoding == UTF_8 && text.len() == raw.len();
+        let exact = report.encoding == UTF_8 && text.len() == raw_len;
         self.pending.push_back(Piece(PieceKind::Text(Segment {
             text,
             report,
@@ -1299,5 +1463,221 @@ mod tests {
             assert_eq!(&got, want, "{:?}", String::from_utf8_lossy(input));
         }
         assert_eq!(count_raw_lines(b"a\r\nb\rc\n\r"), 4);
+    }
+
+    /// Reads `bytes` through a buffer of `cap` bytes, with the fast path or line by line.
+    fn read_with(
+        bytes: &[u8],
+        cap: usize,
+        options: ReadOptions,
+        line_by_line: bool,
+    ) -> Vec<RawGame> {
+        let mut reader = ArchiveReader::new(BufReader::with_capacity(cap, bytes), options);
+        reader.line_by_line = line_by_line;
+        reader.collect::<io::Result<_>>().unwrap()
+    }
+
+    /// Option sets the comparisons run with: default budgets, and budgets small enough
+    /// that lines and games go over them.
+    fn budget_options() -> [ReadOptions; 4] {
+        let small = |game: usize, line: usize| ReadOptions {
+            limits: Limits {
+                max_game_bytes: game,
+                max_line_bytes: line,
+                ..Limits::default()
+            },
+            ..ReadOptions::default()
+        };
+        [
+            ReadOptions::default(),
+            small(64, 1000),
+            small(1000, 12),
+            small(40, 20),
+        ]
+    }
+
+    /// The fast path (whole buffers) gives exactly what reading line by line gives.
+    fn assert_same_as_line_by_line(bytes: &[u8]) {
+        for options in budget_options() {
+            // (the same buffer size: which budget a line crossing buffers goes over
+            // first may depend on where the buffers end)
+            for cap in [1, 2, 3, 5, 8, 13, 31, 64, 1 << 16] {
+                assert_eq!(
+                    read_with(bytes, cap, options, false),
+                    read_with(bytes, cap, options, true),
+                    "cap {cap}, {:?}: {:?}",
+                    options.limits,
+                    String::from_utf8_lossy(bytes)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_matches_line_by_line() {
+        let inputs: &[&[u8]] = &[
+            b"[Event \"a\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+            b"[Event \"a\"]\r\n\r\n1. e4 *\r\n\r\n[Event \"b\"]\r\n\r\n1. d4 *\r\n",
+            b"[Event \"a\"]\r[Result \"*\"]\r\r1. e4 e5\r2. Nf3 *\r\r[Event \"b\"]\r\r1. d4 *\r",
+            b"[Event \"a\"]\r\n[Site \"b\"]\r\r\n1. e4\r\r2. d4 *\n\r\n\r",
+            b"[Event \"a\"] 1. e4 *\n[Event \"b\"] [Site \"x\"]\n1. d4 *",
+            b"[Event \"a\"\n[Site \"x\"]\n\n1. e4 *",
+            b"  [Event \"a\"]\n  1. e4 *\n\t[Event \"b\"]\n1. d4 *",
+            b"[Event \"a\"]\n\n[Site \"x\"]\n\n[Event \"b\"]\n\n[Site \"y\"]\n[Event \"c\"]\n\n1. e4 *\n",
+            b"[Event \"a\"]\n[Result \"*\"]\n\n[Event \"b\"]\n\n1. d4 *\n",
+            b"1. e4 e5 2. Nf3 1-0\n\n1. d4 d5 0-1\n1. c4 *\n\n1) c4\n\n1 c4\n\n1\tc4\n\n10. c4\n",
+            b"Generated by X\n\n[Event \"a\"]\n\n1. e4 1-0\nDownloaded from Y\n\n%escape\n[Event \"b\"]\n\n1. d4 *\n{trailer}\n",
+            b"\xef\xbb\xbf[Event \"a\"]\n1. e4 *\n\xef\xbb\xbf[Event \"b\"]\n1. d4 *\n",
+            b"[A \"1\"]\n1. e4 *\n\xff\xfe\n[A \"1\"]\r1. e4 *\r\r\x01\xff",
+            b"[White \"\xd1\xec\xfb\xf1\xeb\xee\xe2\"]\n\n1. e4 *\n\n[White \"\xd1\xec\xfb\xf1\xeb\xee\xe2\"]\n\n1. d4 *\n",
+            b"[White \"\xcd\xf5\xcc\xec\xd2\xbb\"]\r\n\r\n1. e4 *\r\n",
+            b"\xff\xfe[\x00A\x00 \x00\"\x001\x00\"\x00]\x00\n\x00\n\x001\x00.\x00 \x00e\x004\x00 \x00*\x00\r\x00\n\x00",
+            b"[Event \"long\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 *\n\n[Event \"c\"]\n\n1. d4 *\n",
+            b"[Event \"a\"]\n\n1. e4 e5 2. Nf3\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6\n\n[Event \"b\"]\n1. d4 *",
+            b"\n\n  \r\n",
+            b"",
+            b"no line end at all",
+            b"[Event \"a\"]\n\n1. e4 *\r",
+        ];
+        for input in inputs {
+            assert_same_as_line_by_line(input);
+        }
+    }
+
+    #[test]
+    fn fast_path_matches_line_by_line_on_generated_inputs() {
+        let lines: &[&[u8]] = &[
+            b"[Event \"a\"]",
+            b"[Event \"b\"]",
+            b"[Site \"x\"] 1. e4",
+            b"  [Result \"*\"]",
+            b"\xef\xbb\xbf[Event \"a\"]",
+            b"[Event \"a\"",
+            b"[ x ]",
+            b"1. e4 e5",
+            b"1)d4",
+            b"12. Nf3 *",
+            b"1-0",
+            b"*",
+            b"",
+            b"  ",
+            b"%comment",
+            b"junk text",
+            b"{a comment that goes on and on and on and on}",
+            b"\xe9t\xe9",
+            b"\xc3\xa9t\xc3\xa9",
+        ];
+        let ends: &[&[u8]] = &[b"\n", b"\r\n", b"\r", b"\n", b"\n"];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..300 {
+            let mut input = Vec::new();
+            for _ in 0..next(24) {
+                input.extend_from_slice(lines[next(lines.len())]);
+                input.extend_from_slice(ends[next(ends.len())]);
+            }
+            if next(2) == 0 {
+                input.extend_from_slice(lines[next(lines.len())]);
+            }
+            assert_same_as_line_by_line(&input);
+        }
+    }
+
+    /// The line classification as it was written first (one general pass), with the
+    /// tag name's range: the reference for [`classify`] and [`tag_name`].
+    fn classify_reference(line: &[u8]) -> (LineKind, Option<(usize, usize)>) {
+        let (line, off0) = match line.strip_prefix(b"\xef\xbb\xbf") {
+            Some(l) => (l, 3),
+            None => (line, 0),
+        };
+        let indent = line
+            .iter()
+            .position(|&b| !matches!(b, b' ' | b'\t'))
+            .unwrap_or(line.len());
+        let rest = &line[indent..];
+        match rest {
+            [] | [b'\r' | b'\n', ..] => (LineKind::Blank, None),
+            [b'[', c, ..] if c.is_ascii_alphanumeric() || *c == b'_' => {
+                let name_len = rest[1..]
+                    .iter()
+                    .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n'))
+                    .unwrap_or(rest.len() - 1);
+                let start = off0 + indent + 1;
+                let movetext = rest
+                    .iter()
+                    .rposition(|&b| b == b']')
+                    .is_some_and(|k| !rest.get(k + 1..).unwrap_or(&[]).trim_ascii().is_empty());
+                (LineKind::Tag(movetext), Some((start, start + name_len)))
+            }
+            [b'1', b'.' | b')' | b' ' | b'\t', ..] => (LineKind::FirstMove, None),
+            [b'%', ..] => (LineKind::Escape, None),
+            _ => (LineKind::Other, None),
+        }
+    }
+
+    #[test]
+    fn classify_matches_reference() {
+        let lines: &[&[u8]] = &[
+            b"",
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"  \n",
+            b"\t \r",
+            b"\xef\xbb\xbf\n",
+            b"\xef\xbb\xbf",
+            b"\xef\xbb[Event \"a\"]\n",
+            b"\xef",
+            b"[Event \"a\"]\n",
+            b"[Event \"a\"]\r",
+            b"[Event \"a\"]",
+            b"[Event \"a\"] \x0c\t\n",
+            b"[Event \"a\"] 1. e4\n",
+            b"[Event \"a\"] ]\n",
+            b"[Event \"a\"\n",
+            b"[Event]\n",
+            b"[Event",
+            b"[_x \"a\"]\n",
+            b"[9 \"a\"]\n",
+            b"[ Event \"a\"]\n",
+            b"[\"a\"]\n",
+            b"[\n",
+            b"[",
+            b"[\xc3\xa9 \"a\"]\n",
+            b"  [Event \"a\"]\n",
+            b"\t[Site\t\"a\"]x\n",
+            b"\xef\xbb\xbf[Event \"a\"]\r\n",
+            b"\xef\xbb\xbf  [Event \"a\"] *\r\n",
+            b"1. e4\n",
+            b"1)e4\n",
+            b"1 e4\n",
+            b"1\te4\n",
+            b"1\n",
+            b"1",
+            b"10. e4\n",
+            b"  1. e4\n",
+            b"\xef\xbb\xbf1. e4\n",
+            b"%\n",
+            b"  %x\n",
+            b"e4 e5\n",
+            b"{comment}\n",
+            b"\xff\xfe\n",
+        ];
+        for line in lines {
+            let (kind, name) = classify_reference(line);
+            assert_eq!(classify(line), kind, "{line:?}");
+            if let Some((a, b)) = name {
+                assert_eq!(tag_name(line), &line[a..b], "{line:?}");
+                // the same when the text goes on after the line
+                let mut longer = line.to_vec();
+                longer.extend_from_slice(b"\n[Next \"x\"]\n");
+                assert_eq!(tag_name(&longer), &line[a..b], "{line:?}");
+            }
+        }
     }
 }
