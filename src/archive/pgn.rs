@@ -54,9 +54,15 @@ impl GameSyntax {
 /// (they extend its span); glued one-letter promotions `a8(Q)`; and move tokens: any
 /// other run of non-space text up to whitespace or one of `{ } ( ) ; $`.
 pub fn parse_game(text: &str, limits: &Limits) -> GameSyntax {
+    parse_with::<true>(text, limits)
+}
+
+/// [`parse_game`], with the fast movetext scanner ([`Parser_::simple_run`]) or, for
+/// the tests that hold it to the same output, without it.
+fn parse_with<const FAST: bool>(text: &str, limits: &Limits) -> GameSyntax {
     let mut p = Parser_::new(text, limits);
     p.tag_section();
-    p.movetext();
+    p.movetext::<FAST>();
     p.close_variations();
     p.out
 }
@@ -122,21 +128,6 @@ fn plain_run(s: &[u8]) -> usize {
         .iter()
         .position(|&b| CLASS[usize::from(b)] != 0)
         .unwrap_or(s.len().saturating_sub(i))
-}
-
-/// The value of a run of ASCII digits, if it is one and fits in a `u32`.
-#[inline]
-fn decimal(digits: &[u8]) -> Option<u32> {
-    if digits.is_empty() {
-        return None;
-    }
-    digits.iter().try_fold(0u32, |n, &b| {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        n.checked_mul(10)?.checked_add(u32::from(d))
-    })
 }
 
 fn is_delim(b: u8) -> bool {
@@ -713,7 +704,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         self.pos = end;
     }
 
-    fn movetext(&mut self) {
+    fn movetext<const FAST: bool>(&mut self) {
         loop {
             self.skip_ws();
             let Some(&b) = self.s.get(self.pos) else {
@@ -757,7 +748,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
                     }
                     self.tag();
                 }
-                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => self.simple_run(),
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' if FAST => self.simple_run(),
                 _ => self.token(),
             }
             if self.stop {
@@ -928,59 +919,105 @@ impl<'a, 'l> Parser_<'a, 'l> {
     }
 
     /// The hot path: a run of plain moves (`Nf3`, `exd5+`) and move numbers (`12.`,
-    /// `12...`) separated by single spaces. Anything else goes to [`Self::token`].
+    /// `12...`, glued `12.Nf3`, bare `12`) separated by ASCII white space, read byte by
+    /// byte in one loop. It gives the elements [`Self::token`] would give; a token it
+    /// does not take at once (a result, a token with a non-ASCII byte, a glued `(`, a
+    /// long number…) goes to [`Self::token`], and anything else between tokens back to
+    /// [`Self::movetext`].
     fn simple_run(&mut self) {
         let s = self.s;
+        let max = self.limits.max_elements;
+        let mut pos = self.pos;
         loop {
-            let start = self.pos;
-            let Some(&first) = s.get(start) else {
-                return;
+            // `pos` is at an ASCII letter or digit, and `max` not yet reached
+            let Some(&first) = s.get(pos) else {
+                break;
             };
-            let end = start + plain_run(s.get(start..).unwrap_or(&[]));
-            let next = s.get(end).copied();
-            let plain_end = next.is_none_or(|b| CLASS[usize::from(b)] == WS);
-            if first.is_ascii_alphabetic() && plain_end && end > start {
+            if first.is_ascii_alphabetic() {
+                let end = pos + plain_run(s.get(pos..).unwrap_or(&[]));
+                let next = s.get(end).copied();
+                match next {
+                    // as in `token`: a glued `(` may be a promotion `a8(Q)`, and a
+                    // non-ASCII byte may continue the token or be white space
+                    Some(b) if matches!(CLASS[usize::from(b)], PAREN | HIGH) => {
+                        self.pos = pos;
+                        self.token();
+                        return;
+                    }
+                    _ => {}
+                }
                 self.push(Element::Move {
-                    span: span(start, end),
+                    span: span(pos, end),
                     ep: None,
                 });
-                self.pos = end;
-                if next == Some(b' ') && matches!(s.get(end + 1), Some(b'e' | b'(' | b' ' | b'\t'))
-                    || matches!(next, Some(b'\t'))
+                pos = end;
+                if matches!(next, Some(b'\t'))
+                    || next == Some(b' ')
+                        && matches!(s.get(end + 1), Some(b'e' | b'(' | b' ' | b'\t'))
                 {
+                    self.pos = end;
                     self.ep_suffix(end);
+                    pos = self.pos;
                 }
-            } else if first.is_ascii_digit()
-                && plain_end
-                && end - start >= 2
-                && s.get(end - 1) == Some(&b'.')
-                && let Some(tok) = s.get(start..end)
-                && let Some(digits_end) = tok.iter().position(|&b| b == b'.')
-                && tok
-                    .get(digits_end..)
-                    .is_some_and(|d| d.iter().all(|&b| b == b'.'))
-                && let Some(number) = tok.get(..digits_end).and_then(decimal)
-            {
-                self.push(Element::MoveNumber {
-                    number,
-                    black: end - start - digits_end >= 2,
-                    span: span(start, end),
-                });
-                self.pos = end;
             } else {
-                self.token();
-                return;
-            }
-            // continue only over a single space before another simple token
-            match (s.get(self.pos), s.get(self.pos + 1)) {
-                (Some(b' '), Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9'))
-                    if self.out.movetext.len() < self.limits.max_elements =>
+                // digits: at most nine, so that the value fits in a `u32`
+                let mut i = pos;
+                let mut number = 0u32;
+                while let Some(&b) = s.get(i)
+                    && b.is_ascii_digit()
+                    && i - pos < 9
                 {
-                    self.pos += 1;
+                    number = number * 10 + u32::from(b - b'0');
+                    i += 1;
                 }
-                _ => return,
+                match s.get(i) {
+                    // `12.`, `12...`: a move number (`0.` may start `0.5-0.5`)
+                    Some(b'.') if !(first == b'0' && i == pos + 1) => {
+                        let mut j = i + 1;
+                        while s.get(j) == Some(&b'.') {
+                            j += 1;
+                        }
+                        let mut black = j - i >= 2;
+                        // `12.…` as `move_number` reads it
+                        if s.get(j..j + 3) == Some("…".as_bytes()) {
+                            j += 3;
+                            black = true;
+                        }
+                        self.push(Element::MoveNumber {
+                            number,
+                            black,
+                            span: span(pos, j),
+                        });
+                        pos = j;
+                    }
+                    // a bare number before white space (no result is only digits)
+                    None | Some(b' ' | b'\n' | b'\r' | b'\t') if i > pos => {
+                        self.push(Element::MoveNumber {
+                            number,
+                            black: false,
+                            span: span(pos, i),
+                        });
+                        pos = i;
+                    }
+                    _ => {
+                        self.pos = pos;
+                        self.token();
+                        return;
+                    }
+                }
+            }
+            // between tokens: ASCII white space, then another simple token or back
+            while let Some(&b) = s.get(pos)
+                && CLASS[usize::from(b)] == WS
+            {
+                pos += 1;
+            }
+            match s.get(pos) {
+                Some(b) if b.is_ascii_alphanumeric() && self.out.movetext.len() < max => {}
+                _ => break,
             }
         }
+        self.pos = pos;
     }
 
     #[inline]
@@ -1294,15 +1331,94 @@ mod tests {
         }
     }
 
+    /// Tricky movetext, for the fast scanner and the general path alike.
+    const TRICKY: &[&str] = &[
+        "1.e4 e5 2.Nf3",
+        "12...Nf6 13.O-O-O# e8=Q+",
+        "1. e4 {a} $12 (1...c5) e5",
+        "1.e4 e5 1-0",
+        "1.e4 e5 1-0\n\n1.d4",
+        "1.e4 1/2-1/2",
+        "1.e4 0.5-0.5",
+        "1.e4 0.5",
+        "0.e4 0. e5 00.e4",
+        "1.e4 e5 *",
+        "1.e4\r\n1...e5\r\n%esc\r\n2.Nf3;x\r\n2...Nc6",
+        "1.e4 e5\n%esc\n2.Nf3",
+        "1.…e5 1.… e5 1…e5 1. ... e5 1.. e5",
+        "1.\u{a0}e4\u{3000}e5 2.马f3 ２．车e1 ۱. e4",
+        "1.e4马 e5\u{3000}Nf3\u{2009}",
+        "1.a8(Q) b1(N)(=) c1(=) d1( e5)",
+        "1.e4 e5( 2.Nf3)e6$1 e7{c}e8;x",
+        "exd6 e.p. exd6\te.p. exd6  ep exd6 (e.p.) exd6 e. p. e4 eat",
+        "1 e4 12 e5 123\n1\t2\r3",
+        "1\x1a e4 2\x0b e5 3\x0c e6",
+        "1)e4 1)-0 1/2 1:0 0:1 1-",
+        "4294967295. e4 4294967296. e5 9999999999 1234567890.",
+        "000000001.e4 0000000001.e5",
+        "e4 !? +- -- Nf3 ± 2.",
+        "1.e4 [Event \"x\"] 1.d4",
+        "[Event \"x\"]\n[Site \"y\"]\n\n1.e4 e5 1-0",
+        "e4",
+        "1.",
+        "1",
+        "12",
+        "e4 ",
+        "a}b$c)d;e",
+    ];
+
+    /// The fast scanner ([`Parser_::simple_run`]) gives exactly what the general path
+    /// gives: the same elements, spans, diagnostics, result and rest.
     #[test]
-    fn decimals() {
-        assert_eq!(decimal(b"12"), Some(12));
-        assert_eq!(decimal(b"007"), Some(7));
-        assert_eq!(decimal(b"4294967295"), Some(u32::MAX));
-        assert_eq!(decimal(b"4294967296"), None);
-        assert_eq!(decimal(b""), None);
-        assert_eq!(decimal(b"1a"), None);
+    fn fast_scanner_agrees_with_general_path() {
+        let small = Limits {
+            max_elements: 3,
+            ..Limits::default()
+        };
+        for text in TRICKY {
+            for limits in [&Limits::default(), &small] {
+                assert_eq!(
+                    parse_with::<true>(text, limits),
+                    parse_with::<false>(text, limits),
+                    "{text:?}"
+                );
+            }
+        }
+        // the fast scanner is taken, and splits glued numbers and moves
+        let (r, _) = render("1.e4 e5 2.Nf3 12...Nf6 13. O-O-O# 14 e8=Q+\n15.e4");
+        assert_eq!(
+            r.join(" "),
+            "N1 M:e4 M:e5 N2 M:Nf3 N12b M:Nf6 N13 M:O-O-O# N14 M:e8=Q+ N15 M:e4"
+        );
     }
+
+    proptest::proptest! {
+        /// Random strings of movetext pieces read the same with and without the fast
+        /// scanner.
+        #[test]
+        fn fast_scanner_agrees_on_random_movetext(
+            pieces in proptest::collection::vec(0..FRAGMENTS.len(), 0..40),
+            max_elements in 1usize..50,
+        ) {
+            let text: String = pieces.iter().map(|&k| FRAGMENTS[k]).collect();
+            for limits in [Limits::default(), Limits { max_elements, ..Limits::default() }] {
+                proptest::prop_assert_eq!(
+                    parse_with::<true>(&text, &limits),
+                    parse_with::<false>(&text, &limits),
+                    "{:?}", text
+                );
+            }
+        }
+    }
+
+    #[rustfmt::skip]
+    const FRAGMENTS: &[&str] = &[
+        "1", "12", "0", "9", "1234567890", ".", "...", "…", "e4", "Nf3", "e8=Q+", "O-O-O#",
+        "x", "e", "p", "ep", "e.p.", "(Q)", "(", ")", "(=)", " ", " ", " ", "  ", "\n",
+        "\r\n", "\t", "\x0b", "\x1a", "{a}", "{", "}", "$12", "$", ";c\n", "%", "1-0",
+        "-", "/", ":", "0-1", "1/2-1/2", "1/2", "*", "0.5-0.5", "5", "½", "马", "\u{3000}",
+        "\u{a0}", "２", "．", "۱", "+-", "!?", "[Event \"x\"]", "[", "]", "\"",
+    ];
 
     #[test]
     fn plain_runs() {
