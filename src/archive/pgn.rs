@@ -94,42 +94,6 @@ const CLASS: [u8; 256] = {
     t
 };
 
-/// The length of the run of ordinary bytes (class 0 in [`CLASS`]) at the start of
-/// `s`, eight bytes at a time: without a branch per byte, the end of a short token does
-/// not cost a mispredicted branch.
-#[inline]
-fn plain_run(s: &[u8]) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    // high bit set in (at least) the first byte of x that is zero
-    let zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
-    let mut i = 0;
-    while let Some(chunk) = s.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        // bytes < 0x21 (space, controls) or ≥ 0x80, and the delimiters
-        let stop = (x.wrapping_sub(LO * 0x21) & !x & HI)
-            | (x & HI)
-            | zero(x ^ (LO * u64::from(b'{')))
-            | zero(x ^ (LO * u64::from(b'}')))
-            | zero(x ^ (LO * u64::from(b'(')))
-            | zero(x ^ (LO * u64::from(b')')))
-            | zero(x ^ (LO * u64::from(b';')))
-            | zero(x ^ (LO * u64::from(b'$')));
-        if stop != 0 {
-            return i + (stop.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    i + s
-        .get(i..)
-        .unwrap_or(&[])
-        .iter()
-        .position(|&b| CLASS[usize::from(b)] != 0)
-        .unwrap_or(s.len().saturating_sub(i))
-}
-
 fn is_delim(b: u8) -> bool {
     matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'$')
 }
@@ -926,43 +890,31 @@ impl<'a, 'l> Parser_<'a, 'l> {
     /// [`Self::movetext`].
     fn simple_run(&mut self) {
         let s = self.s;
+        if u32::try_from(s.len()).is_err() {
+            // spans below are plain casts
+            self.token();
+            return;
+        }
+        let sp = |a: usize, b: usize| Span::new(a as u32, b as u32);
         let max = self.limits.max_elements;
         let mut pos = self.pos;
         loop {
-            // `pos` is at an ASCII letter or digit, and `max` not yet reached
+            // ASCII white space (`CLASS` = `WS`), as `skip_ws` skips it
+            while let Some(&b) = s.get(pos)
+                && b <= b' '
+            {
+                pos += 1;
+            }
             let Some(&first) = s.get(pos) else {
                 break;
             };
-            if first.is_ascii_alphabetic() {
-                let end = pos + plain_run(s.get(pos..).unwrap_or(&[]));
-                let next = s.get(end).copied();
-                match next {
-                    // as in `token`: a glued `(` may be a promotion `a8(Q)`, and a
-                    // non-ASCII byte may continue the token or be white space
-                    Some(b) if matches!(CLASS[usize::from(b)], PAREN | HIGH) => {
-                        self.pos = pos;
-                        self.token();
-                        return;
-                    }
-                    _ => {}
-                }
-                self.push(Element::Move {
-                    span: span(pos, end),
-                    ep: None,
-                });
-                pos = end;
-                if matches!(next, Some(b'\t'))
-                    || next == Some(b' ')
-                        && matches!(s.get(end + 1), Some(b'e' | b'(' | b' ' | b'\t'))
-                {
-                    self.pos = end;
-                    self.ep_suffix(end);
-                    pos = self.pos;
-                }
-            } else {
+            if self.out.movetext.len() >= max {
+                break;
+            }
+            if first.is_ascii_digit() {
                 // digits: at most nine, so that the value fits in a `u32`
-                let mut i = pos;
-                let mut number = 0u32;
+                let mut i = pos + 1;
+                let mut number = u32::from(first - b'0');
                 while let Some(&b) = s.get(i)
                     && b.is_ascii_digit()
                     && i - pos < 9
@@ -979,23 +931,23 @@ impl<'a, 'l> Parser_<'a, 'l> {
                         }
                         let mut black = j - i >= 2;
                         // `12.…` as `move_number` reads it
-                        if s.get(j..j + 3) == Some("…".as_bytes()) {
+                        if s.get(j) == Some(&0xE2) && s.get(j..j + 3) == Some("…".as_bytes()) {
                             j += 3;
                             black = true;
                         }
                         self.push(Element::MoveNumber {
                             number,
                             black,
-                            span: span(pos, j),
+                            span: sp(pos, j),
                         });
                         pos = j;
                     }
                     // a bare number before white space (no result is only digits)
-                    None | Some(b' ' | b'\n' | b'\r' | b'\t') if i > pos => {
+                    None | Some(b' ' | b'\n' | b'\r' | b'\t') => {
                         self.push(Element::MoveNumber {
                             number,
                             black: false,
-                            span: span(pos, i),
+                            span: sp(pos, i),
                         });
                         pos = i;
                     }
@@ -1005,16 +957,46 @@ impl<'a, 'l> Parser_<'a, 'l> {
                         return;
                     }
                 }
-            }
-            // between tokens: ASCII white space, then another simple token or back
-            while let Some(&b) = s.get(pos)
-                && CLASS[usize::from(b)] == WS
-            {
-                pos += 1;
-            }
-            match s.get(pos) {
-                Some(b) if b.is_ascii_alphanumeric() && self.out.movetext.len() < max => {}
-                _ => break,
+            } else if first.is_ascii_alphabetic() {
+                // the token: ordinary bytes up to white space or a delimiter
+                let mut end = pos + 1;
+                let class = loop {
+                    let Some(&b) = s.get(end) else {
+                        break WS;
+                    };
+                    let class = CLASS[usize::from(b)];
+                    if class != 0 {
+                        break class;
+                    }
+                    end += 1;
+                };
+                if class == PAREN || class == HIGH {
+                    // as in `token`: a glued `(` may be a promotion `a8(Q)`, and a
+                    // non-ASCII byte may continue the token or be white space
+                    self.pos = pos;
+                    self.token();
+                    return;
+                }
+                self.push(Element::Move {
+                    span: sp(pos, end),
+                    ep: None,
+                });
+                pos = end;
+                while let Some(&b) = s.get(pos)
+                    && b <= b' '
+                {
+                    pos += 1;
+                }
+                // white space and `e` or `(`: maybe an en-passant suffix
+                if pos > end && matches!(s.get(pos), Some(b'e' | b'(')) {
+                    self.pos = end;
+                    self.ep_suffix(end);
+                    if self.pos != end {
+                        pos = self.pos;
+                    }
+                }
+            } else {
+                break;
             }
         }
         self.pos = pos;
@@ -1419,35 +1401,6 @@ mod tests {
         "-", "/", ":", "0-1", "1/2-1/2", "1/2", "*", "0.5-0.5", "5", "½", "马", "\u{3000}",
         "\u{a0}", "２", "．", "۱", "+-", "!?", "[Event \"x\"]", "[", "]", "\"",
     ];
-
-    #[test]
-    fn plain_runs() {
-        let cases: &[(&[u8], usize)] = &[
-            (b"", 0),
-            (b"e4", 2),
-            (b"e4 e5", 2),
-            (b"Nxf3+!?{c}", 7),
-            (b"abcdefghijklmnopq", 17),
-            (b"abcdefgh(", 8),
-            (b"abcdefghij$1", 10),
-            (b"abcdefgh\xc3\xa9", 8),
-            (b"ab\x00", 2),
-            (b"ab\tc", 2),
-            (b"a;", 1),
-            (b"a)", 1),
-            (b"a}", 1),
-            (b"[Event", 6),
-            (b"!\"#%&'*+,-./:<=>?@[\\]^_`|~ ", 26),
-        ];
-        for (input, want) in cases {
-            assert_eq!(plain_run(input), *want, "{input:?}");
-            let bytewise = input
-                .iter()
-                .position(|&b| CLASS[usize::from(b)] != 0)
-                .unwrap_or(input.len());
-            assert_eq!(bytewise, *want, "{input:?}");
-        }
-    }
 
     #[test]
     fn results() {
