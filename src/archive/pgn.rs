@@ -53,6 +53,8 @@ impl GameSyntax {
 /// draw-offer mark `(=)`; en-passant suffixes `e.p.`, `e. p.`, `ep`, `(e.p.)` after a move
 /// (they extend its span); glued one-letter promotions `a8(Q)`; and move tokens: any
 /// other run of non-space text up to whitespace or one of `{ } ( ) ; $`.
+// one call per game: kept out of line, so that profiles show it
+#[inline(never)]
 pub fn parse_game(text: &str, limits: &Limits) -> GameSyntax {
     parse_with::<true>(text, limits)
 }
@@ -61,7 +63,10 @@ pub fn parse_game(text: &str, limits: &Limits) -> GameSyntax {
 /// the tests that hold it to the same output, without it.
 fn parse_with<const FAST: bool>(text: &str, limits: &Limits) -> GameSyntax {
     let mut p = Parser_::new(text, limits);
-    p.tag_section();
+    p.tag_section::<FAST>();
+    // about one element per three bytes of dense movetext (`1.e4 e5 `)
+    let dense = text.len().saturating_sub(p.pos) / 3 + 1;
+    p.out.movetext.reserve(dense.min(1 << 16));
     p.movetext::<FAST>();
     p.close_variations();
     p.out
@@ -93,6 +98,47 @@ const CLASS: [u8; 256] = {
     }
     t
 };
+
+/// The bytes of a tag name [`Parser_::plain_tag`] reads: ASCII letters, digits, `_`.
+const TAG_NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = matches!(i as u8, b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_');
+        i += 1;
+    }
+    t
+};
+
+/// The offset of the first `"`, `\` or control character below U+000E (tab, line
+/// ends) in `s`, eight bytes at a time: where a plain tag value ends, or may not be
+/// plain.
+#[inline]
+fn value_stop(s: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // high bit set in the first byte of x below n (and maybe in later ones)
+    let below = |x: u64, n: u8| x.wrapping_sub(LO * u64::from(n)) & !x & HI;
+    let mut chunks = s.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let stop = below(x ^ (LO * u64::from(b'"')), 1)
+            | below(x ^ (LO * u64::from(b'\\')), 1)
+            | below(x, 0x0E);
+        if stop != 0 {
+            return Some(base + (stop.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| matches!(b, b'"' | b'\\' | 0..0x0E))
+        .map(|k| base + k)
+}
 
 fn is_delim(b: u8) -> bool {
     matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'$')
@@ -286,10 +332,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             text,
             s: text.as_bytes(),
             pos: 0,
-            out: GameSyntax {
-                movetext: Vec::with_capacity(text.len() / 8),
-                ..GameSyntax::default()
-            },
+            out: GameSyntax::default(),
             open: Vec::new(),
             limits,
             stop: false,
@@ -394,11 +437,19 @@ impl<'a, 'l> Parser_<'a, 'l> {
         }
     }
 
-    fn tag_section(&mut self) {
+    fn tag_section<const FAST: bool>(&mut self) {
         loop {
             self.skip_ws();
             match self.s.get(self.pos) {
-                Some(b'[') => self.tag(),
+                Some(b'[') => {
+                    if self.out.tags.capacity() == 0 {
+                        // room for a usual tag section at once
+                        self.out.tags.reserve(16);
+                    }
+                    if !(FAST && self.plain_tag(self.pos)) {
+                        self.tag::<false>();
+                    }
+                }
                 Some(b'%') if self.at_line_start(self.pos) => self.escape(),
                 Some(b'{') => self.brace_comment(),
                 Some(b';') => self.line_comment(),
@@ -407,10 +458,10 @@ impl<'a, 'l> Parser_<'a, 'l> {
         }
     }
 
-    /// One tag at `self.pos` (a `[`).
-    fn tag(&mut self) {
+    /// One tag at `self.pos` (a `[`); `FAST`: try [`Self::plain_tag`] first.
+    fn tag<const FAST: bool>(&mut self) {
         let start = self.pos;
-        if self.plain_tag(start) {
+        if FAST && self.plain_tag(start) {
             return;
         }
         let after_bracket = self.rest().get(1..).unwrap_or("");
@@ -546,27 +597,23 @@ impl<'a, 'l> Parser_<'a, 'l> {
     }
 
     /// The usual tag, `[Name "value"]` with an ASCII name, one space, and a value
-    /// without escapes or line ends, read byte by byte; `false` (nothing read) for
-    /// anything else, which [`Self::tag`] reads in full.
-    #[inline]
+    /// without escapes or control characters; `false` (nothing read) for anything
+    /// else, which [`Self::tag`] reads in full (to the same tag, when it is one of these).
+    #[inline(always)]
     fn plain_tag(&mut self, start: usize) -> bool {
         let s = self.s;
         let name_start = start + 1;
-        let name_len = s
-            .get(name_start..)
-            .unwrap_or(&[])
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-            .count();
-        let name_end = name_start + name_len;
-        if name_len == 0 || s.get(name_end..name_end + 2) != Some(b" \"") {
+        let mut name_end = name_start;
+        while let Some(&b) = s.get(name_end)
+            && TAG_NAME[usize::from(b)]
+        {
+            name_end += 1;
+        }
+        if name_end == name_start || s.get(name_end..name_end + 2) != Some(b" \"") {
             return false;
         }
         let v = name_end + 2;
-        let Some(len) = s.get(v..).and_then(|r| {
-            r.iter()
-                .position(|&b| matches!(b, b'"' | b'\\' | b'\n' | b'\r'))
-        }) else {
+        let Some(len) = s.get(v..).and_then(value_stop) else {
             return false;
         };
         let q = v + len;
@@ -710,7 +757,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
                         self.out.rest = Some(self.pos);
                         return;
                     }
-                    self.tag();
+                    self.tag::<FAST>();
                 }
                 b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' if FAST => self.simple_run(),
                 _ => self.token(),
@@ -1374,6 +1421,8 @@ mod tests {
         );
     }
 
+    use proptest::strategy::Just;
+
     proptest::proptest! {
         /// Random strings of movetext pieces read the same with and without the fast
         /// scanner.
@@ -1391,6 +1440,67 @@ mod tests {
                 );
             }
         }
+
+        /// Random tag sections (then a little movetext) read the same with and without
+        /// [`Parser_::plain_tag`].
+        #[test]
+        fn plain_tags_agree_with_general_path(
+            pieces in proptest::collection::vec(0..TAG_FRAGMENTS.len(), 0..30),
+        ) {
+            let text: String = pieces.iter().map(|&k| TAG_FRAGMENTS[k]).collect();
+            proptest::prop_assert_eq!(
+                parse_with::<true>(&text, &Limits::default()),
+                parse_with::<false>(&text, &Limits::default()),
+                "{:?}", text
+            );
+        }
+
+        /// `value_stop` finds what a byte-by-byte search finds.
+        #[test]
+        fn value_stop_agrees_with_bytewise(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    Just(b'"'), Just(b'\\'), Just(b'\n'), Just(b'\r'), Just(b'\t'),
+                    0u8..=255, b' '..=b'~', b' '..=b'~', b' '..=b'~'
+                ],
+                0..40,
+            ),
+        ) {
+            let want = bytes.iter().position(|&b| matches!(b, b'"' | b'\\' | 0..0x0E));
+            proptest::prop_assert_eq!(value_stop(&bytes), want);
+        }
+    }
+
+    #[rustfmt::skip]
+    const TAG_FRAGMENTS: &[&str] = &[
+        "[", "]", "\"", "\\", "\\\"", " ", "  ", "\t", "\n", "\r\n", "Event", "White_Elo", "Ü",
+        "[Event \"x\"]", "[Site \"A long site name, 2024\"]", "[Round \"1\"]\n", "[E \"\"]",
+        "[Event \"a\\\"b\"]", "[Event \"a\tb\"]", "[Event \"a\x0bb\"]", "[Event \"Nguyễn\"]",
+        "[Event  \"x\"]", "[ Event \"x\"]", "[Event \"x\" ]", "[Event x]", "[Event \"x]",
+        "[Event \"The \"big\" one\"]", "{c}", ";c\n", "%e\n", "1.e4 ", "e5 ", "1-0", "value",
+    ];
+
+    #[test]
+    fn plain_tags() {
+        // the fast path is taken and reads what the general path reads
+        for text in [
+            "[Event \"x\"]",
+            "[Event \"12345678901234567\"]\n[Site \"\"]\n\n1.e4",
+            "[Event \"a\tb\"] [Event \"a\\\"b\"]\r\n[Event \"x\"\n",
+        ] {
+            assert_eq!(
+                parse_with::<true>(text, &Limits::default()),
+                parse_with::<false>(text, &Limits::default()),
+                "{text:?}"
+            );
+        }
+        let g = parse_game("[White_Elo \"2024\"]", &Limits::default());
+        assert_eq!(g.tags.len(), 1);
+        assert_eq!(g.tags[0].value, Span::new(12, 16));
+        assert_eq!(value_stop(b"0123456789abcdef\""), Some(16));
+        assert_eq!(value_stop(b"01234567\\"), Some(8));
+        assert_eq!(value_stop(b"0123\r5678"), Some(4));
+        assert_eq!(value_stop(b"0123456789"), None);
     }
 
     #[rustfmt::skip]
