@@ -53,10 +53,21 @@ impl GameSyntax {
 /// draw-offer mark `(=)`; en-passant suffixes `e.p.`, `e. p.`, `ep`, `(e.p.)` after a move
 /// (they extend its span); glued one-letter promotions `a8(Q)`; and move tokens: any
 /// other run of non-space text up to whitespace or one of `{ } ( ) ; $`.
+// one call per game: kept out of line, so that profiles show it
+#[inline(never)]
 pub fn parse_game(text: &str, limits: &Limits) -> GameSyntax {
+    parse_with::<true>(text, limits)
+}
+
+/// [`parse_game`], with the fast movetext scanner ([`Parser_::simple_run`]) or, for
+/// the tests that hold it to the same output, without it.
+fn parse_with<const FAST: bool>(text: &str, limits: &Limits) -> GameSyntax {
     let mut p = Parser_::new(text, limits);
-    p.tag_section();
-    p.movetext();
+    p.tag_section::<FAST>();
+    // about one element per three bytes of dense movetext (`1.e4 e5 `)
+    let dense = text.len().saturating_sub(p.pos) / 3 + 1;
+    p.out.movetext.reserve(dense.min(1 << 16));
+    p.movetext::<FAST>();
     p.close_variations();
     p.out
 }
@@ -88,55 +99,45 @@ const CLASS: [u8; 256] = {
     t
 };
 
-/// The length of the run of ordinary bytes (class 0 in [`CLASS`]) at the start of
-/// `s`, eight bytes at a time: without a branch per byte, the end of a short token does
-/// not cost a mispredicted branch.
+/// The bytes of a tag name [`Parser_::plain_tag`] reads: ASCII letters, digits, `_`.
+const TAG_NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = matches!(i as u8, b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_');
+        i += 1;
+    }
+    t
+};
+
+/// The offset of the first `"`, `\` or control character below U+000E (tab, line
+/// ends) in `s`, eight bytes at a time: where a plain tag value ends, or may not be
+/// plain.
 #[inline]
-fn plain_run(s: &[u8]) -> usize {
+fn value_stop(s: &[u8]) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
-    // high bit set in (at least) the first byte of x that is zero
-    let zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
-    let mut i = 0;
-    while let Some(chunk) = s.get(i..i + 8) {
+    // high bit set in the first byte of x below n (and maybe in later ones)
+    let below = |x: u64, n: u8| x.wrapping_sub(LO * u64::from(n)) & !x & HI;
+    let mut chunks = s.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let x = u64::from_le_bytes(word);
-        // bytes < 0x21 (space, controls) or ≥ 0x80, and the delimiters
-        let stop = (x.wrapping_sub(LO * 0x21) & !x & HI)
-            | (x & HI)
-            | zero(x ^ (LO * u64::from(b'{')))
-            | zero(x ^ (LO * u64::from(b'}')))
-            | zero(x ^ (LO * u64::from(b'(')))
-            | zero(x ^ (LO * u64::from(b')')))
-            | zero(x ^ (LO * u64::from(b';')))
-            | zero(x ^ (LO * u64::from(b'$')));
+        let stop = below(x ^ (LO * u64::from(b'"')), 1)
+            | below(x ^ (LO * u64::from(b'\\')), 1)
+            | below(x, 0x0E);
         if stop != 0 {
-            return i + (stop.trailing_zeros() / 8) as usize;
+            return Some(base + (stop.trailing_zeros() / 8) as usize);
         }
-        i += 8;
+        base += 8;
     }
-    i + s
-        .get(i..)
-        .unwrap_or(&[])
+    chunks
+        .remainder()
         .iter()
-        .position(|&b| CLASS[usize::from(b)] != 0)
-        .unwrap_or(s.len().saturating_sub(i))
-}
-
-/// The value of a run of ASCII digits, if it is one and fits in a `u32`.
-#[inline]
-fn decimal(digits: &[u8]) -> Option<u32> {
-    if digits.is_empty() {
-        return None;
-    }
-    digits.iter().try_fold(0u32, |n, &b| {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        n.checked_mul(10)?.checked_add(u32::from(d))
-    })
+        .position(|&b| matches!(b, b'"' | b'\\' | 0..0x0E))
+        .map(|k| base + k)
 }
 
 fn is_delim(b: u8) -> bool {
@@ -331,10 +332,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             text,
             s: text.as_bytes(),
             pos: 0,
-            out: GameSyntax {
-                movetext: Vec::with_capacity(text.len() / 8),
-                ..GameSyntax::default()
-            },
+            out: GameSyntax::default(),
             open: Vec::new(),
             limits,
             stop: false,
@@ -439,11 +437,19 @@ impl<'a, 'l> Parser_<'a, 'l> {
         }
     }
 
-    fn tag_section(&mut self) {
+    fn tag_section<const FAST: bool>(&mut self) {
         loop {
             self.skip_ws();
             match self.s.get(self.pos) {
-                Some(b'[') => self.tag(),
+                Some(b'[') => {
+                    if self.out.tags.capacity() == 0 {
+                        // room for a usual tag section at once
+                        self.out.tags.reserve(16);
+                    }
+                    if !(FAST && self.plain_tag(self.pos)) {
+                        self.tag::<false>();
+                    }
+                }
                 Some(b'%') if self.at_line_start(self.pos) => self.escape(),
                 Some(b'{') => self.brace_comment(),
                 Some(b';') => self.line_comment(),
@@ -452,10 +458,10 @@ impl<'a, 'l> Parser_<'a, 'l> {
         }
     }
 
-    /// One tag at `self.pos` (a `[`).
-    fn tag(&mut self) {
+    /// One tag at `self.pos` (a `[`); `FAST`: try [`Self::plain_tag`] first.
+    fn tag<const FAST: bool>(&mut self) {
         let start = self.pos;
-        if self.plain_tag(start) {
+        if FAST && self.plain_tag(start) {
             return;
         }
         let after_bracket = self.rest().get(1..).unwrap_or("");
@@ -591,27 +597,23 @@ impl<'a, 'l> Parser_<'a, 'l> {
     }
 
     /// The usual tag, `[Name "value"]` with an ASCII name, one space, and a value
-    /// without escapes or line ends, read byte by byte; `false` (nothing read) for
-    /// anything else, which [`Self::tag`] reads in full.
-    #[inline]
+    /// without escapes or control characters; `false` (nothing read) for anything
+    /// else, which [`Self::tag`] reads in full (to the same tag, when it is one of these).
+    #[inline(always)]
     fn plain_tag(&mut self, start: usize) -> bool {
         let s = self.s;
         let name_start = start + 1;
-        let name_len = s
-            .get(name_start..)
-            .unwrap_or(&[])
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-            .count();
-        let name_end = name_start + name_len;
-        if name_len == 0 || s.get(name_end..name_end + 2) != Some(b" \"") {
+        let mut name_end = name_start;
+        while let Some(&b) = s.get(name_end)
+            && TAG_NAME[usize::from(b)]
+        {
+            name_end += 1;
+        }
+        if name_end == name_start || s.get(name_end..name_end + 2) != Some(b" \"") {
             return false;
         }
         let v = name_end + 2;
-        let Some(len) = s.get(v..).and_then(|r| {
-            r.iter()
-                .position(|&b| matches!(b, b'"' | b'\\' | b'\n' | b'\r'))
-        }) else {
+        let Some(len) = s.get(v..).and_then(value_stop) else {
             return false;
         };
         let q = v + len;
@@ -713,7 +715,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         self.pos = end;
     }
 
-    fn movetext(&mut self) {
+    fn movetext<const FAST: bool>(&mut self) {
         loop {
             self.skip_ws();
             let Some(&b) = self.s.get(self.pos) else {
@@ -755,9 +757,9 @@ impl<'a, 'l> Parser_<'a, 'l> {
                         self.out.rest = Some(self.pos);
                         return;
                     }
-                    self.tag();
+                    self.tag::<FAST>();
                 }
-                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => self.simple_run(),
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' if FAST => self.simple_run(),
                 _ => self.token(),
             }
             if self.stop {
@@ -928,59 +930,123 @@ impl<'a, 'l> Parser_<'a, 'l> {
     }
 
     /// The hot path: a run of plain moves (`Nf3`, `exd5+`) and move numbers (`12.`,
-    /// `12...`) separated by single spaces. Anything else goes to [`Self::token`].
+    /// `12...`, glued `12.Nf3`, bare `12`) separated by ASCII white space, read byte by
+    /// byte in one loop. It gives the elements [`Self::token`] would give; a token it
+    /// does not take at once (a result, a token with a non-ASCII byte, a glued `(`, a
+    /// long number…) goes to [`Self::token`], and anything else between tokens back to
+    /// [`Self::movetext`].
     fn simple_run(&mut self) {
         let s = self.s;
+        if u32::try_from(s.len()).is_err() {
+            // spans below are plain casts
+            self.token();
+            return;
+        }
+        let sp = |a: usize, b: usize| Span::new(a as u32, b as u32);
+        let max = self.limits.max_elements;
+        let mut pos = self.pos;
         loop {
-            let start = self.pos;
-            let Some(&first) = s.get(start) else {
-                return;
+            // ASCII white space (`CLASS` = `WS`), as `skip_ws` skips it
+            while let Some(&b) = s.get(pos)
+                && b <= b' '
+            {
+                pos += 1;
+            }
+            let Some(&first) = s.get(pos) else {
+                break;
             };
-            let end = start + plain_run(s.get(start..).unwrap_or(&[]));
-            let next = s.get(end).copied();
-            let plain_end = next.is_none_or(|b| CLASS[usize::from(b)] == WS);
-            if first.is_ascii_alphabetic() && plain_end && end > start {
+            if self.out.movetext.len() >= max {
+                break;
+            }
+            if first.is_ascii_digit() {
+                // digits: at most nine, so that the value fits in a `u32`
+                let mut i = pos + 1;
+                let mut number = u32::from(first - b'0');
+                while let Some(&b) = s.get(i)
+                    && b.is_ascii_digit()
+                    && i - pos < 9
+                {
+                    number = number * 10 + u32::from(b - b'0');
+                    i += 1;
+                }
+                match s.get(i) {
+                    // `12.`, `12...`: a move number (`0.` may start `0.5-0.5`)
+                    Some(b'.') if !(first == b'0' && i == pos + 1) => {
+                        let mut j = i + 1;
+                        while s.get(j) == Some(&b'.') {
+                            j += 1;
+                        }
+                        let mut black = j - i >= 2;
+                        // `12.…` as `move_number` reads it
+                        if s.get(j) == Some(&0xE2) && s.get(j..j + 3) == Some("…".as_bytes()) {
+                            j += 3;
+                            black = true;
+                        }
+                        self.push(Element::MoveNumber {
+                            number,
+                            black,
+                            span: sp(pos, j),
+                        });
+                        pos = j;
+                    }
+                    // a bare number before white space (no result is only digits)
+                    None | Some(b' ' | b'\n' | b'\r' | b'\t') => {
+                        self.push(Element::MoveNumber {
+                            number,
+                            black: false,
+                            span: sp(pos, i),
+                        });
+                        pos = i;
+                    }
+                    _ => {
+                        self.pos = pos;
+                        self.token();
+                        return;
+                    }
+                }
+            } else if first.is_ascii_alphabetic() {
+                // the token: ordinary bytes up to white space or a delimiter
+                let mut end = pos + 1;
+                let class = loop {
+                    let Some(&b) = s.get(end) else {
+                        break WS;
+                    };
+                    let class = CLASS[usize::from(b)];
+                    if class != 0 {
+                        break class;
+                    }
+                    end += 1;
+                };
+                if class == PAREN || class == HIGH {
+                    // as in `token`: a glued `(` may be a promotion `a8(Q)`, and a
+                    // non-ASCII byte may continue the token or be white space
+                    self.pos = pos;
+                    self.token();
+                    return;
+                }
                 self.push(Element::Move {
-                    span: span(start, end),
+                    span: sp(pos, end),
                     ep: None,
                 });
-                self.pos = end;
-                if next == Some(b' ') && matches!(s.get(end + 1), Some(b'e' | b'(' | b' ' | b'\t'))
-                    || matches!(next, Some(b'\t'))
+                pos = end;
+                while let Some(&b) = s.get(pos)
+                    && b <= b' '
                 {
+                    pos += 1;
+                }
+                // white space and `e` or `(`: maybe an en-passant suffix
+                if pos > end && matches!(s.get(pos), Some(b'e' | b'(')) {
+                    self.pos = end;
                     self.ep_suffix(end);
+                    if self.pos != end {
+                        pos = self.pos;
+                    }
                 }
-            } else if first.is_ascii_digit()
-                && plain_end
-                && end - start >= 2
-                && s.get(end - 1) == Some(&b'.')
-                && let Some(tok) = s.get(start..end)
-                && let Some(digits_end) = tok.iter().position(|&b| b == b'.')
-                && tok
-                    .get(digits_end..)
-                    .is_some_and(|d| d.iter().all(|&b| b == b'.'))
-                && let Some(number) = tok.get(..digits_end).and_then(decimal)
-            {
-                self.push(Element::MoveNumber {
-                    number,
-                    black: end - start - digits_end >= 2,
-                    span: span(start, end),
-                });
-                self.pos = end;
             } else {
-                self.token();
-                return;
-            }
-            // continue only over a single space before another simple token
-            match (s.get(self.pos), s.get(self.pos + 1)) {
-                (Some(b' '), Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9'))
-                    if self.out.movetext.len() < self.limits.max_elements =>
-                {
-                    self.pos += 1;
-                }
-                _ => return,
+                break;
             }
         }
+        self.pos = pos;
     }
 
     #[inline]
@@ -1294,44 +1360,157 @@ mod tests {
         }
     }
 
+    /// Tricky movetext, for the fast scanner and the general path alike.
+    const TRICKY: &[&str] = &[
+        "1.e4 e5 2.Nf3",
+        "12...Nf6 13.O-O-O# e8=Q+",
+        "1. e4 {a} $12 (1...c5) e5",
+        "1.e4 e5 1-0",
+        "1.e4 e5 1-0\n\n1.d4",
+        "1.e4 1/2-1/2",
+        "1.e4 0.5-0.5",
+        "1.e4 0.5",
+        "0.e4 0. e5 00.e4",
+        "1.e4 e5 *",
+        "1.e4\r\n1...e5\r\n%esc\r\n2.Nf3;x\r\n2...Nc6",
+        "1.e4 e5\n%esc\n2.Nf3",
+        "1.…e5 1.… e5 1…e5 1. ... e5 1.. e5",
+        "1.\u{a0}e4\u{3000}e5 2.马f3 ２．车e1 ۱. e4",
+        "1.e4马 e5\u{3000}Nf3\u{2009}",
+        "1.a8(Q) b1(N)(=) c1(=) d1( e5)",
+        "1.e4 e5( 2.Nf3)e6$1 e7{c}e8;x",
+        "exd6 e.p. exd6\te.p. exd6  ep exd6 (e.p.) exd6 e. p. e4 eat",
+        "1 e4 12 e5 123\n1\t2\r3",
+        "1\x1a e4 2\x0b e5 3\x0c e6",
+        "1)e4 1)-0 1/2 1:0 0:1 1-",
+        "4294967295. e4 4294967296. e5 9999999999 1234567890.",
+        "000000001.e4 0000000001.e5",
+        "e4 !? +- -- Nf3 ± 2.",
+        "1.e4 [Event \"x\"] 1.d4",
+        "[Event \"x\"]\n[Site \"y\"]\n\n1.e4 e5 1-0",
+        "e4",
+        "1.",
+        "1",
+        "12",
+        "e4 ",
+        "a}b$c)d;e",
+    ];
+
+    /// The fast scanner ([`Parser_::simple_run`]) gives exactly what the general path
+    /// gives: the same elements, spans, diagnostics, result and rest.
     #[test]
-    fn decimals() {
-        assert_eq!(decimal(b"12"), Some(12));
-        assert_eq!(decimal(b"007"), Some(7));
-        assert_eq!(decimal(b"4294967295"), Some(u32::MAX));
-        assert_eq!(decimal(b"4294967296"), None);
-        assert_eq!(decimal(b""), None);
-        assert_eq!(decimal(b"1a"), None);
+    fn fast_scanner_agrees_with_general_path() {
+        let small = Limits {
+            max_elements: 3,
+            ..Limits::default()
+        };
+        for text in TRICKY {
+            for limits in [&Limits::default(), &small] {
+                assert_eq!(
+                    parse_with::<true>(text, limits),
+                    parse_with::<false>(text, limits),
+                    "{text:?}"
+                );
+            }
+        }
+        // the fast scanner is taken, and splits glued numbers and moves
+        let (r, _) = render("1.e4 e5 2.Nf3 12...Nf6 13. O-O-O# 14 e8=Q+\n15.e4");
+        assert_eq!(
+            r.join(" "),
+            "N1 M:e4 M:e5 N2 M:Nf3 N12b M:Nf6 N13 M:O-O-O# N14 M:e8=Q+ N15 M:e4"
+        );
     }
 
-    #[test]
-    fn plain_runs() {
-        let cases: &[(&[u8], usize)] = &[
-            (b"", 0),
-            (b"e4", 2),
-            (b"e4 e5", 2),
-            (b"Nxf3+!?{c}", 7),
-            (b"abcdefghijklmnopq", 17),
-            (b"abcdefgh(", 8),
-            (b"abcdefghij$1", 10),
-            (b"abcdefgh\xc3\xa9", 8),
-            (b"ab\x00", 2),
-            (b"ab\tc", 2),
-            (b"a;", 1),
-            (b"a)", 1),
-            (b"a}", 1),
-            (b"[Event", 6),
-            (b"!\"#%&'*+,-./:<=>?@[\\]^_`|~ ", 26),
-        ];
-        for (input, want) in cases {
-            assert_eq!(plain_run(input), *want, "{input:?}");
-            let bytewise = input
-                .iter()
-                .position(|&b| CLASS[usize::from(b)] != 0)
-                .unwrap_or(input.len());
-            assert_eq!(bytewise, *want, "{input:?}");
+    use proptest::strategy::Just;
+
+    proptest::proptest! {
+        /// Random strings of movetext pieces read the same with and without the fast
+        /// scanner.
+        #[test]
+        fn fast_scanner_agrees_on_random_movetext(
+            pieces in proptest::collection::vec(0..FRAGMENTS.len(), 0..40),
+            max_elements in 1usize..50,
+        ) {
+            let text: String = pieces.iter().map(|&k| FRAGMENTS[k]).collect();
+            for limits in [Limits::default(), Limits { max_elements, ..Limits::default() }] {
+                proptest::prop_assert_eq!(
+                    parse_with::<true>(&text, &limits),
+                    parse_with::<false>(&text, &limits),
+                    "{:?}", text
+                );
+            }
+        }
+
+        /// Random tag sections (then a little movetext) read the same with and without
+        /// [`Parser_::plain_tag`].
+        #[test]
+        fn plain_tags_agree_with_general_path(
+            pieces in proptest::collection::vec(0..TAG_FRAGMENTS.len(), 0..30),
+        ) {
+            let text: String = pieces.iter().map(|&k| TAG_FRAGMENTS[k]).collect();
+            proptest::prop_assert_eq!(
+                parse_with::<true>(&text, &Limits::default()),
+                parse_with::<false>(&text, &Limits::default()),
+                "{:?}", text
+            );
+        }
+
+        /// `value_stop` finds what a byte-by-byte search finds.
+        #[test]
+        fn value_stop_agrees_with_bytewise(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    Just(b'"'), Just(b'\\'), Just(b'\n'), Just(b'\r'), Just(b'\t'),
+                    0u8..=255, b' '..=b'~', b' '..=b'~', b' '..=b'~'
+                ],
+                0..40,
+            ),
+        ) {
+            let want = bytes.iter().position(|&b| matches!(b, b'"' | b'\\' | 0..0x0E));
+            proptest::prop_assert_eq!(value_stop(&bytes), want);
         }
     }
+
+    #[rustfmt::skip]
+    const TAG_FRAGMENTS: &[&str] = &[
+        "[", "]", "\"", "\\", "\\\"", " ", "  ", "\t", "\n", "\r\n", "Event", "White_Elo", "Ü",
+        "[Event \"x\"]", "[Site \"A long site name, 2024\"]", "[Round \"1\"]\n", "[E \"\"]",
+        "[Event \"a\\\"b\"]", "[Event \"a\tb\"]", "[Event \"a\x0bb\"]", "[Event \"Nguyễn\"]",
+        "[Event  \"x\"]", "[ Event \"x\"]", "[Event \"x\" ]", "[Event x]", "[Event \"x]",
+        "[Event \"The \"big\" one\"]", "{c}", ";c\n", "%e\n", "1.e4 ", "e5 ", "1-0", "value",
+    ];
+
+    #[test]
+    fn plain_tags() {
+        // the fast path is taken and reads what the general path reads
+        for text in [
+            "[Event \"x\"]",
+            "[Event \"12345678901234567\"]\n[Site \"\"]\n\n1.e4",
+            "[Event \"a\tb\"] [Event \"a\\\"b\"]\r\n[Event \"x\"\n",
+        ] {
+            assert_eq!(
+                parse_with::<true>(text, &Limits::default()),
+                parse_with::<false>(text, &Limits::default()),
+                "{text:?}"
+            );
+        }
+        let g = parse_game("[White_Elo \"2024\"]", &Limits::default());
+        assert_eq!(g.tags.len(), 1);
+        assert_eq!(g.tags[0].value, Span::new(12, 16));
+        assert_eq!(value_stop(b"0123456789abcdef\""), Some(16));
+        assert_eq!(value_stop(b"01234567\\"), Some(8));
+        assert_eq!(value_stop(b"0123\r5678"), Some(4));
+        assert_eq!(value_stop(b"0123456789"), None);
+    }
+
+    #[rustfmt::skip]
+    const FRAGMENTS: &[&str] = &[
+        "1", "12", "0", "9", "1234567890", ".", "...", "…", "e4", "Nf3", "e8=Q+", "O-O-O#",
+        "x", "e", "p", "ep", "e.p.", "(Q)", "(", ")", "(=)", " ", " ", " ", "  ", "\n",
+        "\r\n", "\t", "\x0b", "\x1a", "{a}", "{", "}", "$12", "$", ";c\n", "%", "1-0",
+        "-", "/", ":", "0-1", "1/2-1/2", "1/2", "*", "0.5-0.5", "5", "½", "马", "\u{3000}",
+        "\u{a0}", "２", "．", "۱", "+-", "!?", "[Event \"x\"]", "[", "]", "\"",
+    ];
 
     #[test]
     fn results() {
