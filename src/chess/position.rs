@@ -382,18 +382,50 @@ impl Position {
     /// (`Nf3`, `exd5`) can mean, found from the attack sets of `to` alone: no other
     /// move is generated, and legality is tested for the few candidates only.
     pub fn legal_moves_of_role_to(&self, role: Role, to: Square, out: &mut MoveList) {
+        let froms = self.legal_origins(role, to);
+        if froms.is_empty() {
+            return;
+        }
+        let capture = self.role_at(to);
+        if role != Role::Pawn {
+            for from in froms {
+                out.push(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion: None,
+                });
+            }
+            return;
+        }
+        let promotes = to.rank() == Rank::EIGHTH.relative(self.turn);
+        for from in froms {
+            if capture.is_none() && from.file() != to.file() {
+                out.push(Move::EnPassant { from, to });
+            } else {
+                self.push_pawn(from, to, capture, promotes, out);
+            }
+        }
+    }
+
+    /// The origins of [`Position::legal_moves_of_role_to`]: the squares from which a
+    /// `role` piece of the side to move has a legal move onto `to`, castling excepted.
+    /// For a pawn, an origin on another file than `to` is a capture, en passant when
+    /// `to` is empty.
+    pub fn legal_origins(&self, role: Role, to: Square) -> Bitboard {
         let color = self.turn;
         let them = color.other();
         let us = self.by_color(color);
         if us.contains(to) {
-            return;
+            return Bitboard::EMPTY;
         }
         let Some(king) = self.king_of(color) else {
-            return;
+            return Bitboard::EMPTY;
         };
         let occupied = self.occupied();
         let ours = self.by_role(role) & us;
-        let capture = self.role_at(to);
+        let mut legal = Bitboard::EMPTY;
         let froms = match role {
             Role::Knight => attacks::knight(to) & ours,
             Role::Bishop => attacks::bishop(to, occupied) & ours,
@@ -405,22 +437,16 @@ impl Position {
                         .attackers_to(to, them, occupied.without(king))
                         .is_empty()
                 {
-                    out.push(Move::Normal {
-                        role,
-                        from: king,
-                        capture,
-                        to,
-                        promotion: None,
-                    });
+                    return Bitboard::from_square(king);
                 }
-                return;
+                return Bitboard::EMPTY;
             }
             Role::Pawn => {
-                if capture.is_some() {
+                if occupied.contains(to) {
                     attacks::pawn(them, to) & ours
                 } else {
                     if self.ep_square == Some(to) {
-                        self.gen_en_passant(to, out);
+                        legal = self.en_passant_origins(to);
                     }
                     let back = color.fold(-8, 8);
                     match to.offset(back) {
@@ -438,7 +464,7 @@ impl Position {
             }
         };
         let to_bb = Bitboard::from_square(to);
-        let promotes = role == Role::Pawn && to.rank() == Rank::EIGHTH.relative(color);
+        let them_bb = self.by_color(them);
         for from in froms {
             // Legal when no piece of theirs (the one taken on `to` aside) attacks the
             // king once the piece has left `from` for `to`: this covers pins and
@@ -452,27 +478,17 @@ impl Position {
             } else if king.rank() == from.rank() || king.file() == from.file() {
                 attacks::rook(king, after)
                     & (self.by_role(Role::Rook) | self.by_role(Role::Queen))
-                    & self.by_color(them)
+                    & them_bb
             } else {
                 attacks::bishop(king, after)
                     & (self.by_role(Role::Bishop) | self.by_role(Role::Queen))
-                    & self.by_color(them)
+                    & them_bb
             };
-            if (exposed & !to_bb).any() {
-                continue;
-            }
-            if role == Role::Pawn {
-                self.push_pawn(from, to, capture, promotes, out);
-            } else {
-                out.push(Move::Normal {
-                    role,
-                    from,
-                    capture,
-                    to,
-                    promotion: None,
-                });
+            if (exposed & !to_bb).is_empty() {
+                legal = legal.with(from);
             }
         }
+        legal
     }
 
     /// The legal castling move to `side`, if there is one.
@@ -704,28 +720,37 @@ impl Position {
 
     /// Legal en passant captures onto `ep` (checked by making them on the occupancy).
     fn gen_en_passant(&self, ep: Square, out: &mut MoveList) {
+        for from in self.en_passant_origins(ep) {
+            out.push(Move::EnPassant { from, to: ep });
+        }
+    }
+
+    /// The origins of the legal en passant captures onto `ep`.
+    fn en_passant_origins(&self, ep: Square) -> Bitboard {
         let color = self.turn;
         if ep.rank() != Rank::SIXTH.relative(color) || self.occupied().contains(ep) {
-            return;
+            return Bitboard::EMPTY;
         }
         let Some(captured) = ep.offset(color.fold(-8, 8)) else {
-            return;
+            return Bitboard::EMPTY;
         };
         let them = color.other();
         if !(self.by_role(Role::Pawn) & self.by_color(them)).contains(captured) {
-            return;
+            return Bitboard::EMPTY;
         }
         let Some(king) = self.king_of(color) else {
-            return;
+            return Bitboard::EMPTY;
         };
         let candidates = attacks::pawn(them, ep) & self.by_role(Role::Pawn) & self.by_color(color);
+        let mut legal = Bitboard::EMPTY;
         for from in candidates {
             let occupied = (self.occupied().without(from).without(captured)).with(ep);
             let attackers = self.attackers_to(king, them, occupied).without(captured);
             if attackers.is_empty() {
-                out.push(Move::EnPassant { from, to: ep });
+                legal = legal.with(from);
             }
         }
+        legal
     }
 
     fn gen_castling(&self, king: Square, side: CastlingSide, filter: Bitboard, out: &mut MoveList) {

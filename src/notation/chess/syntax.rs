@@ -115,7 +115,7 @@ pub struct SanSyntax {
 }
 
 impl SanSyntax {
-    const fn blank() -> SanSyntax {
+    pub(crate) const fn blank() -> SanSyntax {
         SanSyntax {
             role: Role::Pawn,
             from_file: None,
