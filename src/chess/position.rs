@@ -16,6 +16,9 @@ use super::{
 };
 use crate::color::Color;
 
+/// The first and last ranks, where castling rooks stand.
+const BACK_RANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
+
 /// A list of moves, no heap allocation (no position has more than 218 legal moves).
 pub type MoveList = ArrayVec<Move, 256>;
 
@@ -298,10 +301,12 @@ impl Position {
     pub fn has_legal_moves(&self) -> bool {
         // A king step is the usual answer and needs no pin test: try those first.
         if let Some(king) = self.king_of(self.turn) {
-            let mut moves = MoveList::new();
-            self.gen_safe_king(king, !self.by_color(self.turn), &mut moves);
-            if !moves.is_empty() {
-                return true;
+            let them = self.turn.other();
+            let occupied = self.occupied().without(king);
+            for to in attacks::king(king) & !self.by_color(self.turn) {
+                if self.attackers_to(to, them, occupied).is_empty() {
+                    return true;
+                }
             }
         }
         !self.legal_moves().is_empty()
@@ -819,10 +824,12 @@ impl Position {
                 if role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
                     self.ep_square = from.offset(color.fold(8, -8));
                 }
-                if !self.castles.is_empty() {
-                    if role == Role::King {
-                        self.castles.discard_color(color);
-                    }
+                let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
+                if role == Role::King {
+                    self.castles.discard_color(color);
+                }
+                // Castling rooks stand on the first ranks (the FEN reader sees to it).
+                if (from_to & BACK_RANKS).any() && !self.castles.is_empty() {
                     self.castles.discard_rook(from);
                     self.castles.discard_rook(to);
                 }
@@ -830,9 +837,20 @@ impl Position {
                 if us.contains(from) && self.by_role[role.index()].contains(from) {
                     // The usual case, a move as generated: toggle the bits directly.
                     if self.occupied().contains(to) {
-                        self.remove(to);
+                        let them = &mut self.by_color[color.other().index()];
+                        match capture {
+                            Some(taken)
+                                if them.contains(to)
+                                    && self.by_role[taken.index()].contains(to) =>
+                            {
+                                them.toggle(to);
+                                self.by_role[taken.index()].toggle(to);
+                            }
+                            _ => {
+                                self.remove(to);
+                            }
+                        }
                     }
-                    let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
                     self.by_color[color.index()] ^= from_to;
                     self.by_role[role.index()] ^= Bitboard::from_square(from);
                     self.by_role[promotion.unwrap_or(role).index()] ^= Bitboard::from_square(to);
