@@ -16,6 +16,9 @@ use super::{
 };
 use crate::color::Color;
 
+/// The first and last ranks, where castling rooks stand.
+const BACK_RANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
+
 /// A list of moves, no heap allocation (no position has more than 218 legal moves).
 pub type MoveList = ArrayVec<Move, 256>;
 
@@ -298,10 +301,12 @@ impl Position {
     pub fn has_legal_moves(&self) -> bool {
         // A king step is the usual answer and needs no pin test: try those first.
         if let Some(king) = self.king_of(self.turn) {
-            let mut moves = MoveList::new();
-            self.gen_safe_king(king, !self.by_color(self.turn), &mut moves);
-            if !moves.is_empty() {
-                return true;
+            let them = self.turn.other();
+            let occupied = self.occupied().without(king);
+            for to in attacks::king(king) & !self.by_color(self.turn) {
+                if self.attackers_to(to, them, occupied).is_empty() {
+                    return true;
+                }
             }
         }
         !self.legal_moves().is_empty()
@@ -382,18 +387,50 @@ impl Position {
     /// (`Nf3`, `exd5`) can mean, found from the attack sets of `to` alone: no other
     /// move is generated, and legality is tested for the few candidates only.
     pub fn legal_moves_of_role_to(&self, role: Role, to: Square, out: &mut MoveList) {
+        let froms = self.legal_origins(role, to);
+        if froms.is_empty() {
+            return;
+        }
+        let capture = self.role_at(to);
+        if role != Role::Pawn {
+            for from in froms {
+                out.push(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion: None,
+                });
+            }
+            return;
+        }
+        let promotes = to.rank() == Rank::EIGHTH.relative(self.turn);
+        for from in froms {
+            if capture.is_none() && from.file() != to.file() {
+                out.push(Move::EnPassant { from, to });
+            } else {
+                self.push_pawn(from, to, capture, promotes, out);
+            }
+        }
+    }
+
+    /// The origins of [`Position::legal_moves_of_role_to`]: the squares from which a
+    /// `role` piece of the side to move has a legal move onto `to`, castling excepted.
+    /// For a pawn, an origin on another file than `to` is a capture, en passant when
+    /// `to` is empty.
+    pub fn legal_origins(&self, role: Role, to: Square) -> Bitboard {
         let color = self.turn;
         let them = color.other();
         let us = self.by_color(color);
         if us.contains(to) {
-            return;
+            return Bitboard::EMPTY;
         }
         let Some(king) = self.king_of(color) else {
-            return;
+            return Bitboard::EMPTY;
         };
         let occupied = self.occupied();
         let ours = self.by_role(role) & us;
-        let capture = self.role_at(to);
+        let mut legal = Bitboard::EMPTY;
         let froms = match role {
             Role::Knight => attacks::knight(to) & ours,
             Role::Bishop => attacks::bishop(to, occupied) & ours,
@@ -405,22 +442,16 @@ impl Position {
                         .attackers_to(to, them, occupied.without(king))
                         .is_empty()
                 {
-                    out.push(Move::Normal {
-                        role,
-                        from: king,
-                        capture,
-                        to,
-                        promotion: None,
-                    });
+                    return Bitboard::from_square(king);
                 }
-                return;
+                return Bitboard::EMPTY;
             }
             Role::Pawn => {
-                if capture.is_some() {
+                if occupied.contains(to) {
                     attacks::pawn(them, to) & ours
                 } else {
                     if self.ep_square == Some(to) {
-                        self.gen_en_passant(to, out);
+                        legal = self.en_passant_origins(to);
                     }
                     let back = color.fold(-8, 8);
                     match to.offset(back) {
@@ -438,7 +469,7 @@ impl Position {
             }
         };
         let to_bb = Bitboard::from_square(to);
-        let promotes = role == Role::Pawn && to.rank() == Rank::EIGHTH.relative(color);
+        let them_bb = self.by_color(them);
         for from in froms {
             // Legal when no piece of theirs (the one taken on `to` aside) attacks the
             // king once the piece has left `from` for `to`: this covers pins and
@@ -452,27 +483,17 @@ impl Position {
             } else if king.rank() == from.rank() || king.file() == from.file() {
                 attacks::rook(king, after)
                     & (self.by_role(Role::Rook) | self.by_role(Role::Queen))
-                    & self.by_color(them)
+                    & them_bb
             } else {
                 attacks::bishop(king, after)
                     & (self.by_role(Role::Bishop) | self.by_role(Role::Queen))
-                    & self.by_color(them)
+                    & them_bb
             };
-            if (exposed & !to_bb).any() {
-                continue;
-            }
-            if role == Role::Pawn {
-                self.push_pawn(from, to, capture, promotes, out);
-            } else {
-                out.push(Move::Normal {
-                    role,
-                    from,
-                    capture,
-                    to,
-                    promotion: None,
-                });
+            if (exposed & !to_bb).is_empty() {
+                legal = legal.with(from);
             }
         }
+        legal
     }
 
     /// The legal castling move to `side`, if there is one.
@@ -704,28 +725,37 @@ impl Position {
 
     /// Legal en passant captures onto `ep` (checked by making them on the occupancy).
     fn gen_en_passant(&self, ep: Square, out: &mut MoveList) {
+        for from in self.en_passant_origins(ep) {
+            out.push(Move::EnPassant { from, to: ep });
+        }
+    }
+
+    /// The origins of the legal en passant captures onto `ep`.
+    fn en_passant_origins(&self, ep: Square) -> Bitboard {
         let color = self.turn;
         if ep.rank() != Rank::SIXTH.relative(color) || self.occupied().contains(ep) {
-            return;
+            return Bitboard::EMPTY;
         }
         let Some(captured) = ep.offset(color.fold(-8, 8)) else {
-            return;
+            return Bitboard::EMPTY;
         };
         let them = color.other();
         if !(self.by_role(Role::Pawn) & self.by_color(them)).contains(captured) {
-            return;
+            return Bitboard::EMPTY;
         }
         let Some(king) = self.king_of(color) else {
-            return;
+            return Bitboard::EMPTY;
         };
         let candidates = attacks::pawn(them, ep) & self.by_role(Role::Pawn) & self.by_color(color);
+        let mut legal = Bitboard::EMPTY;
         for from in candidates {
             let occupied = (self.occupied().without(from).without(captured)).with(ep);
             let attackers = self.attackers_to(king, them, occupied).without(captured);
             if attackers.is_empty() {
-                out.push(Move::EnPassant { from, to: ep });
+                legal = legal.with(from);
             }
         }
+        legal
     }
 
     fn gen_castling(&self, king: Square, side: CastlingSide, filter: Bitboard, out: &mut MoveList) {
@@ -794,10 +824,12 @@ impl Position {
                 if role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
                     self.ep_square = from.offset(color.fold(8, -8));
                 }
-                if !self.castles.is_empty() {
-                    if role == Role::King {
-                        self.castles.discard_color(color);
-                    }
+                let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
+                if role == Role::King {
+                    self.castles.discard_color(color);
+                }
+                // Castling rooks stand on the first ranks (the FEN reader sees to it).
+                if (from_to & BACK_RANKS).any() && !self.castles.is_empty() {
                     self.castles.discard_rook(from);
                     self.castles.discard_rook(to);
                 }
@@ -805,9 +837,20 @@ impl Position {
                 if us.contains(from) && self.by_role[role.index()].contains(from) {
                     // The usual case, a move as generated: toggle the bits directly.
                     if self.occupied().contains(to) {
-                        self.remove(to);
+                        let them = &mut self.by_color[color.other().index()];
+                        match capture {
+                            Some(taken)
+                                if them.contains(to)
+                                    && self.by_role[taken.index()].contains(to) =>
+                            {
+                                them.toggle(to);
+                                self.by_role[taken.index()].toggle(to);
+                            }
+                            _ => {
+                                self.remove(to);
+                            }
+                        }
                     }
-                    let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
                     self.by_color[color.index()] ^= from_to;
                     self.by_role[role.index()] ^= Bitboard::from_square(from);
                     self.by_role[promotion.unwrap_or(role).index()] ^= Bitboard::from_square(to);
