@@ -254,6 +254,10 @@ pub fn fast(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     if !table.fast_path_ok() {
         return None;
     }
+    // a letter in another script first: none of the common shapes (all ASCII)
+    if token.as_bytes().first().is_some_and(|&c| c >= 0x80) {
+        return fast_general(token, table);
+    }
     match common(token.as_bytes(), table) {
         Common::Read(san) => Some(san),
         Common::Invalid => None,
