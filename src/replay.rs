@@ -16,10 +16,9 @@ use crate::{
     diag::{Diagnostic, Severity, Span},
     emit::Board,
     game::{
-        AnyMove, Clock, Game, GameResult, Line, MoveNode, SanHint, Source, StartPosition, Tags,
-        Variant,
+        AnyMove, Clock, Game, GameResult, Line, MoveNode, Source, StartPosition, Tags, Variant,
     },
-    notation::chess::{self as san, CheckMark, PieceTable},
+    notation::chess::{self as san, PieceTable},
     notation::xiangqi as xq_notation,
     suggest::suggest,
     xiangqi,
@@ -63,6 +62,9 @@ struct Frame {
     cut: bool,
     /// Nesting depth of variations opened while `cut` (to find this frame's end).
     cut_depth: usize,
+    /// `before_last` is kept up to date: a variation may follow. Off for the main line
+    /// of a game without variations, which spares a copy of the position per move.
+    keep_before: bool,
 }
 
 impl Frame {
@@ -74,6 +76,7 @@ impl Frame {
             next_ply,
             cut: false,
             cut_depth: 0,
+            keep_before: true,
         }
     }
 }
@@ -527,12 +530,16 @@ fn walk(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Line, Option<String>) {
     let mut first = Frame::new(start, 1);
-    first.line.moves.reserve(
-        raw.movetext
-            .iter()
-            .filter(|e| matches!(e, Element::Move { .. }))
-            .count(),
-    );
+    let (mut moves, mut variations) = (0, false);
+    for e in &raw.movetext {
+        match e {
+            Element::Move { .. } => moves += 1,
+            Element::StartVariation { .. } => variations = true,
+            _ => {}
+        }
+    }
+    first.line.moves.reserve(moves);
+    first.keep_before = variations;
     let mut stack: Vec<Frame> = vec![first];
     let mut unparsed = None;
     let mut number_checked = false;
@@ -818,16 +825,16 @@ fn read_move(
             // The position before the move, where a variation on it starts. Set before
             // the move is read: after an error the line is cut or the game ends, and
             // this position is not used again.
-            match &mut frame.before_last {
-                Board::Chess(b) => b.clone_from(pos),
-                other => *other = Board::Chess(pos.clone()),
+            if frame.keep_before {
+                match &mut frame.before_last {
+                    Board::Chess(b) => b.clone_from(pos),
+                    other => *other = Board::Chess(pos.clone()),
+                }
             }
             let resolved =
                 san::resolve_play(&syntax, pos, token).map_err(|e| at(e.to_diagnostic()))?;
-            if !resolved.remarks.is_empty()
-                && let Board::Chess(before) = &frame.before_last
-            {
-                resolved.diagnostics(before, token, diagnostics);
+            if !resolved.remarks.is_empty() {
+                resolved.diagnostics(token, diagnostics);
             }
             let mv = match resolved.mv {
                 Some(m) => AnyMove::Chess(m),
@@ -838,12 +845,7 @@ fn read_move(
                 node.extras_mut().nags.push(nag);
             }
             node.draw_offer = syntax.draw_offer;
-            node.san = Some(SanHint {
-                file: resolved.origin.0,
-                rank: resolved.origin.1,
-                check: resolved.gives != CheckMark::None,
-                mate: resolved.gives == CheckMark::Mate,
-            });
+            node.san = Some(resolved.hint());
             node
         }
         (Reader::Xiangqi(dialect), Board::Xiangqi(pos)) => {

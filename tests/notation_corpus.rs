@@ -379,7 +379,7 @@ fn handmade_probes() {
             match read_play(&t, en, &mut pos) {
                 Ok(r) => {
                     let mut d = Vec::new();
-                    r.diagnostics(&before, &t, &mut d);
+                    r.diagnostics(&t, &mut d);
                     codes.extend(d.iter().map(|d| d.code));
                 }
                 Err(e) => {

@@ -10,12 +10,13 @@ use std::fmt;
 
 use super::lang::PieceTable;
 use super::syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
-use super::write::{disambiguation, pgn_san};
+use super::write::{SanStyle, disambiguation, pgn_san, write_san_hinted};
 use crate::chess::{
     Bitboard, CastlingSide, File, Move, MoveList, Piece, Position, Rank, Role, Square, attacks,
 };
 use crate::color::Color;
 use crate::diag::{Diagnostic, Severity};
+use crate::game::SanHint;
 
 /// Something to tell about an accepted move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -122,14 +123,30 @@ pub struct Resolved {
 }
 
 impl Resolved {
-    /// The remarks as diagnostics (no span or ply: the caller adds them). `before` is
-    /// the position the move was played from, `token` the text as written.
-    pub fn diagnostics(&self, before: &Position, token: &str, out: &mut Vec<Diagnostic>) {
+    /// What canonical SAN needs besides the move: the origin coordinates and the check
+    /// or mate it gives.
+    pub fn hint(&self) -> SanHint {
+        SanHint {
+            file: self.origin.0,
+            rank: self.origin.1,
+            check: self.gives != CheckMark::None,
+            mate: self.gives == CheckMark::Mate,
+        }
+    }
+
+    /// The remarks as diagnostics (no span or ply: the caller adds them); `token` is the
+    /// text as written. The canonical SAN they quote is written from the move and its
+    /// [`Resolved::hint`], without the position.
+    pub fn diagnostics(&self, token: &str, out: &mut Vec<Diagnostic>) {
         if self.remarks.is_empty() {
             return;
         }
         let canonical = match &self.mv {
-            Some(m) => pgn_san(before, m),
+            Some(m) => {
+                let mut s = String::with_capacity(8);
+                write_san_hinted(&mut s, m, self.hint(), &SanStyle::pgn());
+                s
+            }
             None => "--".to_owned(),
         };
         for r in self.remarks.iter() {
@@ -1299,7 +1316,7 @@ mod tests {
             let p = pos(fen);
             let r = read(tok, english(), &p).unwrap();
             let mut d = Vec::new();
-            r.diagnostics(&p, tok, &mut d);
+            r.diagnostics(tok, &mut d);
             assert_eq!(d.len(), 1, "{tok}: {d:?}");
             assert_eq!(
                 (d[0].severity, d[0].code, d[0].message.as_str()),
