@@ -375,7 +375,6 @@ fn handmade_probes() {
         let mut codes = Vec::new();
         let mut err = None;
         for t in tokens(&movetext) {
-            let before = pos.clone();
             match read_play(&t, en, &mut pos) {
                 Ok(r) => {
                     let mut d = Vec::new();
