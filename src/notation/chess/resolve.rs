@@ -10,7 +10,7 @@ use std::fmt;
 
 use super::lang::PieceTable;
 use super::syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
-use super::write::{SanStyle, disambiguation, pgn_san, write_san_hinted};
+use super::write::{SanStyle, disambiguation, origin_among, pgn_san, write_san_hinted};
 use crate::chess::{
     Bitboard, CastlingSide, File, Move, MoveList, Piece, Position, Rank, Role, Square, attacks,
 };
@@ -585,7 +585,7 @@ fn search(
 
 /// The one legal move of `san.role` onto `san.to` that fits the origin and promotion
 /// written in `san` (as [`fits`] tells), with the origin coordinates canonical SAN
-/// writes for it ([`super::write::origin_among`] over the legal moves of that role onto that
+/// writes for it ([`origin_among`] over the other legal origins of that role onto that
 /// square); `None` when no move or several fit.
 #[inline]
 fn quick(san: &SanSyntax, pos: &Position) -> Option<(Move, (bool, bool))> {
@@ -632,17 +632,7 @@ fn quick(san: &SanSyntax, pos: &Position) -> Option<(Move, (bool, bool))> {
         to,
         promotion: None,
     };
-    let others = froms.without(from);
-    let origin = if others.is_empty() {
-        (false, false)
-    } else if (others & Bitboard::file(from.file())).is_empty() {
-        (true, false)
-    } else if (others & Bitboard::rank(from.rank())).is_empty() {
-        (false, true)
-    } else {
-        (true, true)
-    };
-    Some((m, origin))
+    Some((m, origin_among(froms.without(from), from)))
 }
 
 /// The remarks on how `mv` (read with `role` as the moving piece) was written,

@@ -3,7 +3,7 @@
 
 use super::lang::{PieceTable, english, figurine};
 use crate::{
-    chess::{CastlingSide, Move, MoveList, Position, Role},
+    chess::{Bitboard, CastlingSide, Move, Position, Role, Square},
     game::SanHint,
 };
 
@@ -82,39 +82,28 @@ pub fn write_check_suffix(out: &mut String, pos: &Position, mv: &Move) {
 }
 
 /// Which origin coordinates SAN must add so that `mv` is the only one of its piece
-/// kind reaching its square: `(file, rank)`.
+/// kind reaching its square: `(file, rank)`. A pawn capture writes its file; castling
+/// and a pawn push write nothing.
 pub fn disambiguation(pos: &Position, mv: &Move) -> (bool, bool) {
-    let mut list = MoveList::new();
-    if !matches!(mv, Move::Castle { .. }) && mv.role() != Role::Pawn {
-        pos.legal_moves_of_role_to(mv.role(), mv.to(), &mut list);
-    }
-    origin_among(&list, mv)
-}
-
-/// [`disambiguation`], `list` holding the legal moves of `mv`'s piece kind to its
-/// square, `mv` among them (for a piece move; a pawn move or castling does not look
-/// at it).
-pub(crate) fn origin_among(list: &MoveList, mv: &Move) -> (bool, bool) {
-    if matches!(mv, Move::Castle { .. }) || list.len() <= 1 && mv.role() != Role::Pawn {
-        return (false, false);
-    }
-    if mv.role() == Role::Pawn {
-        return (mv.is_capture(), false);
-    }
-    let from = mv.from();
-    let (mut any, mut same_file, mut same_rank) = (false, false, false);
-    for o in list {
-        if o.from() != from {
-            any = true;
-            same_file |= o.from().file() == from.file();
-            same_rank |= o.from().rank() == from.rank();
+    match *mv {
+        Move::Castle { .. } => (false, false),
+        _ if mv.role() == Role::Pawn => (mv.is_capture(), false),
+        _ => {
+            let from = mv.from();
+            origin_among(pos.legal_origins(mv.role(), mv.to()).without(from), from)
         }
     }
-    if !any {
+}
+
+/// [`disambiguation`] of a piece move from `from`, `others` holding the other squares
+/// from which a piece of its kind reaches the same square: none, the file when it
+/// tells them apart, else the rank, else both (FIDE C.10).
+pub(crate) fn origin_among(others: Bitboard, from: Square) -> (bool, bool) {
+    if others.is_empty() {
         (false, false)
-    } else if !same_file {
+    } else if (others & Bitboard::file(from.file())).is_empty() {
         (true, false)
-    } else if !same_rank {
+    } else if (others & Bitboard::rank(from.rank())).is_empty() {
         (false, true)
     } else {
         (true, true)
