@@ -312,7 +312,7 @@ fn common(b: &[u8], table: &PieceTable) -> Common {
             // a pawn promoting: `e8=Q`, `exd8=Q`
             match *rest {
                 [] => {}
-                [c @ b'a'..=b'h', b'x'] if !names_piece_lower(table, c) => {
+                [c @ b'a'..=b'h', b'x'] if table.match_letter_lower_ascii(c).is_none() => {
                     san.capture = true;
                     san.from_file = File::from_char(char::from(c));
                 }
@@ -331,7 +331,7 @@ fn common(b: &[u8], table: &PieceTable) -> Common {
     san.to = ascii_square(f, r);
     match *head {
         [] => {}
-        [c @ b'a'..=b'h', b'x'] if !names_piece_lower(table, c) => {
+        [c @ b'a'..=b'h', b'x'] if table.match_letter_lower_ascii(c).is_none() => {
             san.capture = true;
             san.from_file = File::from_char(char::from(c));
         }
@@ -369,17 +369,6 @@ fn ascii_square(f: u8, r: u8) -> Square {
     Square::from_index_masked(u32::from(
         (r.wrapping_sub(b'1') << 3) | (f.wrapping_sub(b'a') & 7),
     ))
-}
-
-/// Does the lower-case ASCII letter `c` name a piece in `table` (as `b` names the
-/// bishop in English, so that `bxc3` may be a bishop move)?
-#[inline]
-fn names_piece_lower(table: &PieceTable, c: u8) -> bool {
-    const FILES: [&str; 8] = ["a", "b", "c", "d", "e", "f", "g", "h"];
-    matches!(
-        table.match_letter(FILES[usize::from(c.wrapping_sub(b'a') & 7)]),
-        Some((_, LetterCase::Lower, _))
-    )
 }
 
 /// [`fast`] for every shape: the piece letter in any script, disambiguation, long
@@ -493,11 +482,15 @@ fn rank_of(b: u8) -> Option<Rank> {
 }
 
 impl PieceTable {
-    /// The role a lower-case ASCII letter names in this table, if any.
+    /// The role a lower-case ASCII letter names in this table, if any (as `b` names
+    /// the bishop in English, so that `bxc3` may be a bishop move).
+    #[inline]
     fn match_letter_lower_ascii(&self, b: u8) -> Option<Role> {
-        let s = [b];
-        let s = std::str::from_utf8(&s).ok()?;
-        match self.match_letter(s) {
+        if !b.is_ascii() {
+            return None;
+        }
+        let mut buf = [0; 4];
+        match self.match_letter(char::from(b).encode_utf8(&mut buf)) {
             Some((r, LetterCase::Lower, _)) => Some(r),
             _ => None,
         }
