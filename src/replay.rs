@@ -87,10 +87,7 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
     let bytes = raw
         .tags
         .iter()
-        .map(|t| {
-            (t.name.end.saturating_sub(t.name.start) + t.value.end.saturating_sub(t.value.start))
-                as usize
-        })
+        .map(|t| (t.name.len() + t.value.len()) as usize)
         .sum();
     let mut tags = Tags::with_capacity(raw.tags.len(), bytes);
     for t in &raw.tags {
