@@ -189,6 +189,44 @@ fn tag_name(line: &[u8]) -> &[u8] {
     &name[..len]
 }
 
+/// Whether a line of `kind` starts a new game in the chunk: a tag line after movetext,
+/// or after a blank line when its name repeats one of the chunk's tags
+/// (`repeats_tag`, asked only then); move 1 after movetext and a blank line.
+#[inline]
+fn starts_game(
+    kind: LineKind,
+    has_movetext: bool,
+    prev_blank: bool,
+    repeats_tag: impl FnOnce() -> bool,
+) -> bool {
+    match kind {
+        LineKind::Tag(_) => has_movetext || (prev_blank && repeats_tag()),
+        LineKind::FirstMove => has_movetext && prev_blank,
+        _ => false,
+    }
+}
+
+/// What a line of `kind` starting at chunk position `at` tells about the chunk: a tag
+/// line's place, whether movetext has been seen, whether the line is blank.
+#[inline]
+fn note_line(
+    kind: LineKind,
+    at: usize,
+    tag_lines: &mut Vec<usize>,
+    has_movetext: &mut bool,
+    prev_blank: &mut bool,
+) {
+    match kind {
+        LineKind::Tag(movetext) => {
+            tag_lines.push(at);
+            *has_movetext |= movetext;
+        }
+        LineKind::Blank | LineKind::Escape => {}
+        LineKind::FirstMove | LineKind::Other => *has_movetext = true,
+    }
+    *prev_blank = kind == LineKind::Blank;
+}
+
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
@@ -552,33 +590,19 @@ impl<R: BufRead> ArchiveReader<R> {
             }
             let line = &rest[..=k];
             let kind = classify(line);
-            boundary = match kind {
-                LineKind::Tag(_) => {
-                    has_movetext
-                        || (prev_blank
-                            && tag_lines.iter().any(|&x| {
-                                let earlier = match x.checked_sub(clen) {
-                                    Some(x) => buf.get(x..),
-                                    None => chunk.get(x..),
-                                };
-                                earlier.map(tag_name) == Some(tag_name(line))
-                            }))
-                }
-                LineKind::FirstMove => has_movetext && prev_blank,
-                _ => false,
-            };
+            boundary = starts_game(kind, has_movetext, prev_blank, || {
+                tag_lines.iter().any(|&x| {
+                    let earlier = match x.checked_sub(clen) {
+                        Some(x) => buf.get(x..),
+                        None => chunk.get(x..),
+                    };
+                    earlier.map(tag_name) == Some(tag_name(line))
+                })
+            });
             if boundary {
                 break;
             }
-            match kind {
-                LineKind::Tag(movetext) => {
-                    tag_lines.push(at);
-                    has_movetext |= movetext;
-                }
-                LineKind::Blank | LineKind::Escape => {}
-                LineKind::FirstMove | LineKind::Other => has_movetext = true,
-            }
-            prev_blank = kind == LineKind::Blank;
+            note_line(kind, at, tag_lines, &mut has_movetext, &mut prev_blank);
             lone_cr |= next == k + 1 && rest[k] == b'\r';
             lines += 1;
             pos += next;
@@ -622,20 +646,13 @@ impl<R: BufRead> ArchiveReader<R> {
         } else {
             classify(&self.chunk[start..])
         };
-        let boundary = match kind {
-            LineKind::Tag(_) => {
-                self.has_movetext
-                    || (self.prev_blank
-                        && self.tag_lines.iter().any(|&x| {
-                            // (a skipped chunk is cleared line by line: then `x` may be
-                            // past its end, and the answer is not used)
-                            self.chunk.get(x..).map(tag_name)
-                                == Some(tag_name(&self.chunk[start..]))
-                        }))
-            }
-            LineKind::FirstMove => self.has_movetext && self.prev_blank,
-            _ => false,
-        };
+        let boundary = starts_game(kind, self.has_movetext, self.prev_blank, || {
+            self.tag_lines.iter().any(|&x| {
+                // (a skipped chunk is cleared line by line: then `x` may be past its
+                // end, and the answer is not used)
+                self.chunk.get(x..).map(tag_name) == Some(tag_name(&self.chunk[start..]))
+            })
+        });
         // a skipped chunk ends at the next tag section only
         let boundary = if was_overflow {
             matches!(kind, LineKind::Tag(..))
@@ -654,15 +671,13 @@ impl<R: BufRead> ArchiveReader<R> {
             self.tag_lines.clear();
             self.overflow = false;
         }
-        match kind {
-            LineKind::Tag(movetext) => {
-                self.tag_lines.push(start);
-                self.has_movetext |= movetext;
-            }
-            LineKind::Blank | LineKind::Escape => {}
-            LineKind::FirstMove | LineKind::Other => self.has_movetext = true,
-        }
-        self.prev_blank = kind == LineKind::Blank;
+        note_line(
+            kind,
+            start,
+            &mut self.tag_lines,
+            &mut self.has_movetext,
+            &mut self.prev_blank,
+        );
         Ok(true)
     }
 
