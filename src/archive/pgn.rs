@@ -140,6 +140,18 @@ fn value_stop(s: &[u8]) -> Option<usize> {
         .map(|k| base + k)
 }
 
+/// Where the ASCII white space (`CLASS` = `WS`: controls and space, as
+/// [`Parser_::skip_ws`] skips them) that starts at `pos` in `s` ends.
+#[inline(always)]
+fn ascii_space_end(s: &[u8], mut pos: usize) -> usize {
+    while let Some(&b) = s.get(pos)
+        && b <= b' '
+    {
+        pos += 1;
+    }
+    pos
+}
+
 fn is_delim(b: u8) -> bool {
     matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'$')
 }
@@ -946,12 +958,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         let max = self.limits.max_elements;
         let mut pos = self.pos;
         loop {
-            // ASCII white space (`CLASS` = `WS`), as `skip_ws` skips it
-            while let Some(&b) = s.get(pos)
-                && b <= b' '
-            {
-                pos += 1;
-            }
+            pos = ascii_space_end(s, pos);
             let Some(&first) = s.get(pos) else {
                 break;
             };
@@ -1028,12 +1035,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
                     span: sp(pos, end),
                     ep: None,
                 });
-                pos = end;
-                while let Some(&b) = s.get(pos)
-                    && b <= b' '
-                {
-                    pos += 1;
-                }
+                pos = ascii_space_end(s, end);
                 // white space and `e` or `(`: maybe an en-passant suffix
                 if pos > end && matches!(s.get(pos), Some(b'e' | b'(')) {
                     self.pos = end;
