@@ -810,91 +810,138 @@ fn read_move(
     span: Span,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(), Diagnostic> {
-    let ply = frame.next_ply;
-    let at = |d: Diagnostic| short_message(d).with_span(span).with_ply(ply);
-    let first_remark = diagnostics.len();
-    let mut node = match (reader, &mut frame.pos) {
-        (Reader::Chess(table), Board::Chess(pos)) => {
-            let syntax = match read {
-                Some(s) => s,
-                None => san::parse(token, table).map_err(|e| at(e.to_diagnostic()))?,
-            };
-            // The position before the move, where a variation on it starts. Set before
-            // the move is read: after an error the line is cut or the game ends, and
-            // this position is not used again.
-            if frame.keep_before {
-                match &mut frame.before_last {
-                    Board::Chess(b) => b.clone_from(pos),
-                    other => *other = Board::Chess(pos.clone()),
-                }
-            }
-            let resolved =
-                san::resolve_play(&syntax, pos, token).map_err(|e| at(e.to_diagnostic()))?;
-            if !resolved.remarks.is_empty() {
-                resolved.diagnostics(token, diagnostics);
-            }
-            let mv = match resolved.mv {
-                Some(m) => AnyMove::Chess(m),
-                None => AnyMove::Null,
-            };
-            let mut node = MoveNode::new(mv, span);
-            if let Some(nag) = syntax.nag {
-                node.extras_mut().nags.push(nag);
-            }
-            node.draw_offer = syntax.draw_offer;
-            node.san = Some(resolved.hint());
-            node
-        }
-        (Reader::Xiangqi(dialect), Board::Xiangqi(pos)) => {
-            // One token may hold several moves (Chinese written without spaces).
-            let mut after = pos.clone();
-            let mut resolved =
-                xq_notation::read_play_many(token, dialect, &mut after).map_err(at)?;
-            let Some(last) = resolved.pop() else {
-                return Err(at(Diagnostic::error(
-                    "invalid-move",
-                    format!("no move in `{token}`"),
-                )));
-            };
-            for r in resolved {
-                let mut prev = pos.clone();
-                prev.play_unchecked(r.mv);
-                diagnostics.extend(r.remarks);
-                frame
-                    .line
-                    .moves
-                    .push(MoveNode::new(AnyMove::Xiangqi(r.mv), span));
-                frame.next_ply += 1;
-                *pos = prev;
-            }
-            let before_last = Board::Xiangqi(pos.clone());
-            *pos = after;
-            diagnostics.extend(last.remarks);
-            frame.before_last = before_last;
-            let mut node = MoveNode::new(AnyMove::Xiangqi(last.mv), span);
-            node.span = span;
-            frame.line.moves.push(node);
-            frame.next_ply += 1;
-            for d in &mut diagnostics[first_remark..] {
-                d.span = Some(span);
-                d.ply = Some(ply);
-            }
-            return Ok(());
-        }
-        _ => {
-            return Err(at(Diagnostic::error(
-                "internal",
-                "the move reader does not match the game kind",
-            )));
-        }
-    };
-    for d in &mut diagnostics[first_remark..] {
+    match reader {
+        Reader::Chess(table) => read_chess_move(token, table, read, frame, span, diagnostics),
+        Reader::Xiangqi(dialect) => read_xiangqi_move(token, dialect, frame, span, diagnostics),
+    }
+}
+
+/// The error of the move at `span`, ply `ply`.
+#[cold]
+fn move_error(d: Diagnostic, span: Span, ply: u32) -> Diagnostic {
+    short_message(d).with_span(span).with_ply(ply)
+}
+
+/// The frame's position is not of the reader's game kind (never, by construction).
+#[cold]
+fn kind_mismatch(span: Span, ply: u32) -> Diagnostic {
+    move_error(
+        Diagnostic::error("internal", "the move reader does not match the game kind"),
+        span,
+        ply,
+    )
+}
+
+/// Places the remarks pushed from `first` on at the move's span and ply.
+fn place_remarks(diagnostics: &mut [Diagnostic], first: usize, span: Span, ply: u32) {
+    for d in diagnostics.iter_mut().skip(first) {
         d.span = Some(span);
         d.ply = Some(ply);
     }
-    node.span = span;
+}
+
+/// [`read_move`] for a chess move: every move of a chess game comes this way, so it
+/// does only what each move needs (remarks, NAG and draw offer when there are some).
+#[inline]
+fn read_chess_move(
+    token: &str,
+    table: &'static PieceTable,
+    read: Option<san::SanSyntax>,
+    frame: &mut Frame,
+    span: Span,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<(), Diagnostic> {
+    let ply = frame.next_ply;
+    let Board::Chess(pos) = &mut frame.pos else {
+        return Err(kind_mismatch(span, ply));
+    };
+    let syntax = match read {
+        Some(s) => s,
+        None => match san::parse(token, table) {
+            Ok(s) => s,
+            Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
+        },
+    };
+    // The position before the move, where a variation on it starts. Set before the
+    // move is read: after an error the line is cut or the game ends, and this
+    // position is not used again.
+    if frame.keep_before {
+        match &mut frame.before_last {
+            Board::Chess(b) => b.clone_from(pos),
+            other => *other = Board::Chess(pos.clone()),
+        }
+    }
+    let resolved = match san::resolve_play(&syntax, pos, token) {
+        Ok(r) => r,
+        Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
+    };
+    if !resolved.remarks.is_empty() {
+        let first = diagnostics.len();
+        resolved.diagnostics(token, diagnostics);
+        place_remarks(diagnostics, first, span, ply);
+    }
+    let mut node = MoveNode::new(
+        match resolved.mv {
+            Some(m) => AnyMove::Chess(m),
+            None => AnyMove::Null,
+        },
+        span,
+    );
+    if let Some(nag) = syntax.nag {
+        node.extras_mut().nags.push(nag);
+    }
+    node.draw_offer = syntax.draw_offer;
+    node.san = Some(resolved.hint());
     frame.line.moves.push(node);
     frame.next_ply += 1;
+    Ok(())
+}
+
+/// [`read_move`] for a xiangqi move; one token may hold several moves (Chinese
+/// written without spaces).
+fn read_xiangqi_move(
+    token: &str,
+    dialect: xq_notation::Dialect,
+    frame: &mut Frame,
+    span: Span,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<(), Diagnostic> {
+    let ply = frame.next_ply;
+    let first_remark = diagnostics.len();
+    let Board::Xiangqi(pos) = &mut frame.pos else {
+        return Err(kind_mismatch(span, ply));
+    };
+    let mut after = pos.clone();
+    let mut resolved = xq_notation::read_play_many(token, dialect, &mut after)
+        .map_err(|d| move_error(d, span, ply))?;
+    let Some(last) = resolved.pop() else {
+        return Err(move_error(
+            Diagnostic::error("invalid-move", format!("no move in `{token}`")),
+            span,
+            ply,
+        ));
+    };
+    for r in resolved {
+        let mut prev = pos.clone();
+        prev.play_unchecked(r.mv);
+        diagnostics.extend(r.remarks);
+        frame
+            .line
+            .moves
+            .push(MoveNode::new(AnyMove::Xiangqi(r.mv), span));
+        frame.next_ply += 1;
+        *pos = prev;
+    }
+    let before_last = Board::Xiangqi(pos.clone());
+    *pos = after;
+    diagnostics.extend(last.remarks);
+    frame.before_last = before_last;
+    frame
+        .line
+        .moves
+        .push(MoveNode::new(AnyMove::Xiangqi(last.mv), span));
+    frame.next_ply += 1;
+    place_remarks(diagnostics, first_remark, span, ply);
     Ok(())
 }
 
