@@ -255,29 +255,31 @@ impl<W: io::Write> PgnWriter<W> {
             }
         }
         for node in &line.moves {
-            self.tok.clear();
             let n = b.fullmoves();
             if b.turn() == Color::White {
-                super::push_u64(&mut self.tok, u64::from(n));
-                self.tok.push('.');
+                self.token_with(|t| {
+                    super::push_u64(t, u64::from(n));
+                    t.push('.');
+                });
             } else if need_number {
-                super::push_u64(&mut self.tok, u64::from(n));
-                self.tok.push_str("...");
-            }
-            if !self.tok.is_empty() {
-                self.flush_tok();
+                self.token_with(|t| {
+                    super::push_u64(t, u64::from(n));
+                    t.push_str("...");
+                });
             }
             need_number = false;
             // the position before the move, for its variations
             let before = (full && !node.variations().is_empty()).then(|| b.clone());
-            b.write_and_play(&mut self.tok, node, &self.opts.moves);
-            self.flush_tok();
+            let style = self.opts.moves;
+            self.token_with(|t| b.write_and_play(t, node, &style));
             if !full {
                 continue;
             }
             for nag in node.nags() {
-                let _ = write!(self.tok, "${nag}");
-                self.flush_tok();
+                self.token_with(|t| {
+                    t.push('$');
+                    super::push_u64(t, u64::from(*nag));
+                });
             }
             if node.draw_offer {
                 match self.opts.draw_offers {
@@ -316,12 +318,38 @@ impl<W: io::Write> PgnWriter<W> {
         }
     }
 
-    /// Writes `self.tok` as a token and clears it.
-    fn flush_tok(&mut self) {
-        let tok = std::mem::take(&mut self.tok);
-        self.token(&tok);
-        self.tok = tok;
-        self.tok.clear();
+    /// Appends the token that `write` writes, as [`Self::token`] does, but written
+    /// straight into the game's buffer (no copy): the space before it is written first
+    /// and turned into the line break when the token does not fit. A token starting
+    /// with `[` or `%` (never a move, number or NAG) is taken back and handed to
+    /// [`Self::token`], which has the rule for those.
+    fn token_with(&mut self, write: impl FnOnce(&mut String)) {
+        let spaced = self.line_chars > 0;
+        if spaced {
+            self.buf.push(' ');
+        }
+        let start = self.buf.len();
+        write(&mut self.buf);
+        let written = self.buf.get(start..).unwrap_or("");
+        if written.starts_with(['[', '%']) {
+            let tok = written.to_owned();
+            self.buf.truncate(start - usize::from(spaced));
+            self.token(&tok);
+            return;
+        }
+        let len = char_len(written);
+        if spaced {
+            if self.line_chars + 1 + len > self.opts.max_line {
+                self.buf.replace_range(start - 1..start, "\n");
+                self.line_start = start;
+                self.line_chars = 0;
+            } else {
+                self.line_chars += 1;
+            }
+        }
+        self.last_start = start;
+        self.line_chars += len;
+        self.last_chars = len;
     }
 
     /// Appends a token, breaking the line first if it would grow past `max_line`. A
@@ -521,25 +549,36 @@ fn push_tag(buf: &mut String, name: &str, value: &str) {
     if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
         buf.push('X');
     }
-    for c in name.chars() {
-        buf.push(
-            if c.is_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-') {
-                c
-            } else {
-                '_'
-            },
-        );
+    if name
+        .bytes()
+        .all(|b| b.is_ascii() && symbol_char(char::from(b)))
+    {
+        buf.push_str(name);
+    } else {
+        buf.extend(name.chars().map(|c| if symbol_char(c) { c } else { '_' }));
     }
     buf.push_str(" \"");
-    for c in value.chars() {
-        match c {
-            '\\' => buf.push_str("\\\\"),
-            '"' => buf.push_str("\\\""),
-            '\n' | '\r' | '\t' => buf.push(' '),
-            c => buf.push(c),
-        }
+    // the characters to replace are ASCII: the runs between them are copied whole
+    let mut rest = value;
+    while let Some(i) = rest
+        .bytes()
+        .position(|b| matches!(b, b'\\' | b'"' | b'\n' | b'\r' | b'\t'))
+    {
+        buf.push_str(rest.get(..i).unwrap_or(""));
+        buf.push_str(match rest.as_bytes().get(i) {
+            Some(b'\\') => "\\\\",
+            Some(b'"') => "\\\"",
+            _ => " ",
+        });
+        rest = rest.get(i + 1..).unwrap_or("");
     }
+    buf.push_str(rest);
     buf.push_str("\"]\n");
+}
+
+/// A character kept in a tag name (a PGN symbol character).
+fn symbol_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-')
 }
 
 #[cfg(test)]
@@ -572,6 +611,117 @@ mod tests {
             l.moves.push(MoveNode::new(m, Span::default()));
         }
         l
+    }
+
+    /// `token_with` (a token written in place) lays out lines exactly as `token` (a
+    /// token copied in) does, whatever the tokens and the line width: moves, numbers,
+    /// wide characters, and the `[`/`%` tokens it hands back to `token`.
+    #[test]
+    fn token_with_lays_out_as_token() {
+        let words = [
+            "1.",
+            "e4",
+            "12...",
+            "Nbd7",
+            "O-O-O",
+            "exd8=Q#",
+            "$14",
+            "(=)",
+            "[%clk",
+            "%x",
+            "0:01:02]",
+            "Mã",
+            "王e2",
+            "♘f3",
+            "1-0",
+            "",
+            "{a",
+            "b}",
+            "abcdefghijklmnop",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..400 {
+            let mut opts = PgnOptions::default();
+            opts.max_line = 1 + (round % 40);
+            let mut copied = PgnWriter::new(Vec::new(), opts);
+            let mut in_place = PgnWriter::new(Vec::new(), opts);
+            for _ in 0..60 {
+                let w = words[(next() % words.len() as u64) as usize];
+                copied.token(w);
+                in_place.token_with(|t| t.push_str(w));
+                assert_eq!(copied.buf, in_place.buf, "width {}", opts.max_line);
+                assert_eq!(
+                    (
+                        copied.line_chars,
+                        copied.line_start,
+                        copied.last_start,
+                        copied.last_chars
+                    ),
+                    (
+                        in_place.line_chars,
+                        in_place.line_start,
+                        in_place.last_start,
+                        in_place.last_chars
+                    )
+                );
+            }
+        }
+    }
+
+    /// `push_tag` writes what a character-by-character rewrite of the name and value
+    /// writes, on names and values mixing plain text, the characters to escape or
+    /// replace, and non-ASCII letters and symbols.
+    #[test]
+    fn push_tag_agrees_with_per_character_rewrite() {
+        fn reference(name: &str, value: &str) -> String {
+            let mut s = String::from("[");
+            if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+                s.push('X');
+            }
+            for c in name.chars() {
+                s.push(if symbol_char(c) { c } else { '_' });
+            }
+            s.push_str(" \"");
+            for c in value.chars() {
+                match c {
+                    '\\' => s.push_str("\\\\"),
+                    '"' => s.push_str("\\\""),
+                    '\n' | '\r' | '\t' => s.push(' '),
+                    c => s.push(c),
+                }
+            }
+            s.push_str("\"]\n");
+            s
+        }
+        let parts = [
+            "a", "Z9", "_", "+", " ", "\\", "\"", "\n", "\r", "\t", "é", "Đ", "王", "♘",
+            "\u{2028}", "%", "[", "]", "",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut piece = |n: u64| -> String {
+            (0..n)
+                .map(|_| parts[(next() % parts.len() as u64) as usize])
+                .collect()
+        };
+        for n in 0..2000 {
+            let name = piece(n % 5);
+            let value = piece(n % 9);
+            let mut got = String::new();
+            push_tag(&mut got, &name, &value);
+            assert_eq!(got, reference(&name, &value), "{name:?} {value:?}");
+        }
     }
 
     #[test]
