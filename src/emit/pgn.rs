@@ -29,14 +29,12 @@ enum Cursor {
 
 impl Cursor {
     fn new(game: &Game) -> Cursor {
-        let board = Board::new(&game.start);
-        if matches!(board, Board::Chess(_)) && all_hinted(&game.moves) {
-            Cursor::Hinted {
-                fullmoves: board.fullmoves(),
-                turn: board.turn(),
-            }
-        } else {
-            Cursor::Board(board)
+        match &game.start {
+            StartPosition::Chess(p) if all_hinted(&game.moves) => Cursor::Hinted {
+                fullmoves: p.fullmoves(),
+                turn: p.turn(),
+            },
+            start => Cursor::Board(Board::new(start)),
         }
     }
 
@@ -78,8 +76,9 @@ impl Cursor {
 /// Whether every move of `line` and its variations is a chess move with its
 /// [`crate::game::SanHint`] or a null move (iterative: no recursion on deep input).
 fn all_hinted(line: &Line) -> bool {
-    let mut lines = vec![line];
-    while let Some(l) = lines.pop() {
+    let mut lines = Vec::new();
+    let mut next = Some(line);
+    while let Some(l) = next.take().or_else(|| lines.pop()) {
         for n in &l.moves {
             let hinted = match n.mv {
                 AnyMove::Chess(_) => n.san.is_some(),
