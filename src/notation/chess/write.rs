@@ -133,7 +133,11 @@ impl SanOut for String {
         self.push(char::from(c));
     }
     fn push_text(&mut self, s: &str) {
-        self.push_str(s);
+        // most letters are one ASCII byte: no copy call for them
+        match s.as_bytes() {
+            [b] if b.is_ascii() => self.push(char::from(*b)),
+            _ => self.push_str(s),
+        }
     }
 }
 
