@@ -293,12 +293,30 @@ pub fn is_initial(start: &StartPosition) -> bool {
 
 /// Appends a decimal number without going through `fmt`.
 pub(crate) fn push_u64(b: &mut String, v: u64) {
-    b.push_str(itoa::Buffer::new().format(v));
+    // move numbers and NAGs are mostly one or two digits: pushed as bytes
+    let digit = |d: u64| char::from(b'0' + (d % 10) as u8);
+    if v < 10 {
+        b.push(digit(v));
+    } else if v < 100 {
+        b.push(digit(v / 10));
+        b.push(digit(v));
+    } else {
+        b.push_str(itoa::Buffer::new().format(v));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn push_u64_writes_decimal() {
+        for v in (0..=1200).chain([9_999, 65_535, u64::from(u32::MAX), u64::MAX]) {
+            let mut s = String::from("x");
+            push_u64(&mut s, v);
+            assert_eq!(s, format!("x{v}"));
+        }
+    }
 
     #[test]
     fn fast_san_agrees_with_write_san() {
