@@ -646,8 +646,10 @@ mod tests {
             seed
         };
         for round in 0..400 {
-            let mut opts = PgnOptions::default();
-            opts.max_line = 1 + (round % 40);
+            let opts = PgnOptions {
+                max_line: 1 + (round % 40),
+                ..PgnOptions::default()
+            };
             let mut copied = PgnWriter::new(Vec::new(), opts);
             let mut in_place = PgnWriter::new(Vec::new(), opts);
             for _ in 0..60 {
