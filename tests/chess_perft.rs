@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use kyphu::chess::{Position, perft};
+use kyphu::chess::{Position, check_play_legal, perft};
 
 fn shared(path: &str) -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -153,6 +153,95 @@ fn sunfish_suite() {
     let cases = read_epd(&std::fs::read_to_string(p).unwrap());
     assert_eq!(cases.len(), 127);
     assert!(run(&cases, false, 200_000) > 127 * 3);
+}
+
+/// `Position::play_legal` (the move player of the SAN resolver, which finds the
+/// checkers from the move alone) leaves the same position as `play_unchecked` for
+/// every legal move of the perft suites' trees, two or three plies deep.
+#[test]
+fn play_legal_agrees_on_the_perft_suites() {
+    let (Some(epd), Some(dir)) = (shared("perft"), shared("chess/python-chess/perft")) else {
+        return;
+    };
+    let mut cases = Vec::new();
+    for (file, chess960) in [("perft-chess.epd", false), ("perft-chess960.epd", true)] {
+        let text = std::fs::read_to_string(epd.join(file)).unwrap();
+        cases.extend(read_epd(&text).into_iter().map(|c| (c, chess960, 3)));
+    }
+    for (file, chess960, depth) in [
+        ("tricky.perft", false, 3),
+        ("chess960.perft", true, 2),
+        ("random.perft", false, 2),
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        cases.extend(
+            read_perft_blocks(&text)
+                .into_iter()
+                .map(|c| (c, chess960, depth)),
+        );
+    }
+    let mut compared = 0;
+    for (case, chess960, depth) in &cases {
+        let pos = if *chess960 {
+            Position::from_fen_chess960(&case.fen)
+        } else {
+            Position::from_fen(&case.fen).or_else(|_| Position::from_fen_chess960(&case.fen))
+        }
+        .unwrap();
+        compared += check_play_legal(&pos, *depth).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+    }
+    assert!(compared > 1_000_000, "{compared}");
+}
+
+/// The same on real games: every legal move of every position of a quarter of the
+/// corpus games (main lines as the reader replays them).
+#[test]
+fn play_legal_agrees_on_corpus_games() {
+    use kyphu::{
+        archive::{ReadOptions, read_bytes},
+        game::{AnyMove, StartPosition},
+        replay::{ReplayOptions, replay},
+    };
+    let Some(dir) = shared("chess") else {
+        return;
+    };
+    let mut files = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "pgn") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let (mut games, mut compared) = (0, 0);
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        for raw in read_bytes(&bytes, ReadOptions::default())
+            .into_iter()
+            .step_by(4)
+        {
+            let g = replay(raw, &ReplayOptions::default());
+            let StartPosition::Chess(start) = &g.start else {
+                continue;
+            };
+            let mut pos = (**start).clone();
+            for node in &g.moves.moves {
+                let AnyMove::Chess(m) = node.mv else {
+                    break;
+                };
+                compared +=
+                    check_play_legal(&pos, 1).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+                pos.play_unchecked(&m);
+            }
+            games += 1;
+        }
+    }
+    assert!(games > 2000 && compared > 1_000_000, "{games} {compared}");
 }
 
 #[test]

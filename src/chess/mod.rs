@@ -11,6 +11,6 @@ mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{CastlingNotation, FenError, FenField, START_FEN};
-pub use perft::{perft, perft_divide};
+pub use perft::{check_play_legal, perft, perft_divide};
 pub use position::{Castles, MoveList, Position};
 pub use types::{CastlingSide, File, Move, Piece, Rank, Role, Square};

@@ -51,12 +51,11 @@ impl Castles {
         self.rooks[color.index()] = [None, None];
     }
 
-    fn discard_rook(&mut self, sq: Square) {
-        for color in &mut self.rooks {
-            for r in color.iter_mut() {
-                if *r == Some(sq) {
-                    *r = None;
-                }
+    /// Drops the rights of the rooks standing on `squares` (a rook moved or taken).
+    fn discard_rooks(&mut self, squares: Bitboard) {
+        for r in self.rooks.iter_mut().flatten() {
+            if r.is_some_and(|sq| squares.contains(sq)) {
+                *r = None;
             }
         }
     }
@@ -264,6 +263,10 @@ impl Position {
 
     #[inline]
     pub fn role_at(&self, sq: Square) -> Option<Role> {
+        // most squares asked about (a move's destination) are empty
+        if !self.occupied().contains(sq) {
+            return None;
+        }
         Role::ALL
             .into_iter()
             .find(|r| self.by_role[r.index()].contains(sq))
@@ -391,8 +394,8 @@ impl Position {
         if froms.is_empty() {
             return;
         }
-        let capture = self.role_at(to);
         if role != Role::Pawn {
+            let capture = self.role_at(to);
             for from in froms {
                 out.push(Move::Normal {
                     role,
@@ -404,12 +407,35 @@ impl Position {
             }
             return;
         }
-        let promotes = to.rank() == Rank::EIGHTH.relative(self.turn);
-        for from in froms {
-            if capture.is_none() && from.file() != to.file() {
-                out.push(Move::EnPassant { from, to });
-            } else {
-                self.push_pawn(from, to, capture, promotes, out);
+        if to.rank() == Rank::EIGHTH.relative(self.turn) {
+            for from in froms {
+                for promotion in Role::PROMOTIONS {
+                    out.push(self.pawn_move(from, to, Some(promotion)));
+                }
+            }
+        } else {
+            for from in froms {
+                out.push(self.pawn_move(from, to, None));
+            }
+        }
+    }
+
+    /// The move of the pawn of the side to move on `from` onto `to`, a square it has a
+    /// legal move to ([`Position::legal_origins`]): en passant when it changes file onto
+    /// an empty square, else a push or a capture, promoting to `promotion` (which must
+    /// be given exactly when `to` is on the last rank).
+    #[inline]
+    pub fn pawn_move(&self, from: Square, to: Square, promotion: Option<Role>) -> Move {
+        let capture = self.role_at(to);
+        if capture.is_none() && from.file() != to.file() {
+            Move::EnPassant { from, to }
+        } else {
+            Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture,
+                to,
+                promotion,
             }
         }
     }
@@ -470,24 +496,31 @@ impl Position {
         };
         let to_bb = Bitboard::from_square(to);
         let them_bb = self.by_color(them);
+        let queens = self.by_role(Role::Queen);
+        let straight = (self.by_role(Role::Rook) | queens) & them_bb;
+        let diagonal = (self.by_role(Role::Bishop) | queens) & them_bb;
         for from in froms {
             // Legal when no piece of theirs (the one taken on `to` aside) attacks the
             // king once the piece has left `from` for `to`: this covers pins and
             // answers to a check alike. Out of check, only a piece on a line with its
-            // king can uncover an attack on it, and only along that line.
+            // king can uncover an attack on it, and only along that line, from a
+            // slider of theirs that moves along such lines.
             let after = occupied.without(from).with(to);
+            let line = attacks::line(king, from);
             let exposed = if self.checkers.any() {
                 self.attackers_to(king, them, after)
-            } else if !attacks::line(king, from).any() {
+            } else if !line.any() {
                 Bitboard::EMPTY
             } else if king.rank() == from.rank() || king.file() == from.file() {
-                attacks::rook(king, after)
-                    & (self.by_role(Role::Rook) | self.by_role(Role::Queen))
-                    & them_bb
+                if (line & straight).any() {
+                    attacks::rook(king, after) & straight
+                } else {
+                    Bitboard::EMPTY
+                }
+            } else if (line & diagonal).any() {
+                attacks::bishop(king, after) & diagonal
             } else {
-                attacks::bishop(king, after)
-                    & (self.by_role(Role::Bishop) | self.by_role(Role::Queen))
-                    & them_bb
+                Bitboard::EMPTY
             };
             if (exposed & !to_bb).is_empty() {
                 legal = legal.with(from);
@@ -800,6 +833,82 @@ impl Position {
         self.refresh_checkers();
     }
 
+    /// Plays `m`, which must be legal here (from [`Position::legal_origins`], the move
+    /// generator or [`Position::is_legal`]), as [`Position::play_unchecked`] does but
+    /// finds the pieces giving check from the move alone ([`Position::checks_by_move`])
+    /// instead of from every piece: the legality of `m` is what makes that enough. An
+    /// illegal move may leave wrong checkers (never a panic): play such a move with
+    /// [`Position::play_unchecked`].
+    pub fn play_legal(&mut self, m: &Move) {
+        let mover = self.turn;
+        self.play_pieces(m);
+        match *m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion,
+                ..
+            } => self.checkers = self.checks_by_move(mover, promotion.unwrap_or(role), from, to),
+            // Two pieces move or one is taken off another square: rare, count in full.
+            Move::EnPassant { .. } | Move::Castle { .. } => self.refresh_checkers(),
+        }
+        debug_assert_eq!(
+            self.checkers,
+            self.king_of(self.turn)
+                .map_or(Bitboard::EMPTY, |k| self.attackers_to(
+                    k,
+                    mover,
+                    self.occupied()
+                )),
+            "play_legal: checkers after {m:?}"
+        );
+    }
+
+    /// The pieces of `mover` giving check after `mover` played a legal normal move of a
+    /// piece from `from` to `to`, where it now stands as a `role` (its promotion piece
+    /// for a promotion). Before a legal move the side not to move is not in check, so
+    /// only two kinds of piece can give check after it: the moved piece itself, from
+    /// `to`, and a slider of `mover` uncovered on the line from the king through `from`
+    /// (the square that was emptied; `to` holds the moved piece, so no line opens
+    /// there).
+    fn checks_by_move(&self, mover: Color, role: Role, from: Square, to: Square) -> Bitboard {
+        let Some(king) = self.king_of(mover.other()) else {
+            return Bitboard::EMPTY;
+        };
+        let occupied = self.occupied();
+        let attacks_from_to = match role {
+            Role::Pawn => attacks::pawn(mover, to),
+            Role::Knight => attacks::knight(to),
+            Role::Bishop => attacks::bishop(to, occupied),
+            Role::Rook => attacks::rook(to, occupied),
+            Role::Queen => attacks::queen(to, occupied),
+            Role::King => Bitboard::EMPTY,
+        };
+        let mut checkers = if attacks_from_to.contains(king) {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::EMPTY
+        };
+        let line = attacks::line(king, from);
+        if line.any() {
+            let queens = self.by_role(Role::Queen);
+            let ours = self.by_color(mover);
+            if king.rank() == from.rank() || king.file() == from.file() {
+                let sliders = (self.by_role(Role::Rook) | queens) & ours;
+                if (line & sliders).any() {
+                    checkers |= attacks::rook(king, occupied) & sliders;
+                }
+            } else {
+                let sliders = (self.by_role(Role::Bishop) | queens) & ours;
+                if (line & sliders).any() {
+                    checkers |= attacks::bishop(king, occupied) & sliders;
+                }
+            }
+        }
+        checkers
+    }
+
     /// Plays `m` as [`Position::play_unchecked`] does but leaves the pieces giving
     /// check as they were: only for a caller that asks nothing of the position that
     /// depends on them (legal moves, `is_check`) until [`Position::end_pieces_only`].
@@ -830,8 +939,7 @@ impl Position {
                 }
                 // Castling rooks stand on the first ranks (the FEN reader sees to it).
                 if (from_to & BACK_RANKS).any() && !self.castles.is_empty() {
-                    self.castles.discard_rook(from);
-                    self.castles.discard_rook(to);
+                    self.castles.discard_rooks(from_to);
                 }
                 let us = self.by_color[color.index()];
                 if us.contains(from) && self.by_role[role.index()].contains(from) {

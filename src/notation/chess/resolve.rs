@@ -447,7 +447,9 @@ pub fn resolve_play(
 ) -> Result<Resolved, ResolveError> {
     let (mv, mut remarks, origin) = find_move(san, pos, token)?;
     match &mv {
-        Some(m) => pos.play_unchecked(m),
+        // every move `find_move` returns is legal (it comes from the legal origins or
+        // the legal moves of the position)
+        Some(m) => pos.play_legal(m),
         None => pos.play_null(),
     }
     let gives = if pos.is_check() {
@@ -611,18 +613,7 @@ fn quick(san: &SanSyntax, pos: &Position) -> Option<(Move, (bool, bool))> {
     }
     let from = fit.single()?;
     if role == Role::Pawn {
-        let capture = pos.role_at(to);
-        let m = if capture.is_none() && from.file() != to.file() {
-            Move::EnPassant { from, to }
-        } else {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            }
-        };
+        let m = pos.pawn_move(from, to, promotion);
         return Some((m, (from.file() != to.file(), false)));
     }
     let m = Move::Normal {
