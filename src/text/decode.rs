@@ -186,16 +186,19 @@ pub fn decode_utf8(text: &str) -> (String, DecodeReport) {
 /// continuation byte (off a boundary), or is too short.
 #[inline]
 pub(crate) fn bmp_char(bytes: &[u8]) -> Option<(u32, usize)> {
-    match *bytes {
-        [lead @ 0xC0..0xE0, b1, ..] => {
-            Some(((u32::from(lead & 0x1F) << 6) | u32::from(b1 & 0x3F), 2))
-        }
-        [lead @ 0xE0..0xF0, b1, b2, ..] => Some((
-            (u32::from(lead & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F),
-            3,
-        )),
-        _ => None,
+    let lead = *bytes.first()?;
+    if lead < 0xC0 {
+        return None;
     }
+    let b1 = u32::from(*bytes.get(1)? & 0x3F);
+    if lead < 0xE0 {
+        return Some(((u32::from(lead & 0x1F) << 6) | b1, 2));
+    }
+    if lead >= 0xF0 {
+        return None;
+    }
+    let b2 = u32::from(*bytes.get(2)? & 0x3F);
+    Some(((u32::from(lead & 0x0F) << 12) | (b1 << 6) | b2, 3))
 }
 
 /// Does `bytes` hold at least two valid multi-byte UTF-8 characters for every invalid
