@@ -13,7 +13,7 @@ use super::{CommentKind, Element, Limits, RawTag};
 use crate::{
     diag::{Diagnostic, Span},
     game::GameResult,
-    text::normalize,
+    text::{decode::bmp_char, normalize},
 };
 
 /// What [`parse_game`] found in one game's text.
@@ -168,9 +168,9 @@ fn is_glyph_char(c: char) -> bool {
 /// letter or a chess figurine. None of them is or folds to a digit, a result
 /// character, a dot or an annotation glyph (see [`Parser_::token`]).
 #[inline]
-fn is_move_letter(c: char) -> bool {
+fn is_move_letter(c: u32) -> bool {
     matches!(
-        u32::from(c),
+        c,
         0x4E00..=0x9FFF | 0x0621..=0x064A | 0x0671..=0x06D3 | 0x2654..=0x265F
     )
 }
@@ -414,6 +414,15 @@ impl<'a, 'l> Parser_<'a, 'l> {
             0xF0..=0xF4 => Some((4, false)),
             _ => slow(),
         }
+    }
+
+    /// The length of the character at `i` when it is a move letter ([`is_move_letter`]:
+    /// a token starting with one can only be a move), else `None` (also off a
+    /// character boundary). Move letters have two or three bytes ([`bmp_char`]).
+    #[inline]
+    fn move_letter_at(&self, i: usize) -> Option<usize> {
+        let (c, len) = bmp_char(self.s.get(i..)?)?;
+        is_move_letter(c).then_some(len)
     }
 
     #[inline(always)]
@@ -772,6 +781,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
                     self.tag::<FAST>();
                 }
                 b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' if FAST => self.simple_run(),
+                0x80.. if FAST && self.move_letter_at(self.pos).is_some() => self.simple_run(),
                 _ => self.token(),
             }
             if self.stop {
@@ -941,12 +951,13 @@ impl<'a, 'l> Parser_<'a, 'l> {
         i.max(start + 1).min(s.len())
     }
 
-    /// The hot path: a run of plain moves (`Nf3`, `exd5+`) and move numbers (`12.`,
-    /// `12...`, glued `12.Nf3`, bare `12`) separated by ASCII white space, read byte by
-    /// byte in one loop. It gives the elements [`Self::token`] would give; a token it
-    /// does not take at once (a result, a token with a non-ASCII byte, a glued `(`, a
-    /// long number…) goes to [`Self::token`], and anything else between tokens back to
-    /// [`Self::movetext`].
+    /// The hot path: a run of moves (`Nf3`, `exd5+`, and in other scripts `马f3`,
+    /// `♘xd5`, `e8=Ф`: a token starting with an ASCII letter or a move letter) and move
+    /// numbers (`12.`, `12...`, glued `12.Nf3`, bare `12`) separated by ASCII white
+    /// space, read byte by byte in one loop. It gives the elements [`Self::token`] would
+    /// give; a number it does not take at once (a result, a long number…) goes to
+    /// [`Self::token`], and anything else between tokens (non-ASCII white space
+    /// included) back to [`Self::movetext`].
     fn simple_run(&mut self) {
         let s = self.s;
         if u32::try_from(s.len()).is_err() {
@@ -1011,25 +1022,34 @@ impl<'a, 'l> Parser_<'a, 'l> {
                         return;
                     }
                 }
-            } else if first.is_ascii_alphabetic() {
-                // the token: ordinary bytes up to white space or a delimiter
-                let mut end = pos + 1;
-                let class = loop {
-                    let Some(&b) = s.get(end) else {
-                        break WS;
-                    };
-                    let class = CLASS[usize::from(b)];
-                    if class != 0 {
-                        break class;
-                    }
-                    end += 1;
+            } else {
+                // a move: a token starting with an ASCII letter or a move letter
+                let first_len = match first {
+                    b'a'..=b'z' | b'A'..=b'Z' => 1,
+                    0x80.. => match self.move_letter_at(pos) {
+                        Some(len) => len,
+                        None => break,
+                    },
+                    _ => break,
                 };
-                if class == PAREN || class == HIGH {
-                    // as in `token`: a glued `(` may be a promotion `a8(Q)`, and a
-                    // non-ASCII byte may continue the token or be white space
-                    self.pos = pos;
-                    self.token();
-                    return;
+                // the rest of the token, as `token_end` reads it: ordinary bytes and
+                // non-ASCII characters up to white space or a delimiter
+                let mut end = pos + first_len;
+                while let Some(&b) = s.get(end) {
+                    match CLASS[usize::from(b)] {
+                        0 => end += 1,
+                        HIGH => match self.high_at(end) {
+                            Some((_, true)) => break,
+                            Some((len, false)) => end += len,
+                            None => end += 1,
+                        },
+                        PAREN => {
+                            // a glued `(` may be a promotion `a8(Q)`
+                            end = self.token_end(pos);
+                            break;
+                        }
+                        _ => break,
+                    }
                 }
                 self.push(Element::Move {
                     span: sp(pos, end),
@@ -1044,8 +1064,6 @@ impl<'a, 'l> Parser_<'a, 'l> {
                         pos = self.pos;
                     }
                 }
-            } else {
-                break;
             }
         }
         self.pos = pos;
@@ -1070,9 +1088,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             }
             return;
         }
-        if self.s.get(start).is_some_and(|&b| b >= 0x80)
-            && self.char_at(start).is_some_and(is_move_letter)
-        {
+        if self.s.get(start).is_some_and(|&b| b >= 0x80) && self.move_letter_at(start).is_some() {
             // a token starting with a letter that folds to no digit, dot or glyph can
             // only be a move
             self.move_token(start, end);
@@ -1243,6 +1259,26 @@ mod tests {
         }
     }
 
+    /// `move_letter_at` decodes every character as `char_at` does: it finds a move
+    /// letter exactly where `char_at` finds one [`is_move_letter`], at the start of any
+    /// text, and nothing off a character boundary.
+    #[test]
+    fn move_letter_at_agrees_with_char_at() {
+        let limits = Limits::default();
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            for text in [c.to_string(), format!("{c}a"), format!("{c}马")] {
+                let p = Parser_::new(&text, &limits);
+                for i in 0..=c.len_utf8() {
+                    let want = p
+                        .char_at(i)
+                        .filter(|&c| is_move_letter(u32::from(c)))
+                        .map(char::len_utf8);
+                    assert_eq!(p.move_letter_at(i), want, "{c:?} {i}");
+                }
+            }
+        }
+    }
+
     /// The tokens [`is_move_letter`] lets [`Parser_::token`] take as moves at once
     /// could be nothing else.
     #[test]
@@ -1250,7 +1286,7 @@ mod tests {
         let mut n = 0;
         for c in (0x80..=0x10FFFFu32)
             .filter_map(char::from_u32)
-            .filter(|&c| is_move_letter(c))
+            .filter(|&c| is_move_letter(u32::from(c)))
         {
             assert!(normalize::digit_value(c).is_none(), "{c:?}");
             assert!(!is_glyph_char(c) && c != '…', "{c:?}");
@@ -1396,6 +1432,14 @@ mod tests {
         "12",
         "e4 ",
         "a}b$c)d;e",
+        "1. 马f3 车xe1+ 2. 兵e4 后xd8# 马\u{3000}f3 1-0",
+        "1. اf3 فxc3 ۲. رd8 شg8 وe2+ ۱-۰",
+        "1.♘f3 ♞xd5 e.p. ♕e8=♛ ♙(e.p.) ½-½",
+        "1. e8=后 e8=♕ a8(Ф) b1(马) c1(马 e4马 e4\u{3000}马f3\u{2009}♘f3\u{FEFF}",
+        "1. Mf3 Tê Nguyễn e\u{0302}\u{0301}f3 马\u{0301} ♘\u{2028}♞\u{85}马",
+        "1. 马f3{c}车e1;x\n马(马)♘$1♞}兵)后 马 ep 马 (e.p.) 马\te.p.",
+        "1.马f3 2.♘f3 3…马 4...♞ 5.اf3 6.ک ۲. ۲.马 马۲ 马1-0 马 1-0",
+        "马 1.e4 [Event \"x\"] ♘ 马😀 😀马 ♘– ♘—♘",
     ];
 
     /// The fast scanner ([`Parser_::simple_run`]) gives exactly what the general path
@@ -1512,6 +1556,12 @@ mod tests {
         "\r\n", "\t", "\x0b", "\x1a", "{a}", "{", "}", "$12", "$", ";c\n", "%", "1-0",
         "-", "/", ":", "0-1", "1/2-1/2", "1/2", "*", "0.5-0.5", "5", "½", "马", "\u{3000}",
         "\u{a0}", "２", "．", "۱", "+-", "!?", "[Event \"x\"]", "[", "]", "\"",
+        // moves and pieces of moves in other scripts, and what may surround them
+        "马f3", "车xe1+", "兵", "后", "王", "象", "اf3", "فxc3", "رd8", "ش", "و", "ی", "ک",
+        "۲", "٣", "۱-۰", "♘f3", "♞xd5", "♔", "♙", "e8=♕", "e8=后", "a8(Ф)", "(Ф)", "Кf3",
+        "Mf3", "Tê", "Nguyễn", "e\u{0302}\u{0301}", "\u{0301}", "\u{064B}", "\u{2009}",
+        "\u{2028}", "\u{1680}", "\u{FEFF}", "\u{200E}", "\u{2013}", "±", "…", "—",
+        "１－０", "ｅ４", "😀", "\u{85}",
     ];
 
     #[test]

@@ -35,7 +35,6 @@ use crate::{
     text::{
         DecodeReport, EncodingSource,
         decode::{Utf16Reader, decode_chunk, decode_utf8},
-        nfc,
     },
 };
 
@@ -742,25 +741,12 @@ impl<R: BufRead> ArchiveReader<R> {
         }
         let (start, line) = (self.chunk_start, self.chunk_line);
         let detect = self.bom.is_none() && self.options.encoding.is_none();
-        if detect && raw_len == chunk.len() {
-            // the whole chunk, if valid UTF-8, becomes the text without a copy (what
-            // `decode_utf8` gives); the reader starts a new chunk
-            match String::from_utf8(chunk) {
-                Ok(text) => {
-                    let report = DecodeReport {
-                        encoding: UTF_8,
-                        source: EncodingSource::Utf8,
-                        had_replacements: false,
-                    };
-                    self.push_segment(raw_len, nfc(text), report, start, end_offset, line);
-                    return;
-                }
-                Err(e) => chunk = e.into_bytes(),
-            }
-        }
         let raw = &chunk[..raw_len];
-        // validated once here: a valid chunk is not validated again by decoding
-        let utf8 = std::str::from_utf8(raw);
+        // validated once here (SIMD: text in other scripts has no long ASCII runs for
+        // `std::str::from_utf8` to skip): a valid chunk is not validated again by
+        // decoding, and its text is a copy, so that the chunk's buffer is kept for the
+        // next one
+        let utf8 = simdutf8::compat::from_utf8(raw);
         match &utf8 {
             Ok(text) if detect => {
                 let (text, report) = decode_utf8(text);
@@ -775,6 +761,10 @@ impl<R: BufRead> ArchiveReader<R> {
                 }
                 None => self.decode_segment(raw, start, end_offset, line),
             },
+        }
+        if raw_len == chunk.len() {
+            // the whole chunk is finished
+            chunk.clear();
         }
         self.chunk = chunk;
     }

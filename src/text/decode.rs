@@ -144,7 +144,7 @@ pub fn decode_chunk(
         };
         return (super::normalize::nfc(text), report);
     }
-    if let Ok(s) = std::str::from_utf8(bytes) {
+    if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
         return decode_utf8(s);
     }
     if mostly_utf8(bytes) {
@@ -177,6 +177,28 @@ pub fn decode_utf8(text: &str) -> (String, DecodeReport) {
         had_replacements: false,
     };
     (super::normalize::nfc(text.to_owned()), report)
+}
+
+/// The code point and length of the two- or three-byte character `bytes` starts
+/// with, decoded straight from its bytes without the checks of a general decoder:
+/// for valid UTF-8 text read at a character boundary (a scanner that knows the text
+/// is a `str`). `None` when `bytes` starts with ASCII, a four-byte character or a
+/// continuation byte (off a boundary), or is too short.
+#[inline]
+pub(crate) fn bmp_char(bytes: &[u8]) -> Option<(u32, usize)> {
+    let lead = *bytes.first()?;
+    if lead < 0xC0 {
+        return None;
+    }
+    let b1 = u32::from(*bytes.get(1)? & 0x3F);
+    if lead < 0xE0 {
+        return Some(((u32::from(lead & 0x1F) << 6) | b1, 2));
+    }
+    if lead >= 0xF0 {
+        return None;
+    }
+    let b2 = u32::from(*bytes.get(2)? & 0x3F);
+    Some(((u32::from(lead & 0x0F) << 12) | (b1 << 6) | b2, 3))
 }
 
 /// Does `bytes` hold at least two valid multi-byte UTF-8 characters for every invalid
@@ -480,6 +502,20 @@ pub(crate) mod tests {
     use super::*;
 
     const NAMES: [&str; 4] = ["Nguyễn Ngọc Trường Sơn", "王天一", "بهروز", "Смыслов"];
+
+    /// `bmp_char` decodes every two- and three-byte character as `chars()` does, and
+    /// gives `None` for the others and off a character boundary.
+    #[test]
+    fn bmp_char_decodes_every_character() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let text = format!("{c}x");
+            let want = matches!(c.len_utf8(), 2 | 3).then_some((u32::from(c), c.len_utf8()));
+            assert_eq!(bmp_char(text.as_bytes()), want, "{c:?}");
+            for i in 1..c.len_utf8() {
+                assert_eq!(bmp_char(&text.as_bytes()[i..]), None, "{c:?} {i}");
+            }
+        }
+    }
 
     fn tag_bytes(enc: &'static Encoding, name: &str) -> Vec<u8> {
         let text = format!("[White \"{name}\"]\n[Black \"Test\"]\n\n1. e4 e5 *\n");

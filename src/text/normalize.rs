@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use super::decode::bmp_char;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 /// Puts `text` in Unicode NFC, without copying when it already is (ASCII text and
@@ -21,59 +22,86 @@ pub fn nfc(text: String) -> String {
 }
 
 /// Is every character of `text` [`plainly_nfc`]? ASCII is skipped eight bytes at a
-/// time; only the other characters are decoded.
+/// time; the other characters are decoded straight from their bytes (`text` is valid
+/// UTF-8), without the checks of a general decoder.
 fn all_plainly_nfc(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        if let Some(chunk) = bytes.get(i..i + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let high = u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
-            // skip the ASCII bytes before the first non-ASCII one (all eight if none)
-            let ascii = (high.trailing_zeros() / 8) as usize;
-            if ascii > 0 {
-                i += ascii;
+    while let Some(rest) = bytes.get(i..) {
+        let c = match *rest {
+            [] => return true,
+            [0..0x80, ..] => {
+                // skip the ASCII bytes before the first non-ASCII one (all eight if none)
+                i += match rest.first_chunk::<8>() {
+                    Some(&word) => {
+                        let high = u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
+                        (high.trailing_zeros() / 8) as usize
+                    }
+                    None => 1,
+                };
                 continue;
             }
-        } else if bytes.get(i).is_some_and(u8::is_ascii) {
-            i += 1;
-            continue;
-        }
-        match text.get(i..).and_then(|r| r.chars().next()) {
-            Some(c) if plainly_nfc(c) => i += c.len_utf8(),
-            Some(_) => return false,
-            // `i` is always on a character boundary; this ends the loop all the same
-            None => i += 1,
+            _ => match bmp_char(rest) {
+                Some((c, len)) => {
+                    i += len;
+                    c
+                }
+                // four bytes: beyond the BMP, where no character is plainly NFC
+                None => return false,
+            },
+        };
+        if !plainly_nfc(c) {
+            return false;
         }
     }
     true
 }
 
+/// The ranges of [`plainly_nfc`] characters: all in the BMP.
+const PLAINLY_NFC: [(u32, u32); 14] = [
+    (0, 0x2FF),
+    (0x400, 0x482),
+    (0x48A, 0x52F),
+    (0x621, 0x64A),
+    (0x660, 0x66F),
+    (0x671, 0x6D3),
+    (0x6F0, 0x6FF),
+    (0x1E00, 0x1EFF),
+    (0x2010, 0x2027),
+    (0x2030, 0x205E),
+    (0x2654, 0x265F),
+    (0x3000, 0x3029),
+    (0x4E00, 0x9FFF),
+    (0xFF01, 0xFF5E),
+];
+
+/// [`PLAINLY_NFC`] as one bit per BMP code point: one load per character instead of a
+/// chain of range tests.
+static PLAINLY_NFC_BITS: [u8; 0x2000] = {
+    let mut bits = [0u8; 0x2000];
+    let mut r = 0;
+    while r < PLAINLY_NFC.len() {
+        let (mut c, last) = PLAINLY_NFC[r];
+        while c <= last {
+            bits[(c >> 3) as usize] |= 1 << (c & 7);
+            c += 1;
+        }
+        r += 1;
+    }
+    bits
+};
+
 /// Characters that are in NFC whatever surrounds them (quick check Yes, combining
-/// class 0) in the scripts of chess and xiangqi records: Latin up to the combining
-/// marks and Vietnamese letters, Cyrillic letters, Arabic and Persian letters and digits, general
-/// punctuation, chess figurines, CJK ideographs and full-width forms. One range test
-/// instead of a table search per character; anything else takes the full check.
+/// class 0) in the scripts of chess and xiangqi records ([`PLAINLY_NFC`]): Latin up to
+/// the combining marks and Vietnamese letters, Cyrillic letters, Arabic and Persian
+/// letters and digits, general punctuation, chess figurines, CJK ideographs and
+/// full-width forms. One bit test instead of a table search per character; anything
+/// else takes the full check.
 #[inline]
-fn plainly_nfc(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0..=0x2FF
-            | 0x400..=0x482
-            | 0x48A..=0x52F
-            | 0x621..=0x64A
-            | 0x660..=0x66F
-            | 0x671..=0x6D3
-            | 0x6F0..=0x6FF
-            | 0x1E00..=0x1EFF
-            | 0x2010..=0x2027
-            | 0x2030..=0x205E
-            | 0x2654..=0x265F
-            | 0x3000..=0x3029
-            | 0x4E00..=0x9FFF
-            | 0xFF01..=0xFF5E
-    )
+fn plainly_nfc(c: u32) -> bool {
+    PLAINLY_NFC_BITS
+        .get((c >> 3) as usize)
+        .is_some_and(|&byte| byte & (1 << (c & 7)) != 0)
 }
 
 /// The fold of one character of a move token: `None` to drop it, `Some(c)` otherwise.
@@ -158,7 +186,7 @@ mod tests {
         let mut n = 0;
         for c in (0..=0x10FFFFu32)
             .filter_map(char::from_u32)
-            .filter(|&c| plainly_nfc(c))
+            .filter(|&c| plainly_nfc(u32::from(c)))
         {
             assert_eq!(is_nfc_quick(std::iter::once(c)), IsNormalized::Yes, "{c:?}");
             assert_eq!(canonical_combining_class(c), 0, "{c:?}");
@@ -172,6 +200,93 @@ mod tests {
             "[White \"Nguyễn\"] 1. 马f3 Кf6 ♘c3 ۱-۰ ｅ４"
         ));
         assert!(!all_plainly_nfc("Nguye\u{0302}\u{0303}n"));
+    }
+
+    /// `all_plainly_nfc` decodes every character as `chars()` does: it says yes exactly
+    /// when every character of the text is [`plainly_nfc`], for every code point,
+    /// alone, after ASCII of every length up to a word and more, and between others.
+    #[test]
+    fn all_plainly_nfc_decodes_every_character() {
+        let plain = |s: &str| s.chars().all(|c| plainly_nfc(u32::from(c)));
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let texts = [
+                c.to_string(),
+                format!("{c}{c}"),
+                format!("e4 {c}f3 马"),
+                format!("♘{c}"),
+                format!("12345678{c}"),
+                format!("1234567{c}x"),
+                format!("{c}1234567890abcdef"),
+            ];
+            for text in &texts {
+                assert_eq!(all_plainly_nfc(text), plain(text), "{c:?} in {text:?}");
+            }
+        }
+    }
+
+    /// What `nfc` decides without the full check agrees with the full check: text it
+    /// keeps as it is is NFC, and its result is the NFC of the text, for every BMP
+    /// character alone, before and after combining marks (Latin, Arabic, kana voicing,
+    /// Hangul jamo) and letters they compose with.
+    #[test]
+    fn nfc_agrees_with_the_full_normalization_on_the_bmp() {
+        use unicode_normalization::is_nfc;
+        for c in (0..=0xFFFFu32).filter_map(char::from_u32) {
+            for text in [
+                format!("{c}"),
+                format!("a{c}"),
+                format!("{c}\u{0301}"),
+                format!("{c}\u{0302}\u{0323}"),
+                format!("ا{c}\u{0653}"),
+                format!("{c}\u{3099}"),
+                format!("\u{1100}{c}\u{1161}"),
+                format!("e{c}e"),
+                format!("1. 马f3 {c}♘"),
+            ] {
+                if all_plainly_nfc(&text) {
+                    assert!(is_nfc(&text), "{c:?} in {text:?}");
+                }
+                assert_eq!(
+                    nfc(text.clone()),
+                    text.nfc().collect::<String>(),
+                    "{text:?}"
+                );
+            }
+        }
+    }
+
+    /// Pieces of text in the scripts of game records, with combining marks and
+    /// characters that compose.
+    #[rustfmt::skip]
+    const PIECES: &[&str] = &[
+        "e4 ", "1. ", "[White \"", "\"]\n", "马f3", "车", "兵", "♘", "♞xd5", "♔", "اf3", "ف",
+        "ر", "ی", "ک", "۱-۰", "٣", "Кf3", "Ж", "Nguyễn", "Trường", "ệ", "Mf3", "e", "a", "A",
+        "\u{0301}", "\u{0302}", "\u{0323}", "\u{0303}", "\u{064B}", "\u{0653}", "\u{0654}",
+        "\u{0670}", "\u{3099}", "か", "\u{1100}", "\u{1161}", "\u{11A8}", "한", "\u{0483}",
+        "Å", "\u{212B}", "\u{2126}", "Ω", "ｅ４", "\u{3000}", "\u{302A}", "😀", "\u{1D15E}",
+        "\u{0F73}", "\u{2000}", "½", "ǅ", "\u{0340}", "\u{0344}", "\u{0958}", "क", "\u{093C}",
+    ];
+
+    proptest::proptest! {
+        /// On random text of those pieces, `nfc` gives the full normalization, text
+        /// `all_plainly_nfc` lets through is NFC, and `all_plainly_nfc` says yes exactly
+        /// when every character is [`plainly_nfc`].
+        #[test]
+        fn nfc_agrees_on_random_text(
+            pieces in proptest::collection::vec(0..PIECES.len(), 0..30),
+        ) {
+            let text: String = pieces.iter().map(|&k| PIECES[k]).collect();
+            let plain = text.chars().all(|c| plainly_nfc(u32::from(c)));
+            proptest::prop_assert_eq!(all_plainly_nfc(&text), plain, "{:?}", text);
+            if plain {
+                proptest::prop_assert!(unicode_normalization::is_nfc(&text), "{:?}", text);
+            }
+            proptest::prop_assert_eq!(
+                nfc(text.clone()),
+                text.nfc().collect::<String>(),
+                "{:?}", text
+            );
+        }
     }
 
     #[test]
