@@ -169,7 +169,7 @@ impl<'a> Heads<'a> {
         let Some((key, len)) = t.as_bytes().get(at..).and_then(utf8_key) else {
             return 0;
         };
-        if !self.other_keys.iter().any(|&k| k == key) {
+        if !self.other_keys.contains(&key) {
             self.new_other(t, at, key);
         }
         len

@@ -285,10 +285,10 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
 pub(crate) fn utf8_key(bytes: &[u8]) -> Option<(u32, usize)> {
     // the first byte of a character of several bytes counts them in its leading ones
     let len = bytes.first()?.leading_ones() as usize;
-    let key = match bytes.get(..len)? {
-        &[x, y] => u32::from_be_bytes([0, 0, x, y]),
-        &[x, y, z] => u32::from_be_bytes([0, x, y, z]),
-        &[w, x, y, z] => u32::from_be_bytes([w, x, y, z]),
+    let key = match *bytes.get(..len)? {
+        [x, y] => u32::from_be_bytes([0, 0, x, y]),
+        [x, y, z] => u32::from_be_bytes([0, x, y, z]),
+        [w, x, y, z] => u32::from_be_bytes([w, x, y, z]),
         _ => return None,
     };
     Some((key, len))

@@ -274,13 +274,22 @@ pub fn fast(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     if !table.fast_path_ok() {
         return None;
     }
-    // a letter in another script first: the common shapes after that letter
-    let common = if token.as_bytes().first().is_some_and(|&c| c >= 0x80) {
-        common_lettered(token, table)
-    } else {
-        common(token.as_bytes(), table)
-    };
-    match common {
+    // a letter in another script first: none of the ASCII common shapes
+    if token.as_bytes().first().is_some_and(|&c| c >= 0x80) {
+        return fast_lettered(token, table);
+    }
+    match common(token.as_bytes(), table) {
+        Common::Read(san) => Some(san),
+        Common::Invalid => None,
+        Common::Other => fast_general(token, table),
+    }
+}
+
+/// [`fast`] for a token that starts outside ASCII: [`common_lettered`], then
+/// [`fast_general`]. Not inlined, so that the ASCII path of [`fast`] stays small.
+#[inline(never)]
+fn fast_lettered(token: &str, table: &PieceTable) -> Option<SanSyntax> {
+    match common_lettered(token, table) {
         Common::Read(san) => Some(san),
         Common::Invalid => None,
         Common::Other => fast_general(token, table),
