@@ -44,6 +44,9 @@ pub struct PieceTable {
     /// instead of a string comparison per letter. Of two entries for one character the first in
     /// the data is kept (a handful of entries: a scan beats a binary search).
     single: Vec<(char, Role, LetterCase)>,
+    /// The characters of `single` in the same order, as [`utf8_key`] gives them: found
+    /// from the bytes of the text without decoding it.
+    single_keys: Vec<u32>,
     /// `true` when some letter of several bytes starts with an ASCII byte.
     multi_ascii: bool,
     /// Every letter as written in the data, in table order.
@@ -140,10 +143,11 @@ impl PieceTable {
                 return Some((*r, *case, l.len()));
             }
         }
-        if let Some(c) = s.chars().next()
-            && let Some(&(_, r, case)) = self.single.iter().find(|e| e.0 == c)
+        if let Some((key, len)) = utf8_key(s.as_bytes())
+            && let Some(i) = self.single_keys.iter().position(|&k| k == key)
+            && let Some(&(_, r, case)) = self.single.get(i)
         {
-            return Some((r, case, c.len_utf8()));
+            return Some((r, case, len));
         }
         self.match_letter(s)
     }
@@ -211,6 +215,7 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
                     ascii_lower: [None; 128],
                     longer: Vec::new(),
                     single: Vec::new(),
+                    single_keys: Vec::new(),
                     multi_ascii: false,
                     list: Vec::new(),
                     list_ascii: 0,
@@ -262,8 +267,31 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
         // stable: of two entries for one character, the first in the data stays first
         t.single.sort_by_key(|m| m.0);
         t.single.dedup_by_key(|m| m.0);
+        t.single_keys = t
+            .single
+            .iter()
+            .filter_map(|m| utf8_key(m.0.encode_utf8(&mut [0; 4]).as_bytes()).map(|k| k.0))
+            .collect();
     }
     tables
+}
+
+/// The first character of `bytes` (UTF-8) when it lies outside ASCII: its bytes as a
+/// big-endian number, and how many there are. `None` for ASCII, for nothing, and for
+/// a byte that starts no character or a character cut short. Two characters have the
+/// same number only when they are the same character: a cheap key for comparing
+/// characters of a text with a few known ones.
+#[inline]
+pub(crate) fn utf8_key(bytes: &[u8]) -> Option<(u32, usize)> {
+    // the first byte of a character of several bytes counts them in its leading ones
+    let len = bytes.first()?.leading_ones() as usize;
+    let key = match *bytes.get(..len)? {
+        [x, y] => u32::from_be_bytes([0, 0, x, y]),
+        [x, y, z] => u32::from_be_bytes([0, x, y, z]),
+        [w, x, y, z] => u32::from_be_bytes([w, x, y, z]),
+        _ => return None,
+    };
+    Some((key, len))
 }
 
 /// Files a letter that is not a single ASCII byte under `single` (one character) or
@@ -316,6 +344,7 @@ static FALLBACK_EN: PieceTable = PieceTable {
     ascii_lower: [None; 128],
     longer: Vec::new(),
     single: Vec::new(),
+    single_keys: Vec::new(),
     multi_ascii: false,
     list: Vec::new(),
     list_ascii: 0,
@@ -493,6 +522,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn utf8_keys_tell_characters_apart() {
+        let mut seen = std::collections::HashMap::new();
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let mut buf = [0; 4];
+            let text = format!("{c}f3");
+            let key = utf8_key(text.as_bytes());
+            if c.is_ascii() {
+                assert_eq!(key, None);
+                continue;
+            }
+            let (k, len) = key.unwrap();
+            assert_eq!(len, c.encode_utf8(&mut buf).len(), "U+{:04X}", u32::from(c));
+            assert_eq!(seen.insert(k, c), None, "U+{:04X}", u32::from(c));
+        }
+        assert_eq!(utf8_key(b""), None);
+        assert_eq!(utf8_key(b"\x80f3"), None);
+        assert_eq!(utf8_key(b"\xe9\xa9"), None);
+        assert_eq!(utf8_key("马".as_bytes()), Some((0xE9_A9_AC, 3)));
     }
 
     #[test]

@@ -234,6 +234,9 @@ pub fn parse_ok(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     if let Some(s) = fast(token, table) {
         return Some(s);
     }
+    if foreign_capital(token, table) {
+        return None;
+    }
     let folded = fold(token);
     if folded.is_empty() {
         return None;
@@ -245,6 +248,23 @@ pub fn parse_ok(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     Some(san)
 }
 
+/// Does `token` start with an upper-case ASCII letter that starts no move under
+/// `table` (`Mf3` under German)? One that is no letter of the table (whose letters are
+/// then all seen by [`PieceTable::match_letter`] from the first byte), nor `O`
+/// (castling), nor `Z` (`Z0`): every other move starts with a piece letter, a file, a
+/// rank, a capture mark, `-` or `0` (`grammars/san.ebnf`), and folding leaves an ASCII
+/// letter first where it was. For turning a table down without the grammar; the test
+/// `foreign_capitals_start_no_move` holds it to the grammar.
+#[inline]
+fn foreign_capital(token: &str, table: &PieceTable) -> bool {
+    match token.as_bytes().first() {
+        Some(&b) if b.is_ascii_uppercase() && b != b'O' && b != b'Z' => {
+            table.fast_path_ok() && table.match_letter(token).is_none()
+        }
+        _ => false,
+    }
+}
+
 /// The fast path: `L?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?`, `O-O(-O)?[+#]?` and
 /// `0-0(-0)?[+#]?`, where `L` is a table letter in its table case (any script); the
 /// rest plain ASCII. `None` sends the token to the full grammar, which gives the same
@@ -254,11 +274,22 @@ pub fn fast(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     if !table.fast_path_ok() {
         return None;
     }
-    // a letter in another script first: none of the common shapes (all ASCII)
+    // a letter in another script first: none of the ASCII common shapes
     if token.as_bytes().first().is_some_and(|&c| c >= 0x80) {
-        return fast_general(token, table);
+        return fast_lettered(token, table);
     }
     match common(token.as_bytes(), table) {
+        Common::Read(san) => Some(san),
+        Common::Invalid => None,
+        Common::Other => fast_general(token, table),
+    }
+}
+
+/// [`fast`] for a token that starts outside ASCII: [`common_lettered`], then
+/// [`fast_general`]. Not inlined, so that the ASCII path of [`fast`] stays small.
+#[inline(never)]
+fn fast_lettered(token: &str, table: &PieceTable) -> Option<SanSyntax> {
+    match common_lettered(token, table) {
         Common::Read(san) => Some(san),
         Common::Invalid => None,
         Common::Other => fast_general(token, table),
@@ -358,6 +389,50 @@ fn common(b: &[u8], table: &PieceTable) -> Common {
                 }
             }
         },
+        _ => return Common::Other,
+    }
+    Common::Read(san)
+}
+
+/// [`common`] for a move that starts with a piece letter outside ASCII (Chinese,
+/// Persian, Russian, figurine …): the letter, in its table case and not the pawn's,
+/// then `f3`, `xf3`, `bd2`, `1e2`, `bxd2` or `1xe2`, each with `+` or `#` or neither.
+/// Gives what [`fast_general`] gives for them (the test
+/// `lettered_shapes_agree_with_fast_general` compares); any other token is `Other`.
+#[inline(always)]
+fn common_lettered(token: &str, table: &PieceTable) -> Common {
+    let (role, b) = match table.match_letter_non_ascii(token) {
+        Some((role, LetterCase::Table, len)) if role != Role::Pawn => {
+            match token.as_bytes().get(len..) {
+                Some(rest) => (role, rest),
+                None => return Common::Other,
+            }
+        }
+        _ => return Common::Other,
+    };
+    let (check, body) = match b {
+        [body @ .., b'+'] => (CheckMark::Check, body),
+        [body @ .., b'#'] => (CheckMark::Mate, body),
+        _ => (CheckMark::None, b),
+    };
+    let [ref head @ .., f @ b'a'..=b'h', r @ b'1'..=b'8'] = *body else {
+        return Common::Other;
+    };
+    let mut san = SanSyntax::blank();
+    san.role = role;
+    san.check = check;
+    san.to = ascii_square(f, r);
+    let head = match *head {
+        [ref rest @ .., b'x'] => {
+            san.capture = true;
+            rest
+        }
+        _ => head,
+    };
+    match *head {
+        [] => {}
+        [d @ b'a'..=b'h'] => san.from_file = File::from_char(char::from(d)),
+        [d @ b'1'..=b'8'] => san.from_rank = Rank::from_char(char::from(d)),
         _ => return Common::Other,
     }
     Common::Read(san)
@@ -1318,6 +1393,133 @@ mod tests {
             }
         }
         assert!(read > 10_000, "{read}");
+    }
+
+    /// The shortcut for a piece letter outside ASCII gives what the general fast path
+    /// gives: every such letter of every table (its lower-case form too, and a few
+    /// characters that are no letter) before every text of up to three bytes over an
+    /// alphabet of the common shapes' bytes and before random longer ones, under every
+    /// table.
+    #[test]
+    fn lettered_shapes_agree_with_fast_general() {
+        let mut letters: Vec<String> = ["é", "Ω", "ｅ", "\u{a0}", "ا\u{200F}", "马马"]
+            .iter()
+            .map(|l| (*l).to_owned())
+            .collect();
+        for t in tables_for_fast() {
+            for (l, _) in t.letters().filter(|(l, _)| !l.is_ascii()) {
+                letters.push(l.to_owned());
+                letters.push(l.to_lowercase());
+            }
+        }
+        letters.sort();
+        letters.dedup();
+        let alphabet = b"abeh1458x+#=Q-O";
+        let mut rests: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut last: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for r in &last {
+                for &c in alphabet {
+                    let mut u = r.clone();
+                    u.push(c);
+                    next.push(u);
+                }
+            }
+            rests.extend(next.iter().cloned());
+            last = next;
+        }
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..5_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = 4 + (seed % 4) as usize;
+            rests.push(
+                (0..len)
+                    .map(|i| alphabet[((seed >> (8 * i)) % alphabet.len() as u64) as usize])
+                    .collect(),
+            );
+        }
+        let mut tokens: Vec<String> = Vec::new();
+        for l in &letters {
+            for r in &rests {
+                if let Ok(r) = std::str::from_utf8(r) {
+                    tokens.push(format!("{l}{r}"));
+                }
+            }
+        }
+        for extra in [
+            "马g1f3",
+            "اسبxf3+",
+            "Крe2",
+            "♘bd7",
+            "馬1xe2#",
+            "车xxd7",
+            "♖8e1+",
+        ] {
+            tokens.push(extra.to_owned());
+        }
+        let mut read = 0;
+        for tok in &tokens {
+            for t in tables_for_fast() {
+                let general = fast_general(tok, t);
+                match common_lettered(tok, t) {
+                    Common::Read(san) => {
+                        read += 1;
+                        assert_eq!(Some(san), general, "{} {tok}", t.code);
+                    }
+                    Common::Invalid => assert_eq!(None, general, "{} {tok}", t.code),
+                    Common::Other => {}
+                }
+            }
+        }
+        assert!(read > 10_000, "{read}");
+    }
+
+    /// Every token that [`foreign_capital`] turns down is one [`parse`] cannot read:
+    /// each upper-case ASCII letter before every text of up to three bytes over an
+    /// alphabet of move bytes, under every table.
+    #[test]
+    fn foreign_capitals_start_no_move() {
+        let alphabet = b"abh18x-=+O0Qo. ";
+        let mut rests: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut last: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for r in &last {
+                for &c in alphabet {
+                    let mut u = r.clone();
+                    u.push(c);
+                    next.push(u);
+                }
+            }
+            rests.extend(next.iter().cloned());
+            last = next;
+        }
+        for extra in [
+            "f3", "e2e4", "xf3", "bd2", "1e2", "g1f3", "0", "f3 e.p.", "b8=Q+",
+        ] {
+            rests.push(extra.as_bytes().to_vec());
+        }
+        let mut turned_down = 0;
+        for t in tables_for_fast() {
+            for capital in b'A'..=b'Z' {
+                for r in &rests {
+                    let mut tok = vec![capital];
+                    tok.extend_from_slice(r);
+                    let Ok(tok) = std::str::from_utf8(&tok) else {
+                        continue;
+                    };
+                    if foreign_capital(tok, t) {
+                        turned_down += 1;
+                        assert!(parse(tok, t).is_err(), "{} {tok}", t.code);
+                        assert_eq!(parse_ok(tok, t), None, "{} {tok}", t.code);
+                    }
+                }
+            }
+        }
+        assert!(turned_down > 100_000, "{turned_down}");
     }
 
     fn tables_for_fast() -> Vec<&'static PieceTable> {
