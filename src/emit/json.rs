@@ -11,7 +11,7 @@ use super::{Board, MoveStyle};
 use crate::{
     diag::{LineCol, Severity, Span},
     game::{AnyMove, Clock, Game, Line, MoveNode, StartPosition},
-    notation::chess::write_san_hinted_into,
+    notation::chess::{SanOut, write_san_hinted_into},
 };
 
 /// The schema's `$id`.
@@ -86,9 +86,8 @@ struct Ctx<'a> {
     /// letters of the style: the rest of SAN, ICCS and UCI is ASCII letters, digits and
     /// signs).
     plain_moves: bool,
-    /// When every move is written without escapes in letters of at most four bytes:
-    /// the letters, for [`push_hinted_fields`].
-    letters: Option<Letters>,
+    /// Where a move object is put together before it is appended: see [`Out`].
+    scratch: [u8; SCRATCH],
 }
 
 /// Appends the JSON line of `game` to `b`.
@@ -105,11 +104,8 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
         },
         tok: String::with_capacity(32),
         plain_moves: plain_moves(&opts.moves),
-        letters: None,
+        scratch: [0; SCRATCH],
     };
-    if ctx.plain_moves {
-        ctx.letters = short_letters(opts.moves.chess.table);
-    }
     b.extend_from_slice(b"{\"schema_version\":\"");
     b.extend_from_slice(SCHEMA_VERSION.as_bytes());
     b.extend_from_slice(b"\",\"kind\":");
@@ -117,31 +113,31 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
     b.extend_from_slice(b",\"variant\":");
     push_str(b, game.variant.name());
     b.extend_from_slice(b",\"tags\":{");
+    let tags: Vec<(&str, &str)> = game.tags.iter().collect();
+    let mut o = Out::new(b, &mut ctx.scratch);
     let mut first = true;
-    for (i, (n, v)) in game.tags.iter().enumerate() {
+    for (i, &(n, v)) in tags.iter().enumerate() {
         // first value of a name wins; the full list is in `tag_list`
-        if game.tags.iter().take(i).any(|(m, _)| m == n) {
+        if tags.iter().take(i).any(|&(m, _)| m == n) {
             continue;
         }
         if !first {
-            b.push(b',');
+            o.put(b",");
         }
         first = false;
-        push_str(b, n);
-        b.push(b':');
-        push_str(b, v);
+        o.put_str(n);
+        o.put(b":");
+        o.put_str(v);
     }
-    b.extend_from_slice(b"},\"tag_list\":[");
-    for (i, (n, v)) in game.tags.iter().enumerate() {
-        if i > 0 {
-            b.push(b',');
-        }
-        b.push(b'[');
-        push_str(b, n);
-        b.push(b',');
-        push_str(b, v);
-        b.push(b']');
+    o.put(b"},\"tag_list\":[");
+    for (i, &(n, v)) in tags.iter().enumerate() {
+        o.put(if i > 0 { b",[" } else { b"[" });
+        o.put_str(n);
+        o.put(b",");
+        o.put_str(v);
+        o.put(b"]");
     }
+    o.flush();
     b.extend_from_slice(b"],\"start_fen\":");
     match &game.start {
         // the usual start, without writing its FEN
@@ -174,7 +170,9 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
         push_str(b, d.code);
         b.extend_from_slice(b",\"message\":");
         push_str(b, &d.message);
-        push_location(b, &mut ctx.lines, d.span);
+        let mut o = Out::new(b, &mut ctx.scratch);
+        o.put_location(&mut ctx.lines, d.span);
+        o.flush();
         b.extend_from_slice(b",\"ply\":");
         match d.ply {
             Some(p) => push_u64(b, u64::from(p)),
@@ -225,11 +223,8 @@ fn plain_moves(style: &MoveStyle) -> bool {
 
 /// The fields of a move object after `column` when the move has no comment, NAG,
 /// clock, draw offer or variation and is legal: the usual case, written in one piece.
-const PLAIN_TAIL: [&[u8]; 2] = [
-    // two pieces short enough to be copied inline
-    b",\"comments\":[],\"nags\":[],\"clock\":null,\"emt\":null,",
-    b"\"draw_offer\":false,\"illegal\":false,\"variations\":[]}",
-];
+const PLAIN_TAIL: &[u8] = b",\"comments\":[],\"nags\":[],\"clock\":null,\"emt\":null,\
+\"draw_offer\":false,\"illegal\":false,\"variations\":[]}";
 
 /// Bytes of a move object besides its `written` text, with room for long numbers and
 /// SAN in other scripts; [`size_hint`] reserves this much per move.
@@ -238,13 +233,11 @@ const MOVE_BYTES: usize = 224;
 /// About the length of the JSON line of `game`, so that its buffer is allocated once.
 fn size_hint(game: &Game) -> usize {
     fn moves(line: &Line) -> usize {
-        line.moves.len()
-            + line
-                .moves
-                .iter()
-                .flat_map(|n| n.variations())
-                .map(moves)
-                .sum::<usize>()
+        let mut n = line.moves.len();
+        for node in line.moves.iter().filter(|n| n.has_extras()) {
+            n += node.variations().iter().map(moves).sum::<usize>();
+        }
+        n
     }
     // the text holds the tags (written twice), comments and `written` fields
     1024 + 2 * game.source.text.len()
@@ -258,39 +251,37 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
     // every move, a null one too, passes the turn: one ply each
     let first_ply = u64::from(board.ply());
     for (i, node) in line.moves.iter().enumerate() {
-        if i > 0 {
-            b.extend_from_slice(b",{\"ply\":");
-        } else {
-            b.extend_from_slice(b"{\"ply\":");
-        }
-        push_u64(b, first_ply + i as u64);
+        let mut o = Out::new(b, &mut ctx.scratch);
+        o.put(if i > 0 { b",{\"ply\":" } else { b"{\"ply\":" });
+        o.put_u64(first_ply + i as u64);
         // the position before the move, for its variations
         let before = (!node.variations().is_empty()).then(|| board.clone());
         let span = (!node.span.is_empty()).then_some(node.span);
-        let written = span.map(|s| s.slice(&ctx.game.source.text));
-        if let (Some(letters), Board::Chess(p), AnyMove::Chess(m), Some(hint)) =
-            (&ctx.letters, &mut *board, &node.mv, node.san)
-        {
-            let fast = FastMove {
-                letters,
-                style: &ctx.style.chess,
-                chess960: p.chess960(),
-            };
-            push_hinted_fields(b, &fast, m, hint, written);
-            p.play_pieces(m);
-        } else {
-            push_uci_field(b, board, &node.mv);
+        o.put_coords(board, &node.mv);
+        // the usual chess move: its SAN from its hint, and only the pieces followed
+        let hinted = match (&mut *board, &node.mv, node.san) {
+            (Board::Chess(p), AnyMove::Chess(m), Some(hint)) if ctx.plain_moves => {
+                write_san_hinted_into(&mut o, m, hint, &ctx.style.chess);
+                p.play_pieces(m);
+                true
+            }
+            _ => false,
+        };
+        if !hinted {
+            o.flush();
             push_san(b, ctx, board, node);
-            push_written(b, written);
+            o = Out::new(b, &mut ctx.scratch);
         }
-        push_location(b, &mut ctx.lines, span);
+        o.put_written(&ctx.game.source.text, span);
+        o.put_location(&mut ctx.lines, span);
         // comments before the first move of the line belong to it in JSON
         let pre = if i == 0 { &line.comments[..] } else { &[] };
         if is_plain(node) && pre.is_empty() {
-            b.extend_from_slice(PLAIN_TAIL[0]);
-            b.extend_from_slice(PLAIN_TAIL[1]);
+            o.put(PLAIN_TAIL);
+            o.flush();
             continue;
         }
+        o.flush();
         b.extend_from_slice(b",\"comments\":[");
         for (j, c) in pre.iter().chain(node.comments()).enumerate() {
             if j > 0 {
@@ -374,174 +365,6 @@ fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, node: &MoveNo
     }
 }
 
-/// The piece letters of a style as bytes, by [`crate::chess::Role::index`]: each
-/// letter's bytes (the first `len`) and `len`.
-type Letters = [([u8; 4], usize); 6];
-
-/// The letters of `table` as [`Letters`], when none is longer than four bytes.
-fn short_letters(table: &crate::notation::chess::PieceTable) -> Option<Letters> {
-    let mut out = [([0; 4], 0); 6];
-    for role in crate::chess::Role::ALL {
-        let l = table.letter(role).as_bytes();
-        let slot = out.get_mut(role.index())?;
-        slot.0.get_mut(..l.len())?.copy_from_slice(l);
-        slot.1 = l.len();
-    }
-    Some(out)
-}
-
-/// The end of the `san` field and the `written` field: `","written":"…"` or
-/// `","written":null`.
-fn push_written(b: &mut Vec<u8>, written: Option<&str>) {
-    match written {
-        Some(w) => {
-            b.extend_from_slice(b"\",\"written\":\"");
-            push_escaped(b, w);
-            b.push(b'"');
-        }
-        None => b.extend_from_slice(b"\",\"written\":null"),
-    }
-}
-
-/// What [`push_hinted_fields`] needs of the style and the game.
-struct FastMove<'a> {
-    letters: &'a Letters,
-    style: &'a crate::notation::chess::SanStyle,
-    chess960: bool,
-}
-
-/// `,"uci":"…","san":"…","written":…` of a chess move, its SAN from its hint (as
-/// [`write_san_hinted_into`] writes it), the usual move in one piece.
-fn push_hinted_fields(
-    b: &mut Vec<u8>,
-    fast: &FastMove<'_>,
-    m: &crate::chess::Move,
-    hint: crate::game::SanHint,
-    written: Option<&str>,
-) {
-    use crate::chess::{Move, Role, Square};
-    const LEN: usize = 96;
-    /// The longest `written` text copied with the rest.
-    const SHORT: usize = 32;
-    let (letters, style, chess960) = (fast.letters, fast.style, fast.chess960);
-    fn put(t: &mut [u8; LEN], n: &mut usize, bytes: &[u8]) {
-        for &c in bytes {
-            if let Some(slot) = t.get_mut(*n) {
-                *slot = c;
-            }
-            *n += 1;
-        }
-    }
-    fn square(s: Square) -> [u8; 2] {
-        [b'a' + s.file().index(), b'1' + s.rank().index()]
-    }
-    let mut t = [0u8; LEN];
-    let mut n = 0;
-    put(&mut t, &mut n, b",\"uci\":\"");
-    let (from, to) = match *m {
-        Move::Castle { king, rook } if chess960 => (king, rook),
-        _ => (m.from(), m.to()),
-    };
-    put(&mut t, &mut n, &square(from));
-    put(&mut t, &mut n, &square(to));
-    if let Some(p) = m.promotion() {
-        put(
-            &mut t,
-            &mut n,
-            &[u8::try_from(p.lower_char()).unwrap_or(b'?')],
-        );
-    }
-    put(&mut t, &mut n, b"\",\"san\":\"");
-    match *m {
-        Move::Castle { king, rook } => {
-            let queen_side = rook.file() < king.file();
-            put(
-                &mut t,
-                &mut n,
-                match (queen_side, style.castle_zeros) {
-                    (false, false) => b"O-O",
-                    (true, false) => b"O-O-O",
-                    (false, true) => b"0-0",
-                    (true, true) => b"0-0-0",
-                },
-            );
-        }
-        _ => {
-            let role = m.role();
-            let letter = |r: Role| {
-                let (l, len) = &letters[r.index()];
-                l.get(..*len).unwrap_or(&[])
-            };
-            if role != Role::Pawn {
-                put(&mut t, &mut n, letter(role));
-            }
-            if hint.file {
-                put(&mut t, &mut n, &[b'a' + from.file().index()]);
-            }
-            if hint.rank {
-                put(&mut t, &mut n, &[b'1' + from.rank().index()]);
-            }
-            if m.is_capture() {
-                put(&mut t, &mut n, b"x");
-            }
-            put(&mut t, &mut n, &square(m.to()));
-            if let Some(p) = m.promotion() {
-                if style.promotion_eq {
-                    put(&mut t, &mut n, b"=");
-                }
-                put(&mut t, &mut n, letter(p));
-            }
-        }
-    }
-    if style.check_marks && hint.check {
-        put(&mut t, &mut n, if hint.mate { b"#" } else { b"+" });
-    }
-    // the written text, when it is short and needs no escape
-    let mut rest = None;
-    match written {
-        None => put(&mut t, &mut n, b"\",\"written\":null"),
-        Some(w) if w.len() <= SHORT => {
-            let mark = n;
-            put(&mut t, &mut n, b"\",\"written\":\"");
-            let mut plain = true;
-            for &c in w.as_bytes() {
-                plain &= PLAIN[usize::from(c)];
-                if let Some(slot) = t.get_mut(n) {
-                    *slot = c;
-                }
-                n += 1;
-            }
-            put(&mut t, &mut n, b"\"");
-            if !plain {
-                n = mark;
-                rest = written;
-            }
-        }
-        Some(_) => rest = written,
-    }
-    // all of the array at once, then the unused bytes cut off
-    b.extend_from_slice(&t);
-    b.truncate(b.len() - (LEN - n.min(LEN)));
-    if rest.is_some() {
-        push_written(b, rest);
-    }
-}
-
-/// `,"uci":"…","san":"` with the move's coordinates; four of them (all but UCI
-/// promotions) in one piece.
-fn push_uci_field(b: &mut Vec<u8>, board: &Board, mv: &AnyMove) {
-    let (c, len) = coords(board, mv);
-    if len == 4 {
-        let mut field = *b",\"uci\":\"....\",\"san\":\"";
-        field[8..12].copy_from_slice(&c[..4]);
-        b.extend_from_slice(&field);
-    } else {
-        b.extend_from_slice(b",\"uci\":\"");
-        b.extend_from_slice(c.get(..len).unwrap_or(&[]));
-        b.extend_from_slice(b"\",\"san\":\"");
-    }
-}
-
 /// What [`Board::write_coords`] writes (UCI for chess, ICCS for xiangqi: letters and
 /// digits, nothing to escape), as bytes: the first `len` of the array.
 fn coords(board: &Board, mv: &AnyMove) -> ([u8; 5], usize) {
@@ -613,42 +436,194 @@ fn severity_name(s: Severity) -> &'static str {
     }
 }
 
-/// `,"line":…,"column":…` for a span (nulls without one).
-fn push_location(b: &mut Vec<u8>, lines: &mut Lines<'_>, span: Option<Span>) {
-    match span {
-        Some(s) => push_location_at(b, lines, s.start as usize),
-        None => b.extend_from_slice(b",\"line\":null,\"column\":null"),
+/// Room of [`Out`]: a move object without comments, variations or long text.
+const SCRATCH: usize = 256;
+
+/// Output put together in a fixed array before it is appended to the buffer `b`
+/// with one copy ([`Out::flush`]): each piece is copied at a known length without a
+/// check of the buffer's capacity, the usual move object in one piece. A piece that
+/// does not fit is appended to `b` after the bytes before it, so nothing is lost
+/// whatever the lengths; what is left in the array must be flushed before `b` is
+/// written otherwise.
+struct Out<'a> {
+    b: &'a mut Vec<u8>,
+    bytes: &'a mut [u8; SCRATCH],
+    /// The bytes of the array in use.
+    len: usize,
+}
+
+impl<'a> Out<'a> {
+    /// Starts an empty piece of output to be appended to `b`, put together in `bytes`.
+    fn new(b: &'a mut Vec<u8>, bytes: &'a mut [u8; SCRATCH]) -> Out<'a> {
+        Out { b, bytes, len: 0 }
+    }
+
+    /// Appends `s`.
+    #[inline(always)]
+    fn put(&mut self, s: &[u8]) {
+        match self.bytes.get_mut(self.len..self.len + s.len()) {
+            Some(to) => {
+                to.copy_from_slice(s);
+                self.len += s.len();
+            }
+            None => self.spill(s),
+        }
+    }
+
+    /// Appends the first `n` bytes of `s` (all of it when `n` is larger), copying
+    /// all of it: one copy of a known length, cheaper than one of `n` bytes.
+    #[inline(always)]
+    fn put_prefix<const K: usize>(&mut self, s: &[u8; K], n: usize) {
+        let n = n.min(K);
+        match self.bytes.get_mut(self.len..self.len + K) {
+            Some(to) => {
+                to.copy_from_slice(s);
+                self.len += n;
+            }
+            None => self.spill(s.get(..n).unwrap_or(s)),
+        }
+    }
+
+    /// Appends what does not fit: the array's bytes, then `s`, to `b`.
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self, s: &[u8]) {
+        self.flush();
+        self.b.extend_from_slice(s);
+    }
+
+    /// Appends the bytes of the array to `b` and empties it.
+    fn flush(&mut self) {
+        self.b
+            .extend_from_slice(self.bytes.get(..self.len).unwrap_or(&[]));
+        self.len = 0;
+    }
+
+    /// Appends a decimal number, as [`push_u64`].
+    #[inline(always)]
+    fn put_u64(&mut self, v: u64) {
+        match usize::try_from(v).ok().and_then(|i| DIGITS.get(i)) {
+            Some(d) => self.put_prefix(d, usize::from(d[3])),
+            None => self.put(itoa::Buffer::new().format(v).as_bytes()),
+        }
+    }
+
+    /// Appends the inside of `s` as a JSON string literal, as [`push_escaped`]: a
+    /// string that fits and needs no escape copied while it is checked.
+    #[inline(always)]
+    fn put_escaped(&mut self, s: &str) {
+        let bytes = s.as_bytes();
+        if let Some(to) = self.bytes.get_mut(self.len..self.len + bytes.len()) {
+            let mut plain = true;
+            for (slot, &c) in to.iter_mut().zip(bytes) {
+                *slot = c;
+                plain &= PLAIN[usize::from(c)];
+            }
+            if plain {
+                self.len += bytes.len();
+                return;
+            }
+        }
+        self.flush();
+        push_escaped(self.b, s);
+    }
+
+    /// `,"uci":"…","san":"` with the coordinates of `mv` ([`coords`]).
+    #[inline(always)]
+    fn put_coords(&mut self, board: &Board, mv: &AnyMove) {
+        let (c, len) = coords(board, mv);
+        self.put(b",\"uci\":\"");
+        self.put_prefix(&c, len);
+        self.put(b"\",\"san\":\"");
+    }
+
+    /// Appends `s` as a JSON string literal, as [`push_str`].
+    #[inline(always)]
+    fn put_str(&mut self, s: &str) {
+        self.put(b"\"");
+        self.put_escaped(s);
+        self.put(b"\"");
+    }
+
+    /// The end of the `san` field and the `written` field of a move read from
+    /// `span` of `text` (its [`Span::slice`]): `","written":"…"`, or
+    /// `","written":null` without a span.
+    #[inline(always)]
+    fn put_written(&mut self, text: &str, span: Option<Span>) {
+        let Some(span) = span else {
+            return self.put(b"\",\"written\":null");
+        };
+        self.put(b"\",\"written\":\"");
+        // the usual move, up to eight ASCII bytes, checked as one word
+        let (start, len) = (span.start as usize, span.len() as usize);
+        if let Some(word) = text
+            .as_bytes()
+            .get(start..start + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            && len <= 8
+            && plain_ascii_word(u64::from_le_bytes(word), len)
+        {
+            self.put_prefix(&word, len);
+        } else {
+            self.put_escaped(span.slice(text));
+        }
+        self.put(b"\"");
+    }
+
+    /// `,"line":…,"column":…` for a span (nulls without one).
+    #[inline(always)]
+    fn put_location(&mut self, lines: &mut Lines<'_>, span: Option<Span>) {
+        match span {
+            Some(s) => {
+                let column = lines.field_for(s.start as usize);
+                self.put_prefix(&lines.field, lines.field_len);
+                self.put_u64(u64::from(column));
+            }
+            None => self.put(b",\"line\":null,\"column\":null"),
+        }
     }
 }
 
-/// `,"line":…,"column":…` for the text at `offset`.
-fn push_location_at(b: &mut Vec<u8>, lines: &mut Lines<'_>, offset: usize) {
-    let column = lines.field_for(offset);
-    // all of the array at once (no call), then the unused bytes cut off
-    b.extend_from_slice(&lines.field);
-    b.truncate(b.len() - (FIELD - lines.field_len));
-    push_u64(b, u64::from(column));
+impl SanOut for Out<'_> {
+    #[inline(always)]
+    fn push_ascii(&mut self, c: u8) {
+        self.put(&[c]);
+    }
+    #[inline(always)]
+    fn push_text(&mut self, s: &str) {
+        self.put(s.as_bytes());
+    }
 }
 
 impl Lines<'_> {
     /// Locates `offset`, leaving `,"line":N,"column":` of its line in `field`, and
     /// returns its column.
+    #[inline(always)]
     fn field_for(&mut self, offset: usize) -> u32 {
         let lc = self.cursor.locate(offset);
         // written again only when the line changes
         if self.field_line != Some(lc.line) {
-            let mut f = Vec::with_capacity(FIELD);
-            f.extend_from_slice(b",\"line\":");
-            push_u64(&mut f, lc.line);
-            f.extend_from_slice(b",\"column\":");
-            self.field = [0; FIELD];
-            for (slot, c) in self.field.iter_mut().zip(&f) {
-                *slot = *c;
-            }
-            self.field_len = f.len().min(FIELD);
-            self.field_line = Some(lc.line);
+            self.set_field(lc.line);
         }
         lc.column
+    }
+
+    /// Writes the `field` of line `line`.
+    #[cold]
+    fn set_field(&mut self, line: u64) {
+        let mut number = itoa::Buffer::new();
+        let digits = number.format(line).as_bytes();
+        let (key, rest) = self.field.split_at_mut(8);
+        key.copy_from_slice(b",\"line\":");
+        let n = digits.len().min(rest.len() - 10);
+        if let (Some(to), Some(from)) = (rest.get_mut(..n), digits.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        if let Some(to) = rest.get_mut(n..n + 10) {
+            to.copy_from_slice(b",\"column\":");
+        }
+        self.field_len = 8 + n + 10;
+        self.field_line = Some(line);
     }
 }
 
@@ -701,8 +676,29 @@ impl<'a> LineCursor<'a> {
         }
     }
 
+    /// The line and column of `offset` (past the end: of the end).
+    #[inline(always)]
     fn locate(&mut self, offset: usize) -> LineCol {
         let offset = offset.min(self.text.len());
+        if !self.ascii || offset < self.pos {
+            return self.locate_slow(offset);
+        }
+        // forward in an ASCII text, the last line break first: the usual span has
+        // none before it
+        let bytes = self.text.as_bytes().get(self.pos..offset).unwrap_or(&[]);
+        if let Some(last) = bytes.iter().rposition(|&c| c == b'\n') {
+            let before = bytes.get(..last).unwrap_or(&[]);
+            self.breaks += 1 + before.iter().filter(|&&c| c == b'\n').count() as u64;
+            self.line_start = self.pos + last + 1;
+        }
+        self.pos = offset;
+        self.here(offset - self.line_start)
+    }
+
+    /// [`LineCursor::locate`] of an offset before the previous one, or in a text that
+    /// is not ASCII (`offset` at most the text's length).
+    #[inline(never)]
+    fn locate_slow(&mut self, offset: usize) -> LineCol {
         if offset < self.pos {
             if offset < self.line_start {
                 self.breaks = 0;
@@ -711,17 +707,10 @@ impl<'a> LineCursor<'a> {
             self.pos = self.line_start;
             self.chars = 0;
         }
-        let bytes = self.text.as_bytes().get(self.pos..offset).unwrap_or(&[]);
         if self.ascii {
-            // the last line break first: the usual span has none before it
-            if let Some(last) = bytes.iter().rposition(|&c| c == b'\n') {
-                let before = bytes.get(..last).unwrap_or(&[]);
-                self.breaks += 1 + before.iter().filter(|&&c| c == b'\n').count() as u64;
-                self.line_start = self.pos + last + 1;
-            }
-            self.pos = offset;
-            return self.here(offset - self.line_start);
+            return self.locate(offset);
         }
+        let bytes = self.text.as_bytes().get(self.pos..offset).unwrap_or(&[]);
         for (i, &c) in bytes.iter().enumerate() {
             if c == b'\n' {
                 self.breaks += 1;
@@ -802,26 +791,32 @@ fn hex_digit(d: u8) -> u8 {
     if d < 10 { b'0' + d } else { b'a' + d - 10 }
 }
 
-/// Appends a decimal number; the small ones of move objects (plies, columns, most
-/// line numbers) without a buffer.
+/// Appends a decimal number.
 fn push_u64(b: &mut Vec<u8>, v: u64) {
-    if v < 10 {
-        b.push(digit(v));
-    } else if let Some(pair) = usize::try_from(v).ok().and_then(|i| PAIRS.get(i)) {
-        b.extend_from_slice(pair);
-    } else if v < 1000 {
-        b.extend_from_slice(&[digit(v / 100), digit(v / 10), digit(v)]);
-    } else {
-        b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+    match usize::try_from(v).ok().and_then(|i| DIGITS.get(i)) {
+        Some(d) => b.extend_from_slice(d.get(..usize::from(d[3])).unwrap_or(d)),
+        None => b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes()),
     }
 }
 
-/// `00` to `99`.
-const PAIRS: [[u8; 2]; 100] = {
-    let mut t = [[0; 2]; 100];
+/// The numbers below 1000 in decimal: the digits, then how many they are (the last
+/// byte).
+const DIGITS: [[u8; 4]; 1000] = {
+    let mut t = [[0; 4]; 1000];
     let mut i = 0;
-    while i < 100 {
-        t[i] = [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8];
+    while i < 1000 {
+        t[i] = if i < 10 {
+            [b'0' + i as u8, 0, 0, 1]
+        } else if i < 100 {
+            [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8, 0, 2]
+        } else {
+            [
+                b'0' + (i / 100) as u8,
+                b'0' + (i / 10 % 10) as u8,
+                b'0' + (i % 10) as u8,
+                3,
+            ]
+        };
         i += 1;
     }
     t
@@ -847,6 +842,26 @@ fn needs_escape(s: &str) -> bool {
     !s.bytes().all(|c| PLAIN[usize::from(c)])
         && (s.bytes().any(|c| c < 0x20 || c == b'"' || c == b'\\')
             || s.contains(['\u{2028}', '\u{2029}']))
+}
+
+/// Whether the first `len` bytes of `w` (little-endian, `len` from 1 to 8) are ASCII
+/// characters that stand for themselves in a JSON string ([`PLAIN`]): none below
+/// U+0020, `"` or `\\`.
+fn plain_ascii_word(w: u64, len: usize) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    // the bytes after `len` read as `a`, which is plain
+    let keep = u64::MAX
+        .checked_shr(64u32.saturating_sub(8 * len as u32))
+        .unwrap_or(0);
+    let y = (w & keep) | (ONES * u64::from(b'a') & !keep);
+    // with every byte below 0x80, `v - ONES * n` borrows into the high bit of a
+    // byte exactly when some byte (that one or one before it) is below `n`
+    let below = |v: u64, n: u8| v.wrapping_sub(ONES * u64::from(n)) & !v & HIGH != 0;
+    y & HIGH == 0
+        && !below(y, 0x20)
+        && !below(y ^ (ONES * u64::from(b'"')), 1)
+        && !below(y ^ (ONES * u64::from(b'\\')), 1)
 }
 
 /// Appends `s` as a JSON string literal (`"`, `\\`, control characters, U+2028 and
@@ -947,9 +962,71 @@ mod tests {
         for (s, want) in cases {
             let got = quoted(s);
             assert_eq!(got, want);
+            // into a move object, after other bytes
+            let mut b = Vec::new();
+            let mut scratch = [0; SCRATCH];
+            let mut o = Out::new(&mut b, &mut scratch);
+            o.put(b"\"");
+            o.put_escaped(s);
+            o.put(b"\"");
+            o.flush();
+            assert_eq!(String::from_utf8(b).unwrap(), want);
             let back: String = serde_json::from_str(&got).unwrap();
             assert_eq!(back, s);
             assert_eq!(needs_escape(s), got.len() != s.len() + 2, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn plain_words_as_plain_bytes() {
+        let want = |w: &[u8]| w.iter().all(|&c| c < 0x80 && PLAIN[usize::from(c)]);
+        let mut words = vec![*b"Nf3 Nc6 ", *b"exd8=Q+#", *b"O-O-O\r\n1", *b"aaaaaaaa"];
+        // every byte at every place, amid plain and other bytes
+        for c in 0..=255u8 {
+            for at in 0..8 {
+                for fill in [b'e', 0, b'"', 0xE2, 0x7F] {
+                    let mut w = [fill; 8];
+                    w[at] = c;
+                    words.push(w);
+                    let mut w = *b"Qh4xe1+ ";
+                    w[at] = c;
+                    words.push(w);
+                }
+            }
+        }
+        for w in words {
+            for len in 1..=8 {
+                assert_eq!(
+                    plain_ascii_word(u64::from_le_bytes(w), len),
+                    want(&w[..len]),
+                    "{w:?} {len}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn written_as_escaped_slice() {
+        let texts = [
+            "1. e4 e5 2. Nf3 Nc6",
+            "1.e4!? e5 2.Nf3\r\n{a \"b\" \\c} 2... Nc6 3. Bb5\t0-1",
+            "1. Mf3 ệ5 2. ♘f3 \u{2028} Trắng 中 a\u{1}b",
+        ];
+        for text in texts {
+            for start in 0..=text.len() as u32 {
+                for end in start + 1..=(start + 12).min(text.len() as u32 + 2) {
+                    let span = Span { start, end };
+                    let mut want = b"\",\"written\":\"".to_vec();
+                    push_escaped(&mut want, span.slice(text));
+                    want.push(b'"');
+                    let mut got = b"x".to_vec();
+                    let mut scratch = [0; SCRATCH];
+                    let mut o = Out::new(&mut got, &mut scratch);
+                    o.put_written(text, Some(span));
+                    o.flush();
+                    assert_eq!(got[1..], want[..], "{text:?} {span:?}");
+                }
+            }
         }
     }
 
@@ -962,7 +1039,33 @@ mod tests {
             let mut b = Vec::new();
             push_u64(&mut b, n);
             assert_eq!(String::from_utf8(b).unwrap(), n.to_string());
+            let mut b = Vec::new();
+            let mut scratch = [0; SCRATCH];
+            let mut o = Out::new(&mut b, &mut scratch);
+            o.put_u64(n);
+            o.flush();
+            assert_eq!(String::from_utf8(b).unwrap(), n.to_string());
         }
+    }
+
+    #[test]
+    fn out_keeps_every_byte_in_order() {
+        let mut want = Vec::new();
+        let mut b = b"before".to_vec();
+        let mut scratch = [0; SCRATCH];
+        let mut o = Out::new(&mut b, &mut scratch);
+        for n in (0..40).chain([255, 256, 257, 300, 600]).chain(0..40) {
+            let piece: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            o.put(&piece);
+            want.extend_from_slice(&piece);
+            let prefix = [b'0', b'1', b'2', b'3', b'4'];
+            o.put_prefix(&prefix, n % 7);
+            want.extend_from_slice(&prefix[..(n % 7).min(5)]);
+            o.put_u64(n as u64 * 997);
+            want.extend_from_slice((n * 997).to_string().as_bytes());
+        }
+        o.flush();
+        assert_eq!(b, [&b"before"[..], &want].concat());
     }
 
     #[test]
@@ -1058,7 +1161,10 @@ mod tests {
                 let (c, len) = coords(board, mv);
                 assert_eq!(std::str::from_utf8(&c[..len]).unwrap(), want);
                 let mut got = Vec::new();
-                push_uci_field(&mut got, board, mv);
+                let mut scratch = [0; SCRATCH];
+                let mut o = Out::new(&mut got, &mut scratch);
+                o.put_coords(board, mv);
+                o.flush();
                 let field = format!(",\"uci\":\"{want}\",\"san\":\"");
                 assert_eq!(String::from_utf8(got).unwrap(), field);
                 checked += 1;
@@ -1123,7 +1229,7 @@ mod tests {
                         },
                         tok: String::new(),
                         plain_moves: plain_moves(&style),
-                        letters: None,
+                        scratch: [0; SCRATCH],
                     };
                     let mut board = Board::Chess(pos.clone());
                     let mut got = Vec::new();
@@ -1134,6 +1240,69 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Clears the [`crate::game::SanHint`] of every move of `line`, variations too.
+    fn clear_hints(line: &mut Line) {
+        for node in &mut line.moves {
+            node.san = None;
+            for var in node.variations_mut() {
+                clear_hints(var);
+            }
+        }
+    }
+
+    /// The move objects written from the moves' hints ([`Out`] and
+    /// `write_san_hinted_into`, the board following only the pieces) are those
+    /// written from the position (`push_san`), for every style.
+    #[test]
+    fn hinted_moves_agree_with_position() {
+        use crate::notation::chess::{SanStyle, table};
+        let text = concat!(
+            "[Event \"Trắng \\\"x\\\"\"]\r\n[White \"A\"]\r\n\r\n",
+            "1. e4 {Trắng đi trước} e5 2. Nf3 Nc6 3. Bb5 a6 (3... Nf6 4. O-O Nxe4 5. Re1 Nd6 ",
+            "6. Nxe5 (6. Bxc6 dxc6) Be7) 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O ",
+            "9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 Re8 13. Nf1 Bf8 14. Ng3 g6 15. a4 c5 ",
+            "16. d5 c4 17. Bg5 h6 18. Be3 Nc5 19. Qd2 h5 20. Bg5 Be7 $1 21. Ra3 {[%clk 0:10:00]} ",
+            "Qc7 22. Rea1 Kg7 *\n\n",
+            "[FEN \"r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R w KQkq - 0 1\"]\n\n",
+            "1. bxa8=Q+ Kd7 2. Qxh8 gxh1=N 3. O-O-O Ke6 4. Qe8+ Kxf5 5. Ne3+ Kf4 *\n\n",
+            "[FEN \"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3\"]\n\n",
+            "3. exf6 Nxf6 4. f4 e5 5. fxe5 Ng4 6. e6 Bc5 7. Qxg4 Bxg1 8. Rxg1 Qh4+ 9. g3 Qxg4 *\n\n",
+            "1. f3 e5 2. g4 Qh4# 0-1\n\n",
+            "[Variant \"Chess960\"]\n[FEN \"1rk3r1/pppppppp/8/8/8/8/PPPPPPPP/1RK3R1 w GBgb - 0 1\"]\n\n",
+            "1. O-O O-O-O 2. d4 d5 *\n",
+        );
+        let styles = [
+            SanStyle::pgn(),
+            SanStyle::figurine(),
+            SanStyle::fide(table("vi").unwrap()),
+            SanStyle {
+                check_marks: false,
+                ..SanStyle::pgn()
+            },
+        ];
+        let mut hints = 0;
+        for raw in crate::archive::read_str(text) {
+            let game = crate::replay::replay(raw, &crate::replay::ReplayOptions::default());
+            assert!(game.diagnostics.is_empty(), "{:?}", game.diagnostics);
+            hints += game.moves.moves.iter().filter(|n| n.san.is_some()).count();
+            let mut bare = game.clone();
+            clear_hints(&mut bare.moves);
+            for chess in styles {
+                let opts = JsonOptions {
+                    moves: MoveStyle {
+                        chess,
+                        ..MoveStyle::default()
+                    },
+                };
+                let want = to_json_string(&bare, &opts);
+                assert_eq!(to_json_string(&game, &opts), want);
+                let v: serde_json::Value = serde_json::from_str(&want).unwrap();
+                assert!(v["moves"].as_array().is_some_and(|m| !m.is_empty()));
+            }
+        }
+        assert!(hints > 60);
     }
 
     #[test]
