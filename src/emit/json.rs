@@ -854,7 +854,7 @@ fn plain_ascii_word(w: u64, len: usize) -> bool {
     let keep = u64::MAX
         .checked_shr(64u32.saturating_sub(8 * len as u32))
         .unwrap_or(0);
-    let y = (w & keep) | (ONES * u64::from(b'a') & !keep);
+    let y = (w & keep) | ((ONES * u64::from(b'a')) & !keep);
     // with every byte below 0x80, `v - ONES * n` borrows into the high bit of a
     // byte exactly when some byte (that one or one before it) is below `n`
     let below = |v: u64, n: u8| v.wrapping_sub(ONES * u64::from(n)) & !v & HIGH != 0;
