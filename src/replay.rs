@@ -65,6 +65,9 @@ struct Frame {
     /// `before_last` is kept up to date: a variation may follow. Off for the main line
     /// of a game without variations, which spares a copy of the position per move.
     keep_before: bool,
+    /// No illegal move was kept on the way to `pos` (`--keep-illegal`): the position
+    /// is sound and moves are played with [`san::resolve_play_sound`].
+    sound: bool,
 }
 
 impl Frame {
@@ -77,6 +80,7 @@ impl Frame {
             cut: false,
             cut_depth: 0,
             keep_before: true,
+            sound: true,
         }
     }
 }
@@ -690,9 +694,11 @@ fn walk(
                     );
                     let mut child = Frame::new(frame.pos.clone(), frame.next_ply);
                     child.cut = true;
+                    child.sound = frame.sound;
                     stack.push(child);
                 } else {
-                    let child = Frame::new(frame.before_last.clone(), frame.next_ply - 1);
+                    let mut child = Frame::new(frame.before_last.clone(), frame.next_ply - 1);
+                    child.sound = frame.sound;
                     stack.push(child);
                 }
             }
@@ -776,6 +782,7 @@ fn keep_illegal_move(token: &str, reader: Reader, frame: &mut Frame, span: Span)
     pos.play_unchecked(&mv);
     let mut node = MoveNode::new(AnyMove::Chess(mv), span);
     node.illegal = true;
+    frame.sound = false;
     if let Some(nag) = syntax.nag {
         node.extras_mut().nags.push(nag);
     }
@@ -871,7 +878,11 @@ fn read_chess_move(
             other => *other = Board::Chess(pos.clone()),
         }
     }
-    let resolved = match san::resolve_play(&syntax, pos, token) {
+    let resolved = match if frame.sound {
+        san::resolve_play_sound(&syntax, pos, token)
+    } else {
+        san::resolve_play(&syntax, pos, token)
+    } {
         Ok(r) => r,
         Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
     };

@@ -46,6 +46,7 @@ pub mod write;
 
 pub use infer::{Inference, InferenceFailure, Readings, infer_language, read_tokens, readable_by};
 pub use lang::{LetterCase, PieceTable, english, figurine, table, tables};
+pub(crate) use resolve::resolve_play_sound;
 pub use resolve::{
     CastleWhy, Illegal, ReadError, Remark, Remarks, ResolveError, Resolved, read, read_play,
     resolve, resolve_by_movement, resolve_play,

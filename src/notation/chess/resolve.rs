@@ -439,17 +439,45 @@ pub fn resolve(san: &SanSyntax, pos: &Position, token: &str) -> Result<Resolved,
 }
 
 /// Resolves `san` on `pos` and plays the move (one position copy saved over
-/// [`resolve`]); `pos` is unchanged on error.
+/// [`resolve`]); `pos` is unchanged on error. Any position will do, even one left by an
+/// illegal move played with [`Position::play_unchecked`].
 pub fn resolve_play(
     san: &SanSyntax,
     pos: &mut Position,
     token: &str,
 ) -> Result<Resolved, ResolveError> {
+    resolve_play_in(san, pos, token, false)
+}
+
+/// [`resolve_play`] on a *sound* position: one reached by legal moves from a valid
+/// start (the FEN reader refuses a side not to move in check), so that the pieces
+/// giving check after the move can be found from the move alone
+/// ([`Position::play_legal`]). The replay uses it until a game keeps an illegal move
+/// (`--keep-illegal`), after which the side not to move may stand in check.
+pub(crate) fn resolve_play_sound(
+    san: &SanSyntax,
+    pos: &mut Position,
+    token: &str,
+) -> Result<Resolved, ResolveError> {
+    resolve_play_in(san, pos, token, true)
+}
+
+/// [`resolve_play`], with `sound` telling whether `pos` is sound (see
+/// [`resolve_play_sound`]).
+#[inline]
+fn resolve_play_in(
+    san: &SanSyntax,
+    pos: &mut Position,
+    token: &str,
+    sound: bool,
+) -> Result<Resolved, ResolveError> {
     let (mv, mut remarks, origin) = find_move(san, pos, token)?;
     match &mv {
         // every move `find_move` returns is legal (it comes from the legal origins or
-        // the legal moves of the position)
-        Some(m) => pos.play_legal(m),
+        // the legal moves of the position); on a sound position that is enough to find
+        // the checkers from the move
+        Some(m) if sound => pos.play_legal(m),
+        Some(m) => pos.play_unchecked(m),
         None => pos.play_null(),
     }
     let gives = if pos.is_check() {
