@@ -13,6 +13,8 @@ pub mod game;
 pub mod notation;
 pub mod replay;
 pub mod suggest;
+#[cfg(test)]
+mod testing;
 pub mod text;
 pub mod xiangqi;
 

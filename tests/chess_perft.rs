@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+mod common;
+
 use kyphu::chess::{Position, check_play_legal, perft};
 
 fn shared(path: &str) -> Option<PathBuf> {
@@ -205,19 +207,7 @@ fn play_legal_agrees_on_corpus_games() {
     let Some(dir) = shared("chess") else {
         return;
     };
-    let mut files = Vec::new();
-    let mut stack = vec![dir];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().filter_map(Result::ok) {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "pgn") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = common::pgn_files(dir);
     let (mut games, mut compared) = (0, 0);
     for f in &files {
         let bytes = std::fs::read(f).unwrap();

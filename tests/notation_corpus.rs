@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+mod common;
+
 use kyphu::chess::{Move, Position};
 use kyphu::notation::chess::syntax;
 use kyphu::notation::chess::{
@@ -437,19 +439,7 @@ fn every_corpus_game_round_trips_in_every_table() {
         replay::{ReplayOptions, replay as replay_game},
     };
     let Some(c) = corpus() else { return };
-    let mut files = Vec::new();
-    let mut stack = vec![c.join("chess")];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().filter_map(Result::ok) {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "pgn") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = common::pgn_files(c.join("chess"));
     let mut games = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f).unwrap();

@@ -1573,13 +1573,8 @@ mod tests {
             b"\xc3\xa9t\xc3\xa9",
         ];
         let ends: &[&[u8]] = &[b"\n", b"\r\n", b"\r", b"\n", b"\n"];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::testing::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: usize| rng.below(n);
         for _ in 0..300 {
             let mut input = Vec::new();
             for _ in 0..next(24) {

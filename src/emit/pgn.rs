@@ -638,13 +638,7 @@ mod tests {
             "b}",
             "abcdefghijklmnop",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::testing::XorShift::new(0x2545_f491_4f6c_dd1d);
         for round in 0..400 {
             let opts = PgnOptions {
                 max_line: 1 + (round % 40),
@@ -653,7 +647,7 @@ mod tests {
             let mut copied = PgnWriter::new(Vec::new(), opts);
             let mut in_place = PgnWriter::new(Vec::new(), opts);
             for _ in 0..60 {
-                let w = words[(next() % words.len() as u64) as usize];
+                let w = words[rng.below(words.len())];
                 copied.token(w);
                 in_place.token_with(|t| t.push_str(w));
                 assert_eq!(copied.buf, in_place.buf, "width {}", opts.max_line);
@@ -704,18 +698,9 @@ mod tests {
             "a", "Z9", "_", "+", " ", "\\", "\"", "\n", "\r", "\t", "é", "Đ", "王", "♘",
             "\u{2028}", "%", "[", "]", "",
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let mut piece = |n: u64| -> String {
-            (0..n)
-                .map(|_| parts[(next() % parts.len() as u64) as usize])
-                .collect()
-        };
+        let mut rng = crate::testing::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        let mut piece =
+            |n: u64| -> String { (0..n).map(|_| parts[rng.below(parts.len())]).collect() };
         for n in 0..2000 {
             let name = piece(n % 5);
             let value = piece(n % 9);

@@ -1007,13 +1007,7 @@ mod tests {
     /// the FEN round-trips.
     #[test]
     fn random_games_are_consistent() {
-        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::testing::XorShift::new(0x2545_F491_4F6C_DD1D);
         let suite = [
             START_FEN,
             "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
@@ -1040,7 +1034,7 @@ mod tests {
                         assert!(p.outcome().is_some());
                         break;
                     }
-                    let m = legal[(next() % legal.len() as u64) as usize];
+                    let m = legal[rng.below(legal.len())];
                     p.play(m).unwrap();
                 }
             }

@@ -2,6 +2,8 @@
 //! configuration.
 #![allow(dead_code, clippy::unwrap_used)]
 
+use std::path::PathBuf;
+
 use kyphu::chess::{Move, Position};
 use kyphu::diag::Severity;
 use kyphu::game::Game;
@@ -131,4 +133,22 @@ pub fn chess960_fen(n: usize) -> String {
         rooks[0]
     );
     format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1")
+}
+
+/// The `.pgn` files under `dir` and its subdirectories, sorted.
+pub fn pgn_files(dir: PathBuf) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "pgn") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
 }

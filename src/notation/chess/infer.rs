@@ -662,18 +662,10 @@ mod tests {
             "x",
             "",
         ];
-        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::testing::XorShift::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..3_000 {
-            let len = 1 + (next() % 8) as usize;
-            let game: Vec<&str> = (0..len)
-                .map(|_| pool[(next() % pool.len() as u64) as usize])
-                .collect();
+            let len = 1 + rng.below(8);
+            let game: Vec<&str> = (0..len).map(|_| pool[rng.below(pool.len())]).collect();
             let r = read_tokens(&game);
             let want = readable_by(&game);
             let codes = |ts: &[&'static PieceTable]| ts.iter().map(|t| t.code).collect::<Vec<_>>();

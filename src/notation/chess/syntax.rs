@@ -956,6 +956,7 @@ fn glyph(i: &str) -> Res<'_, u8> {
 mod tests {
     use super::*;
     use crate::notation::chess::lang::{english, table};
+    use crate::testing::{XorShift, all_words, random_word};
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
@@ -1310,18 +1311,12 @@ mod tests {
         let alphabet: Vec<char> = "abcdefgh12345678xX:-=+#!?() /.epOo0NBRQKPSDTLCAFHVMWJГКрЛФС王后车马象兵اسبشورف♘♞♔ｅ４×–\u{200F}\u{00A0}"
             .chars()
             .collect();
-        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::testing::XorShift::new(0x9E37_79B9_7F4A_7C15);
         let tables = tables_for_fast();
         for _ in 0..20_000 {
-            let len = (next() % 9) as usize;
+            let len = rng.below(9);
             let tok: String = (0..len)
-                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .map(|_| alphabet[rng.below(alphabet.len())])
                 .collect();
             for t in &tables {
                 let slow = parse(&tok, t);
@@ -1345,30 +1340,10 @@ mod tests {
             .into_iter()
             .filter(|t| t.fast_path_ok())
             .collect();
-        let mut tokens: Vec<Vec<u8>> = vec![Vec::new()];
-        let mut last: Vec<Vec<u8>> = vec![Vec::new()];
-        for _ in 0..4 {
-            let mut next = Vec::new();
-            for t in &last {
-                for &c in alphabet {
-                    let mut u = t.clone();
-                    u.push(c);
-                    next.push(u);
-                }
-            }
-            tokens.extend(next.iter().cloned());
-            last = next;
-        }
-        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut tokens = all_words(alphabet, 4);
+        let mut rng = XorShift::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..50_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let len = 5 + (seed % 4) as usize;
-            let tok: Vec<u8> = (0..len)
-                .map(|i| alphabet[((seed >> (8 * i)) % alphabet.len() as u64) as usize])
-                .collect();
-            tokens.push(tok);
+            tokens.push(random_word(&mut rng, alphabet, 5));
         }
         for extra in [
             "exd8=Q+", "bxa8=N#", "Nbxd2+", "R1xe2#", "O-O-O#", "e8=K", "axb1=P",
@@ -1415,31 +1390,10 @@ mod tests {
         letters.sort();
         letters.dedup();
         let alphabet = b"abeh1458x+#=Q-O";
-        let mut rests: Vec<Vec<u8>> = vec![Vec::new()];
-        let mut last: Vec<Vec<u8>> = vec![Vec::new()];
-        for _ in 0..3 {
-            let mut next = Vec::new();
-            for r in &last {
-                for &c in alphabet {
-                    let mut u = r.clone();
-                    u.push(c);
-                    next.push(u);
-                }
-            }
-            rests.extend(next.iter().cloned());
-            last = next;
-        }
-        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rests = all_words(alphabet, 3);
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..5_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let len = 4 + (seed % 4) as usize;
-            rests.push(
-                (0..len)
-                    .map(|i| alphabet[((seed >> (8 * i)) % alphabet.len() as u64) as usize])
-                    .collect(),
-            );
+            rests.push(random_word(&mut rng, alphabet, 4));
         }
         let mut tokens: Vec<String> = Vec::new();
         for l in &letters {

@@ -698,19 +698,13 @@ mod tests {
             "CHRPKAEBNMSTXVGtgsabcde0123456789+-./=前中后炮马车兵卒进退平一二五９Ｃ＋ ơáạ-"
                 .chars()
                 .collect();
-        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::testing::XorShift::new(0x2545_F491_4F6C_DD1D);
         let mut dialects = Dialect::ALL.to_vec();
         dialects.push(Dialect::Chinese(Glyphs::Traditional));
         for _ in 0..20_000 {
-            let len = (next() % 9) as usize;
+            let len = rng.below(9);
             let tok: String = (0..len)
-                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .map(|_| alphabet[rng.below(alphabet.len())])
                 .collect();
             for d in &dialects {
                 let mut pos = Position::default();
