@@ -24,30 +24,33 @@ const LOOK_AHEAD: usize = 6;
 /// Candidates further than this (and not confirmed by look-ahead) are not offered.
 const MAX_DISTANCE: f32 = 2.5;
 
+/// Characters that handwriting or typing confuse (either order).
 fn confusable(a: char, b: char) -> bool {
-    const PAIRS: &[(char, char)] = &[
-        ('1', 'l'),
-        ('1', 'I'),
-        ('0', 'O'),
-        ('0', 'o'),
-        ('6', 'b'),
-        ('3', '8'),
-        ('5', 'S'),
-        ('2', 'Z'),
-        ('g', '9'),
-        ('c', 'e'),
-        ('h', 'b'),
-        ('x', '*'),
-    ];
-    PAIRS
-        .iter()
-        .any(|&(x, y)| (a == x && b == y) || (a == y && b == x))
+    matches!(
+        (a.min(b), a.max(b)),
+        ('1', 'l')
+            | ('1', 'I')
+            | ('0', 'O')
+            | ('0', 'o')
+            | ('6', 'b')
+            | ('3', '8')
+            | ('5', 'S')
+            | ('2', 'Z')
+            | ('9', 'g')
+            | ('c', 'e')
+            | ('b', 'h')
+            | ('*', 'x')
+    )
 }
 
 fn substitution_cost(a: char, b: char) -> f32 {
     if a == b {
         0.0
-    } else if a.to_lowercase().eq(b.to_lowercase()) {
+    } else if if a.is_ascii() && b.is_ascii() {
+        a.eq_ignore_ascii_case(&b)
+    } else {
+        a.to_lowercase().eq(b.to_lowercase())
+    } {
         0.3
     } else if confusable(a, b) {
         0.5
@@ -60,8 +63,15 @@ fn substitution_cost(a: char, b: char) -> f32 {
 pub fn distance(a: &str, b: &str) -> f32 {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    distance_in(&a, &b, &mut Vec::new())
+}
+
+/// [`distance`] between two character slices, with `d` as the scratch matrix (reused
+/// across calls, so that ranking the legal moves allocates nothing per comparison).
+fn distance_in(a: &[char], b: &[char], d: &mut Vec<f32>) -> f32 {
     let w = b.len() + 1;
-    let mut d = vec![0f32; (a.len() + 1) * w];
+    d.clear();
+    d.resize((a.len() + 1) * w, 0.0);
     for i in 0..=a.len() {
         d[i * w] = i as f32;
     }
@@ -82,19 +92,22 @@ pub fn distance(a: &str, b: &str) -> f32 {
     d[a.len() * w + b.len()]
 }
 
-/// The written text without check marks, glyphs and a leading scoresheet dash.
-fn core(text: &str) -> String {
-    text.trim()
-        .trim_end_matches(['+', '#', '!', '?', '†', '‡'])
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect()
+/// The written text without check marks and glyphs, and without white space, as
+/// characters in `out` (cleared first).
+fn core_into(text: &str, out: &mut Vec<char>) {
+    out.clear();
+    out.extend(
+        text.trim()
+            .trim_end_matches(['+', '#', '!', '?', '†', '‡'])
+            .chars()
+            .filter(|c| !c.is_whitespace()),
+    );
 }
 
 /// `Nf6` → `Nf3`: every rank digit mirrored (1↔8, 2↔7, 3↔6, 4↔5).
-fn mirror_ranks(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
+fn mirror_ranks(text: &[char]) -> Vec<char> {
+    text.iter()
+        .map(|&c| match c {
             '1'..='8' => char::from(b'1' + (b'8' - c as u8)),
             _ => c,
         })
@@ -121,42 +134,9 @@ pub fn suggest(
     table: &'static PieceTable,
     max: usize,
 ) -> Vec<Suggestion> {
-    let target = core(written);
-    // No move is longer than this (`Кр×e8=Ф++` has 10 characters): longer text is no
-    // slip of a move, and the edit distance would cost its length squared per candidate.
-    if target.is_empty() || target.chars().count() > MAX_TOKEN {
+    let Some(mut scored) = closeness(pos, written, table) else {
         return Vec::new();
-    }
-    let mirrored = mirror_ranks(&target);
-    let mut scored: Vec<Suggestion> = Vec::new();
-    let mut buf = String::new();
-    for mv in pos.legal_moves() {
-        let mut best = f32::MAX;
-        for t in tables() {
-            let foreign = if std::ptr::eq(t, table) { 0.0 } else { 0.3 };
-            for long in [false, true] {
-                buf.clear();
-                let mut style = SanStyle::fide(t);
-                style.check_marks = false;
-                if long {
-                    crate::notation::chess::write_long(&mut buf, pos, &mv, &style);
-                } else {
-                    write_san(&mut buf, pos, &mv, &style);
-                }
-                let rendered = core(&buf);
-                let d = distance(&target, &rendered).min(distance(&mirrored, &rendered) + 0.5);
-                best = best.min(d + foreign);
-            }
-        }
-        buf.clear();
-        write_san(&mut buf, pos, &mv, &SanStyle::fide(table));
-        scored.push(Suggestion {
-            mv,
-            san: buf.clone(),
-            distance: best,
-            replayed: 0,
-        });
-    }
+    };
     scored.sort_by(|a, b| a.distance.total_cmp(&b.distance));
     // Look ahead for the closest few.
     for s in scored.iter_mut().take(12) {
@@ -173,6 +153,74 @@ pub fn suggest(
     scored.sort_by(|a, b| score(a).total_cmp(&score(b)));
     scored.truncate(max);
     scored
+}
+
+/// Every legal move of `pos` with its distance to `written` (not yet sorted, no
+/// look-ahead): the least, over every table and both the SAN and the long form, of the
+/// distance of the written text (or the text with its ranks mirrored, plus 0.5) to the
+/// rendering, plus 0.3 for a table other than the game's. `None` when `written` is
+/// empty or too long to be a slip of a move.
+fn closeness(pos: &Position, written: &str, table: &'static PieceTable) -> Option<Vec<Suggestion>> {
+    let mut target = Vec::new();
+    core_into(written, &mut target);
+    // No move is longer than this (`Кр×e8=Ф++` has 10 characters): longer text is no
+    // slip of a move, and the edit distance would cost its length squared per candidate.
+    if target.is_empty() || target.len() > MAX_TOKEN {
+        return None;
+    }
+    let mirrored = mirror_ranks(&target);
+    // The game's own table first: a rendering another table repeats (a pawn move is
+    // `e4` in most of them) then costs nothing more, as its distance plus the foreign
+    // cost cannot be smaller.
+    let own = tables().iter().find(|t| std::ptr::eq(*t, table));
+    let order = own
+        .into_iter()
+        .chain(tables().iter().filter(|t| !std::ptr::eq(*t, table)));
+    let mut scored: Vec<Suggestion> = Vec::new();
+    let mut buf = String::new();
+    let mut matrix = Vec::new();
+    // this move's renderings already scored, each with the foreign cost it was scored at
+    let mut seen: Vec<(Vec<char>, f32)> = Vec::new();
+    let mut spare: Vec<Vec<char>> = Vec::new();
+    for mv in pos.legal_moves() {
+        let mut best = f32::MAX;
+        spare.extend(seen.drain(..).map(|(chars, _)| chars));
+        for t in order.clone() {
+            let foreign = if std::ptr::eq(t, table) { 0.0 } else { 0.3 };
+            for long in [false, true] {
+                buf.clear();
+                let mut style = SanStyle::fide(t);
+                style.check_marks = false;
+                if long {
+                    crate::notation::chess::write_long(&mut buf, pos, &mv, &style);
+                } else {
+                    write_san(&mut buf, pos, &mv, &style);
+                }
+                let mut rendered = spare.pop().unwrap_or_default();
+                core_into(&buf, &mut rendered);
+                // Every insertion or deletion costs 1: a rendering whose length alone
+                // puts it at `best` or beyond cannot lower it.
+                let at_least = target.len().abs_diff(rendered.len()) as f32 + foreign;
+                if at_least >= best || seen.iter().any(|(r, f)| *r == rendered && *f <= foreign) {
+                    spare.push(rendered);
+                    continue;
+                }
+                let d = distance_in(&target, &rendered, &mut matrix)
+                    .min(distance_in(&mirrored, &rendered, &mut matrix) + 0.5);
+                best = best.min(d + foreign);
+                seen.push((rendered, foreign));
+            }
+        }
+        buf.clear();
+        write_san(&mut buf, pos, &mv, &SanStyle::fide(table));
+        scored.push(Suggestion {
+            mv,
+            san: buf.clone(),
+            distance: best,
+            replayed: 0,
+        });
+    }
+    Some(scored)
 }
 
 #[cfg(test)]
@@ -244,5 +292,87 @@ mod tests {
         let pos = Position::default();
         assert!(sans(&pos, "Qxh7", &[]).len() <= 3);
         assert!(sans(&pos, "", &[]).is_empty());
+    }
+
+    /// The distances `closeness` finds, with its shortcuts (renderings scored once,
+    /// renderings too long or short to win skipped), are those of the plain rule: every
+    /// table, both forms, both the written and the mirrored text.
+    #[test]
+    fn closeness_agrees_with_the_plain_rule() {
+        fn plain(pos: &Position, written: &str, table: &'static PieceTable, mv: &Move) -> f32 {
+            let mut target = Vec::new();
+            core_into(written, &mut target);
+            let target: String = target.into_iter().collect();
+            let mirrored: String = mirror_ranks(&target.chars().collect::<Vec<_>>())
+                .into_iter()
+                .collect();
+            let mut best = f32::MAX;
+            for t in tables() {
+                let foreign = if std::ptr::eq(t, table) { 0.0 } else { 0.3 };
+                for long in [false, true] {
+                    let mut buf = String::new();
+                    let mut style = SanStyle::fide(t);
+                    style.check_marks = false;
+                    if long {
+                        crate::notation::chess::write_long(&mut buf, pos, mv, &style);
+                    } else {
+                        write_san(&mut buf, pos, mv, &style);
+                    }
+                    let mut rendered = Vec::new();
+                    core_into(&buf, &mut rendered);
+                    let rendered: String = rendered.into_iter().collect();
+                    let d = distance(&target, &rendered).min(distance(&mirrored, &rendered) + 0.5);
+                    best = best.min(d + foreign);
+                }
+            }
+            best
+        }
+        let mut rng = crate::testing::XorShift::new(0x5eed_cafe);
+        let codes = ["en", "vi", "zh", "fa", "de", "ru", "figurine"];
+        let mut compared = 0;
+        for _ in 0..16 {
+            let mut pos = Position::default();
+            for _ in 0..rng.below(40) {
+                let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(&moves[rng.below(moves.len())]);
+            }
+            let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+            if moves.is_empty() {
+                continue;
+            }
+            for _ in 0..10 {
+                let game_table = table(codes[rng.below(codes.len())]).unwrap();
+                // a legal move in some table, with one character changed, or garbage
+                let mv = &moves[rng.below(moves.len())];
+                let mut text = String::new();
+                let shown = table(codes[rng.below(codes.len())]).unwrap();
+                write_san(&mut text, &pos, mv, &SanStyle::fide(shown));
+                // as written in that table, or with one character replaced, dropped or
+                // doubled, or its case changed
+                let mut chars: Vec<char> = text.chars().collect();
+                let i = rng.below(chars.len());
+                match rng.below(5) {
+                    0 => {}
+                    1 => chars[i] = ['1', 'l', 'x', 'N', 'f', '6', 'b', 'Ф', '马'][rng.below(9)],
+                    2 if chars.len() > 1 => {
+                        chars.remove(i);
+                    }
+                    3 => chars.insert(i, chars[i]),
+                    _ => chars = text.to_lowercase().chars().collect(),
+                }
+                let written: String = chars.into_iter().collect();
+                let found = closeness(&pos, &written, game_table).unwrap();
+                assert_eq!(found.len(), moves.len());
+                for s in &found {
+                    let want = plain(&pos, &written, game_table, &s.mv);
+                    assert_eq!(s.distance, want, "{written} → {} in {}", s.san, pos.fen());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared}");
     }
 }
