@@ -458,10 +458,6 @@ impl Position {
         let ours = self.by_role(role) & us;
         let mut legal = Bitboard::EMPTY;
         let froms = match role {
-            Role::Knight => attacks::knight(to) & ours,
-            Role::Bishop => attacks::bishop(to, occupied) & ours,
-            Role::Rook => attacks::rook(to, occupied) & ours,
-            Role::Queen => attacks::queen(to, occupied) & ours,
             Role::King => {
                 if attacks::king(to).contains(king)
                     && self
@@ -493,25 +489,45 @@ impl Position {
                     }
                 }
             }
+            // A knight or a slider: the pieces that reach `to` on an empty board
+            // (a small table, one look-up for every role), kept when nothing stands
+            // between (never anything for a knight).
+            _ => {
+                let mut froms = Bitboard::EMPTY;
+                for from in attacks::reach(color, role, to) & ours {
+                    if (attacks::between(from, to) & occupied).is_empty() {
+                        froms = froms.with(from);
+                    }
+                }
+                froms
+            }
         };
+        // Legal when no piece of theirs (the one taken on `to` aside) attacks the king
+        // once the piece has left `from` for `to`: this covers pins and answers to a
+        // check alike.
         let to_bb = Bitboard::from_square(to);
+        if self.checkers.any() {
+            for from in froms {
+                let after = occupied.without(from).with(to);
+                if (self.attackers_to(king, them, after) & !to_bb).is_empty() {
+                    legal = legal.with(from);
+                }
+            }
+            return legal;
+        }
+        // Out of check, only a piece on a line with its king can uncover an attack on
+        // it, and only along that line, from a slider of theirs that moves along such
+        // lines: the others are legal as they stand.
+        let king_lines = attacks::reach(color, Role::Queen, king);
+        legal |= froms & !king_lines;
         let them_bb = self.by_color(them);
         let queens = self.by_role(Role::Queen);
         let straight = (self.by_role(Role::Rook) | queens) & them_bb;
         let diagonal = (self.by_role(Role::Bishop) | queens) & them_bb;
-        for from in froms {
-            // Legal when no piece of theirs (the one taken on `to` aside) attacks the
-            // king once the piece has left `from` for `to`: this covers pins and
-            // answers to a check alike. Out of check, only a piece on a line with its
-            // king can uncover an attack on it, and only along that line, from a
-            // slider of theirs that moves along such lines.
+        for from in froms & king_lines {
             let after = occupied.without(from).with(to);
             let line = attacks::line(king, from);
-            let exposed = if self.checkers.any() {
-                self.attackers_to(king, them, after)
-            } else if !line.any() {
-                Bitboard::EMPTY
-            } else if king.rank() == from.rank() || king.file() == from.file() {
+            let exposed = if king.rank() == from.rank() || king.file() == from.file() {
                 if (line & straight).any() {
                     attacks::rook(king, after) & straight
                 } else {
@@ -877,21 +893,19 @@ impl Position {
             return Bitboard::EMPTY;
         };
         let occupied = self.occupied();
-        let attacks_from_to = match role {
-            Role::Pawn => attacks::pawn(mover, to),
-            Role::Knight => attacks::knight(to),
-            Role::Bishop => attacks::bishop(to, occupied),
-            Role::Rook => attacks::rook(to, occupied),
-            Role::Queen => attacks::queen(to, occupied),
-            Role::King => Bitboard::EMPTY,
-        };
-        let mut checkers = if attacks_from_to.contains(king) {
-            Bitboard::from_square(to)
-        } else {
-            Bitboard::EMPTY
-        };
-        let line = attacks::line(king, from);
-        if line.any() {
+        // The moved piece checks when the king is in its reach on an empty board (a
+        // small table, one look-up for every role) and nothing stands between (never
+        // anything for a pawn or a knight; a king never reaches the other king after
+        // a legal move).
+        let mut checkers = Bitboard::EMPTY;
+        if attacks::reach(mover, role, to).contains(king)
+            && (attacks::between(to, king) & occupied).is_empty()
+        {
+            checkers = Bitboard::from_square(to);
+        }
+        // a line from the king through `from` (looked up only when there is one)
+        if attacks::reach(mover, Role::Queen, king).contains(from) {
+            let line = attacks::line(king, from);
             let queens = self.by_role(Role::Queen);
             let ours = self.by_color(mover);
             if king.rank() == from.rank() || king.file() == from.file() {
