@@ -536,7 +536,43 @@ fn odd_form(san: &SanSyntax) -> bool {
 /// coordinates canonical SAN writes for it.
 type Found = (Option<Move>, Remarks, (bool, bool));
 
+/// Written forms that [`find_move_in_full`] remarks on or reads in a way of its own:
+/// a move written without any of them and without an origin square (`Nf3`, `exd5`,
+/// `Rad1`, `e8=Q`) is read by [`quick`] alone when it settles it.
+const UNUSUAL_FORMS: u16 = Form::LOWERCASE_PIECE.bits()
+    | Form::PAWN_LETTER.bits()
+    | Form::ODD_CASTLE.bits()
+    | Form::ODD_PROMOTION.bits()
+    | Form::LOWER_PROMOTION.bits()
+    | Form::COLON_CAPTURE.bits()
+    | Form::ODD_NULL.bits();
+
+/// The move `san` describes ([`find_move_in_full`]). The usual SAN of a piece or pawn
+/// move takes the first step of it only: for such a move every step before [`quick`]
+/// is a no-op (no remark on the form, no null move, no castling, no origin square for
+/// a long or king-takes-rook move), so the answer is the same.
+#[inline]
 fn find_move(san: &SanSyntax, pos: &Position, token: &str) -> Result<Found, Box<ResolveError>> {
+    if san.form.bits() & UNUSUAL_FORMS == 0
+        && !san.null
+        && san.castle.is_none()
+        && san.from_square().is_none()
+        && let Some((m, origin)) = quick(san, pos)
+    {
+        let remarks = describe(san, san.role, m, origin, Remarks::default());
+        return Ok((Some(m), remarks, origin));
+    }
+    find_move_in_full(san, pos, token)
+}
+
+/// The move `san` describes, every written form and failure considered: the fast
+/// [`quick`] when it settles the move, else the full [`search`].
+#[inline(never)]
+fn find_move_in_full(
+    san: &SanSyntax,
+    pos: &Position,
+    token: &str,
+) -> Result<Found, Box<ResolveError>> {
     let mut remarks = Remarks::default();
     if odd_form(san) {
         remarks.insert(Remark::OddForm);
@@ -625,7 +661,7 @@ fn search(
 /// written in `san` (as [`fits`] tells), with the origin coordinates canonical SAN
 /// writes for it ([`origin_among`] over the other legal origins of that role onto that
 /// square); `None` when no move or several fit.
-#[inline]
+#[inline(always)]
 fn quick(san: &SanSyntax, pos: &Position) -> Option<(Move, (bool, bool))> {
     let (role, to) = (san.role, san.to);
     let promotes = role == Role::Pawn && to.rank() == Rank::EIGHTH.relative(pos.turn());
