@@ -941,9 +941,10 @@ impl Position {
                 to,
                 promotion,
             } => {
-                if capture.is_some() || role == Role::Pawn {
-                    self.halfmoves = 0;
-                }
+                // a capture or a pawn move resets the clock (a mask, not a branch: which
+                // it is changes from move to move and cannot be predicted)
+                let keep = !(capture.is_some() | (role == Role::Pawn));
+                self.halfmoves &= u32::from(keep).wrapping_neg();
                 if role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
                     self.ep_square = from.offset(color.fold(8, -8));
                 }
@@ -1027,9 +1028,8 @@ impl Position {
                 self.castles.discard_color(color);
             }
         }
-        if color == Color::Black {
-            self.fullmoves = self.fullmoves.saturating_add(1);
-        }
+        // one more after Black's move (added, not branched on: the sides alternate)
+        self.fullmoves = self.fullmoves.saturating_add(color.index() as u32);
         self.turn = color.other();
     }
 
