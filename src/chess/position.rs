@@ -852,12 +852,13 @@ impl Position {
     /// Plays `m`, which must be legal here (from [`Position::legal_origins`], the move
     /// generator or [`Position::is_legal`]), as [`Position::play_unchecked`] does but
     /// finds the pieces giving check from the move alone ([`Position::checks_by_move`])
-    /// instead of from every piece: the legality of `m` is what makes that enough. An
-    /// illegal move may leave wrong checkers (never a panic): play such a move with
-    /// [`Position::play_unchecked`].
+    /// instead of from every piece, and moves the pieces without checking that they
+    /// stand where the move says: the legality of `m` is what makes that enough. An
+    /// illegal move may leave wrong checkers or a broken board (never a panic): play
+    /// such a move with [`Position::play_unchecked`].
     pub fn play_legal(&mut self, m: &Move) {
         let mover = self.turn;
-        self.play_pieces(m);
+        self.play_pieces_of::<true>(m);
         match *m {
             Move::Normal {
                 role,
@@ -930,6 +931,15 @@ impl Position {
     /// [`crate::game::SanHint`]) plays a game this way for its final FEN.
     #[inline(always)]
     pub(crate) fn play_pieces(&mut self, m: &Move) {
+        self.play_pieces_of::<false>(m);
+    }
+
+    /// [`Position::play_pieces`]; with `LEGAL` the move is known to be legal (as
+    /// [`Position::play_legal`] requires), so that the moving piece stands on its
+    /// origin and the piece it takes on its destination as the move says, and the
+    /// bits are toggled without looking.
+    #[inline(always)]
+    fn play_pieces_of<const LEGAL: bool>(&mut self, m: &Move) {
         let color = self.turn;
         self.ep_square = None;
         self.halfmoves = self.halfmoves.saturating_add(1);
@@ -957,14 +967,15 @@ impl Position {
                     self.castles.discard_rooks(from_to);
                 }
                 let us = self.by_color[color.index()];
-                if us.contains(from) && self.by_role[role.index()].contains(from) {
+                if LEGAL || us.contains(from) && self.by_role[role.index()].contains(from) {
                     // The usual case, a move as generated: toggle the bits directly.
                     if self.occupied().contains(to) {
                         let them = &mut self.by_color[color.other().index()];
                         match capture {
                             Some(taken)
-                                if them.contains(to)
-                                    && self.by_role[taken.index()].contains(to) =>
+                                if LEGAL
+                                    || them.contains(to)
+                                        && self.by_role[taken.index()].contains(to) =>
                             {
                                 them.toggle(to);
                                 self.by_role[taken.index()].toggle(to);
