@@ -450,7 +450,11 @@ static REACH: [[[u64; 64]; 6]; 2] = {
         let bishop = sliding(sq, 0, &BISHOP_DIRS);
         let mut c = 0;
         while c < 2 {
-            t[c][0][sq] = if c == 0 { WHITE_PAWN[sq] } else { BLACK_PAWN[sq] };
+            t[c][0][sq] = if c == 0 {
+                WHITE_PAWN[sq]
+            } else {
+                BLACK_PAWN[sq]
+            };
             t[c][1][sq] = KNIGHT[sq];
             t[c][2][sq] = bishop;
             t[c][3][sq] = rook;
@@ -593,10 +597,7 @@ mod tests {
             for b in 0..64u8 {
                 let sb = Square::new(b).unwrap();
                 // walk from a towards b one square at a time, if they are aligned
-                let (df, dr) = (
-                    (b % 8) as i8 - (a % 8) as i8,
-                    (b / 8) as i8 - (a / 8) as i8,
-                );
+                let (df, dr) = ((b % 8) as i8 - (a % 8) as i8, (b / 8) as i8 - (a / 8) as i8);
                 let aligned = a != b && (df == 0 || dr == 0 || df.abs() == dr.abs());
                 let mut want = 0u64;
                 if aligned {
