@@ -2,7 +2,10 @@
 //! whose magic numbers were found by a fixed-seed search (kept as a test that redoes it)
 //! and whose tables are filled once at first use, plus `between` and `line` tables.
 
-use super::{bitboard::Bitboard, types::Square};
+use super::{
+    bitboard::Bitboard,
+    types::{Role, Square},
+};
 use crate::color::Color;
 
 const fn leaper_table(deltas: &[(i8, i8)]) -> [u64; 64] {
@@ -400,9 +403,8 @@ static SLIDERS: [u64; SLIDER_SIZE] = {
     table
 };
 
-/// `between` and `line` for every pair of squares.
-const fn pair_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
-    let mut between = [[0u64; 64]; 64];
+/// `line` for every pair of squares (`between` is cut out of it).
+const fn line_table() -> [[u64; 64]; 64] {
     let mut line = [[0u64; 64]; 64];
     let all_dirs = [ROOK_DIRS, BISHOP_DIRS];
     let mut a = 0;
@@ -417,17 +419,13 @@ const fn pair_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
                 let full_line =
                     sliding(a, 0, &[(df, dr), (-df, -dr), (df, dr), (df, dr)]) | 1u64 << a;
                 let (mut f, mut r) = ((a % 8) as i8, (a / 8) as i8);
-                let mut passed = 0u64;
                 loop {
                     f += df;
                     r += dr;
                     if f < 0 || f >= 8 || r < 0 || r >= 8 {
                         break;
                     }
-                    let b = (r * 8 + f) as usize;
-                    between[a][b] = passed;
-                    line[a][b] = full_line;
-                    passed |= 1 << b;
+                    line[a][(r * 8 + f) as usize] = full_line;
                 }
                 d += 1;
             }
@@ -435,10 +433,47 @@ const fn pair_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
         }
         a += 1;
     }
-    (between, line)
+    line
 }
 
-static PAIRS: ([[u64; 64]; 64], [[u64; 64]; 64]) = pair_tables();
+/// The line through two aligned squares, for every pair (32 KB: the `between` sets
+/// are cut out of it rather than kept in a second table of that size).
+static LINES: [[u64; 64]; 64] = line_table();
+
+/// The squares a piece of each colour and role attacks from each square on an empty
+/// board (6 KB: small enough to stay in the L1 cache, where the slider tables do not).
+static REACH: [[[u64; 64]; 6]; 2] = {
+    let mut t = [[[0u64; 64]; 6]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let rook = sliding(sq, 0, &ROOK_DIRS);
+        let bishop = sliding(sq, 0, &BISHOP_DIRS);
+        let mut c = 0;
+        while c < 2 {
+            t[c][0][sq] = if c == 0 {
+                WHITE_PAWN[sq]
+            } else {
+                BLACK_PAWN[sq]
+            };
+            t[c][1][sq] = KNIGHT[sq];
+            t[c][2][sq] = bishop;
+            t[c][3][sq] = rook;
+            t[c][4][sq] = rook | bishop;
+            t[c][5][sq] = KING[sq];
+            c += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The squares a `role` piece of `color` on `sq` attacks on an empty board: its
+/// attacks when nothing stands in the way (a slider is stopped by the pieces
+/// [`between`] it and its target).
+#[inline]
+pub fn reach(color: Color, role: Role, sq: Square) -> Bitboard {
+    Bitboard(REACH[color.index()][role.index()][sq.index() as usize & 63])
+}
 
 #[inline]
 fn magic_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
@@ -461,17 +496,28 @@ pub fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
     rook(sq, occupied) | bishop(sq, occupied)
 }
 
-/// The squares strictly between two aligned squares (empty if not aligned).
+/// The squares strictly between two aligned squares (empty if not aligned): the part
+/// of their [`line`] from the lower square up to the higher one, both left out.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    Bitboard(PAIRS.0[a.index() as usize & 63][b.index() as usize & 63])
+    let (a, b) = (a.index() as u32 & 63, b.index() as u32 & 63);
+    // the squares from the lower of the two (included) to the higher (excluded)
+    let span = (!0u64 << a) ^ (!0u64 << b);
+    let bb = line_bits(a, b) & span;
+    // the lowest square of the line in the span is the lower of the two: drop it
+    Bitboard(bb & bb.wrapping_sub(1))
 }
 
 /// The whole line (rank, file or diagonal) through two aligned squares, edge to edge
 /// (empty if not aligned).
 #[inline]
 pub fn line(a: Square, b: Square) -> Bitboard {
-    Bitboard(PAIRS.1[a.index() as usize & 63][b.index() as usize & 63])
+    Bitboard(line_bits(a.index() as u32 & 63, b.index() as u32 & 63))
+}
+
+#[inline]
+fn line_bits(a: u32, b: u32) -> u64 {
+    LINES[a as usize & 63][b as usize & 63]
 }
 
 /// Are the three squares on one line?
@@ -527,6 +573,46 @@ mod tests {
         assert_eq!(king(sq("h8")), bb(&["g8", "g7", "h7"]));
         assert_eq!(pawn(Color::White, sq("e4")), bb(&["d5", "f5"]));
         assert_eq!(pawn(Color::Black, sq("a7")), bb(&["b6"]));
+    }
+
+    /// `between` (cut out of the line table) and `reach` agree with rays walked
+    /// square by square, for every pair of squares.
+    #[test]
+    fn between_and_reach_agree_with_walked_rays() {
+        for a in 0..64u8 {
+            let sa = Square::new(a).unwrap();
+            for (color, pawn) in [(Color::White, &WHITE_PAWN), (Color::Black, &BLACK_PAWN)] {
+                let want = [
+                    pawn[a as usize],
+                    KNIGHT[a as usize],
+                    sliding(a as usize, 0, &BISHOP_DIRS),
+                    sliding(a as usize, 0, &ROOK_DIRS),
+                    sliding(a as usize, 0, &BISHOP_DIRS) | sliding(a as usize, 0, &ROOK_DIRS),
+                    KING[a as usize],
+                ];
+                for role in Role::ALL {
+                    assert_eq!(reach(color, role, sa).0, want[role.index()], "{role:?} {a}");
+                }
+            }
+            for b in 0..64u8 {
+                let sb = Square::new(b).unwrap();
+                // walk from a towards b one square at a time, if they are aligned
+                let (df, dr) = ((b % 8) as i8 - (a % 8) as i8, (b / 8) as i8 - (a / 8) as i8);
+                let aligned = a != b && (df == 0 || dr == 0 || df.abs() == dr.abs());
+                let mut want = 0u64;
+                if aligned {
+                    let (sf, sr) = (df.signum(), dr.signum());
+                    let (mut f, mut r) = ((a % 8) as i8 + sf, (a / 8) as i8 + sr);
+                    while (f, r) != ((b % 8) as i8, (b / 8) as i8) {
+                        want |= 1 << (r * 8 + f);
+                        f += sf;
+                        r += sr;
+                    }
+                }
+                assert_eq!(between(sa, sb).0, want, "{a} {b}");
+                assert_eq!(line(sa, sb).any(), aligned, "{a} {b}");
+            }
+        }
     }
 
     #[test]

@@ -458,10 +458,6 @@ impl Position {
         let ours = self.by_role(role) & us;
         let mut legal = Bitboard::EMPTY;
         let froms = match role {
-            Role::Knight => attacks::knight(to) & ours,
-            Role::Bishop => attacks::bishop(to, occupied) & ours,
-            Role::Rook => attacks::rook(to, occupied) & ours,
-            Role::Queen => attacks::queen(to, occupied) & ours,
             Role::King => {
                 if attacks::king(to).contains(king)
                     && self
@@ -493,25 +489,45 @@ impl Position {
                     }
                 }
             }
+            // A knight or a slider: the pieces that reach `to` on an empty board
+            // (a small table, one look-up for every role), kept when nothing stands
+            // between (never anything for a knight).
+            _ => {
+                let mut froms = Bitboard::EMPTY;
+                for from in attacks::reach(color, role, to) & ours {
+                    if (attacks::between(from, to) & occupied).is_empty() {
+                        froms = froms.with(from);
+                    }
+                }
+                froms
+            }
         };
+        // Legal when no piece of theirs (the one taken on `to` aside) attacks the king
+        // once the piece has left `from` for `to`: this covers pins and answers to a
+        // check alike.
         let to_bb = Bitboard::from_square(to);
+        if self.checkers.any() {
+            for from in froms {
+                let after = occupied.without(from).with(to);
+                if (self.attackers_to(king, them, after) & !to_bb).is_empty() {
+                    legal = legal.with(from);
+                }
+            }
+            return legal;
+        }
+        // Out of check, only a piece on a line with its king can uncover an attack on
+        // it, and only along that line, from a slider of theirs that moves along such
+        // lines: the others are legal as they stand.
+        let king_lines = attacks::reach(color, Role::Queen, king);
+        legal |= froms & !king_lines;
         let them_bb = self.by_color(them);
         let queens = self.by_role(Role::Queen);
         let straight = (self.by_role(Role::Rook) | queens) & them_bb;
         let diagonal = (self.by_role(Role::Bishop) | queens) & them_bb;
-        for from in froms {
-            // Legal when no piece of theirs (the one taken on `to` aside) attacks the
-            // king once the piece has left `from` for `to`: this covers pins and
-            // answers to a check alike. Out of check, only a piece on a line with its
-            // king can uncover an attack on it, and only along that line, from a
-            // slider of theirs that moves along such lines.
+        for from in froms & king_lines {
             let after = occupied.without(from).with(to);
             let line = attacks::line(king, from);
-            let exposed = if self.checkers.any() {
-                self.attackers_to(king, them, after)
-            } else if !line.any() {
-                Bitboard::EMPTY
-            } else if king.rank() == from.rank() || king.file() == from.file() {
+            let exposed = if king.rank() == from.rank() || king.file() == from.file() {
                 if (line & straight).any() {
                     attacks::rook(king, after) & straight
                 } else {
@@ -836,12 +852,13 @@ impl Position {
     /// Plays `m`, which must be legal here (from [`Position::legal_origins`], the move
     /// generator or [`Position::is_legal`]), as [`Position::play_unchecked`] does but
     /// finds the pieces giving check from the move alone ([`Position::checks_by_move`])
-    /// instead of from every piece: the legality of `m` is what makes that enough. An
-    /// illegal move may leave wrong checkers (never a panic): play such a move with
-    /// [`Position::play_unchecked`].
+    /// instead of from every piece, and moves the pieces without checking that they
+    /// stand where the move says: the legality of `m` is what makes that enough. An
+    /// illegal move may leave wrong checkers or a broken board (never a panic): play
+    /// such a move with [`Position::play_unchecked`].
     pub fn play_legal(&mut self, m: &Move) {
         let mover = self.turn;
-        self.play_pieces(m);
+        self.play_pieces_of::<true>(m);
         match *m {
             Move::Normal {
                 role,
@@ -877,21 +894,19 @@ impl Position {
             return Bitboard::EMPTY;
         };
         let occupied = self.occupied();
-        let attacks_from_to = match role {
-            Role::Pawn => attacks::pawn(mover, to),
-            Role::Knight => attacks::knight(to),
-            Role::Bishop => attacks::bishop(to, occupied),
-            Role::Rook => attacks::rook(to, occupied),
-            Role::Queen => attacks::queen(to, occupied),
-            Role::King => Bitboard::EMPTY,
-        };
-        let mut checkers = if attacks_from_to.contains(king) {
-            Bitboard::from_square(to)
-        } else {
-            Bitboard::EMPTY
-        };
-        let line = attacks::line(king, from);
-        if line.any() {
+        // The moved piece checks when the king is in its reach on an empty board (a
+        // small table, one look-up for every role) and nothing stands between (never
+        // anything for a pawn or a knight; a king never reaches the other king after
+        // a legal move).
+        let mut checkers = Bitboard::EMPTY;
+        if attacks::reach(mover, role, to).contains(king)
+            && (attacks::between(to, king) & occupied).is_empty()
+        {
+            checkers = Bitboard::from_square(to);
+        }
+        // a line from the king through `from` (looked up only when there is one)
+        if attacks::reach(mover, Role::Queen, king).contains(from) {
+            let line = attacks::line(king, from);
             let queens = self.by_role(Role::Queen);
             let ours = self.by_color(mover);
             if king.rank() == from.rank() || king.file() == from.file() {
@@ -916,6 +931,15 @@ impl Position {
     /// [`crate::game::SanHint`]) plays a game this way for its final FEN.
     #[inline(always)]
     pub(crate) fn play_pieces(&mut self, m: &Move) {
+        self.play_pieces_of::<false>(m);
+    }
+
+    /// [`Position::play_pieces`]; with `LEGAL` the move is known to be legal (as
+    /// [`Position::play_legal`] requires), so that the moving piece stands on its
+    /// origin and the piece it takes on its destination as the move says, and the
+    /// bits are toggled without looking.
+    #[inline(always)]
+    fn play_pieces_of<const LEGAL: bool>(&mut self, m: &Move) {
         let color = self.turn;
         self.ep_square = None;
         self.halfmoves = self.halfmoves.saturating_add(1);
@@ -927,9 +951,10 @@ impl Position {
                 to,
                 promotion,
             } => {
-                if capture.is_some() || role == Role::Pawn {
-                    self.halfmoves = 0;
-                }
+                // a capture or a pawn move resets the clock (a mask, not a branch: which
+                // it is changes from move to move and cannot be predicted)
+                let keep = !(capture.is_some() | (role == Role::Pawn));
+                self.halfmoves &= u32::from(keep).wrapping_neg();
                 if role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
                     self.ep_square = from.offset(color.fold(8, -8));
                 }
@@ -942,14 +967,15 @@ impl Position {
                     self.castles.discard_rooks(from_to);
                 }
                 let us = self.by_color[color.index()];
-                if us.contains(from) && self.by_role[role.index()].contains(from) {
+                if LEGAL || us.contains(from) && self.by_role[role.index()].contains(from) {
                     // The usual case, a move as generated: toggle the bits directly.
                     if self.occupied().contains(to) {
                         let them = &mut self.by_color[color.other().index()];
                         match capture {
                             Some(taken)
-                                if them.contains(to)
-                                    && self.by_role[taken.index()].contains(to) =>
+                                if LEGAL
+                                    || them.contains(to)
+                                        && self.by_role[taken.index()].contains(to) =>
                             {
                                 them.toggle(to);
                                 self.by_role[taken.index()].toggle(to);
@@ -1013,9 +1039,8 @@ impl Position {
                 self.castles.discard_color(color);
             }
         }
-        if color == Color::Black {
-            self.fullmoves = self.fullmoves.saturating_add(1);
-        }
+        // one more after Black's move (added, not branched on: the sides alternate)
+        self.fullmoves = self.fullmoves.saturating_add(color.index() as u32);
         self.turn = color.other();
     }
 

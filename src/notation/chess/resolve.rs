@@ -418,7 +418,7 @@ impl std::error::Error for ReadError {}
 /// Parses `token` under `table` and resolves it on `pos`, which is left unchanged.
 pub fn read(token: &str, table: &PieceTable, pos: &Position) -> Result<Resolved, ReadError> {
     let san = parse(token, table).map_err(ReadError::Syntax)?;
-    resolve(&san, pos, token).map_err(ReadError::Resolve)
+    resolve(&san, pos, token).map_err(|e| ReadError::Resolve(*e))
 }
 
 /// Parses `token`, resolves it on `pos` and plays it there (the position is left
@@ -429,11 +429,18 @@ pub fn read_play(
     pos: &mut Position,
 ) -> Result<Resolved, ReadError> {
     let san = parse(token, table).map_err(ReadError::Syntax)?;
-    resolve_play(&san, pos, token).map_err(ReadError::Resolve)
+    resolve_play(&san, pos, token).map_err(|e| ReadError::Resolve(*e))
 }
 
 /// Resolves `san` on `pos`. `token` is the text as written, for messages.
-pub fn resolve(san: &SanSyntax, pos: &Position, token: &str) -> Result<Resolved, ResolveError> {
+///
+/// The error is boxed: it holds text and lists and is rare, while the [`Resolved`] of
+/// every move then comes back in registers.
+pub fn resolve(
+    san: &SanSyntax,
+    pos: &Position,
+    token: &str,
+) -> Result<Resolved, Box<ResolveError>> {
     let mut after = pos.clone();
     resolve_play(san, &mut after, token)
 }
@@ -445,7 +452,7 @@ pub fn resolve_play(
     san: &SanSyntax,
     pos: &mut Position,
     token: &str,
-) -> Result<Resolved, ResolveError> {
+) -> Result<Resolved, Box<ResolveError>> {
     resolve_play_in(san, pos, token, false)
 }
 
@@ -458,7 +465,7 @@ pub(crate) fn resolve_play_sound(
     san: &SanSyntax,
     pos: &mut Position,
     token: &str,
-) -> Result<Resolved, ResolveError> {
+) -> Result<Resolved, Box<ResolveError>> {
     resolve_play_in(san, pos, token, true)
 }
 
@@ -470,7 +477,7 @@ fn resolve_play_in(
     pos: &mut Position,
     token: &str,
     sound: bool,
-) -> Result<Resolved, ResolveError> {
+) -> Result<Resolved, Box<ResolveError>> {
     let (mv, mut remarks, origin) = find_move(san, pos, token)?;
     match &mv {
         // every move `find_move` returns is legal (it comes from the legal origins or
@@ -509,11 +516,12 @@ fn resolve_play_in(
     })
 }
 
-fn illegal(token: &str, reason: Illegal) -> ResolveError {
-    ResolveError::Illegal {
+/// The boxed error for an illegal move.
+fn illegal(token: &str, reason: Illegal) -> Box<ResolveError> {
+    Box::new(ResolveError::Illegal {
         token: token.to_owned(),
         reason,
-    }
+    })
 }
 
 fn odd_form(san: &SanSyntax) -> bool {
@@ -528,7 +536,43 @@ fn odd_form(san: &SanSyntax) -> bool {
 /// coordinates canonical SAN writes for it.
 type Found = (Option<Move>, Remarks, (bool, bool));
 
-fn find_move(san: &SanSyntax, pos: &Position, token: &str) -> Result<Found, ResolveError> {
+/// Written forms that [`find_move_in_full`] remarks on or reads in a way of its own:
+/// a move written without any of them and without an origin square (`Nf3`, `exd5`,
+/// `Rad1`, `e8=Q`) is read by [`quick`] alone when it settles it.
+const UNUSUAL_FORMS: u16 = Form::LOWERCASE_PIECE.bits()
+    | Form::PAWN_LETTER.bits()
+    | Form::ODD_CASTLE.bits()
+    | Form::ODD_PROMOTION.bits()
+    | Form::LOWER_PROMOTION.bits()
+    | Form::COLON_CAPTURE.bits()
+    | Form::ODD_NULL.bits();
+
+/// The move `san` describes ([`find_move_in_full`]). The usual SAN of a piece or pawn
+/// move takes the first step of it only: for such a move every step before [`quick`]
+/// is a no-op (no remark on the form, no null move, no castling, no origin square for
+/// a long or king-takes-rook move), so the answer is the same.
+#[inline]
+fn find_move(san: &SanSyntax, pos: &Position, token: &str) -> Result<Found, Box<ResolveError>> {
+    if san.form.bits() & UNUSUAL_FORMS == 0
+        && !san.null
+        && san.castle.is_none()
+        && san.from_square().is_none()
+        && let Some((m, origin)) = quick(san, pos)
+    {
+        let remarks = describe(san, san.role, m, origin, Remarks::default());
+        return Ok((Some(m), remarks, origin));
+    }
+    find_move_in_full(san, pos, token)
+}
+
+/// The move `san` describes, every written form and failure considered: the fast
+/// [`quick`] when it settles the move, else the full [`search`].
+#[inline(never)]
+fn find_move_in_full(
+    san: &SanSyntax,
+    pos: &Position,
+    token: &str,
+) -> Result<Found, Box<ResolveError>> {
     let mut remarks = Remarks::default();
     if odd_form(san) {
         remarks.insert(Remark::OddForm);
@@ -579,7 +623,7 @@ fn search(
     pos: &Position,
     token: &str,
     mut remarks: Remarks,
-) -> Result<Found, ResolveError> {
+) -> Result<Found, Box<ResolveError>> {
     let mut list = MoveList::new();
     pos.legal_moves_to(san.to, &mut list);
     let first = matching(san, san.role, &list);
@@ -602,11 +646,11 @@ fn search(
             if many.iter().all(|m| m.promotion().is_some()) && san.promotion.is_none() {
                 return Err(illegal(token, Illegal::PromotionMissing { to: san.to }));
             }
-            return Err(ResolveError::Ambiguous {
+            return Err(Box::new(ResolveError::Ambiguous {
                 token: token.to_owned(),
                 candidates: many.to_vec(),
                 sans: many.iter().map(|m| pgn_san(pos, m)).collect(),
-            });
+            }));
         }
     };
     let origin = disambiguation(pos, &mv);
@@ -617,7 +661,7 @@ fn search(
 /// written in `san` (as [`fits`] tells), with the origin coordinates canonical SAN
 /// writes for it ([`origin_among`] over the other legal origins of that role onto that
 /// square); `None` when no move or several fit.
-#[inline]
+#[inline(always)]
 fn quick(san: &SanSyntax, pos: &Position) -> Option<(Move, (bool, bool))> {
     let (role, to) = (san.role, san.to);
     let promotes = role == Role::Pawn && to.rank() == Rank::EIGHTH.relative(pos.turn());
