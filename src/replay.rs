@@ -545,103 +545,37 @@ fn walk(
     let mut elements = raw.movetext.iter();
     while let Some(e) = elements.next() {
         let main = parents.is_empty();
-        // Moves first, outside the `match`: most elements are moves, and a test of one
-        // variant is a branch a processor predicts better than a jump table.
-        let &Element::Move { span, .. } = e else {
-            match *e {
-                Element::MoveNumber {
-                    number,
-                    black,
-                    span,
-                } => {
-                    if !number_checked && main {
-                        number_checked = true;
-                        let expected = frame.pos.fullmoves();
-                        if number != expected {
-                            diagnostics.push(
-                                Diagnostic::note(
-                                    "move-number",
-                                    format!(
-                                        "move number {number}{} where the position is at move {expected}",
-                                        if black { "..." } else { "." }
-                                    ),
-                                )
-                                .with_span(span),
-                            );
-                        }
+        // Moves and move numbers, nearly all the elements, are told apart by two tests
+        // (branches a processor predicts well); the rest goes to `read_other`, whose
+        // `match` is a jump table of its own.
+        let span = match *e {
+            Element::Move { span, .. } => span,
+            Element::MoveNumber {
+                number,
+                black,
+                span,
+            } => {
+                if !number_checked && main {
+                    number_checked = true;
+                    let expected = frame.pos.fullmoves();
+                    if number != expected {
+                        diagnostics.push(move_number_note(number, black, expected, span));
                     }
                 }
-                Element::Comment { body, .. } => {
-                    let text = raw.slice(body);
-                    let node = frame.line.moves.last_mut();
-                    let comment = take_clock_commands(text, node);
-                    if !comment.is_empty() {
-                        match frame.line.moves.last_mut() {
-                            Some(n) => n.extras_mut().comments.push(comment),
-                            None => frame.line.comments.push(comment),
-                        }
-                    }
-                }
-                Element::Nag { value, span } => match frame.line.moves.last_mut() {
-                    Some(n) => n.extras_mut().nags.push(value),
-                    None => diagnostics.push(
-                        Diagnostic::warning(
-                            "stray-nag",
-                            format!("${value} before any move is ignored"),
-                        )
-                        .with_span(span),
-                    ),
-                },
-                Element::Annotation { span } => {
-                    let token = raw.slice(span);
-                    if matches!(reader, Reader::Xiangqi(_)) && matches!(token, "-" | "–" | "—")
-                    {
-                        // The dash between Red's and Black's move on a scoresheet line.
-                        continue;
-                    }
-                    match (annotation_nag(token), frame.line.moves.last_mut()) {
-                        (Some(nag), Some(n)) => n.extras_mut().nags.push(nag),
-                        (None, Some(n)) => n.extras_mut().comments.push(token.to_owned()),
-                        (_, None) => frame.line.comments.push(token.to_owned()),
-                    }
-                }
-                Element::DrawOffer { span } => match frame.line.moves.last_mut() {
-                    Some(n) => n.draw_offer = true,
-                    None => diagnostics.push(
-                        Diagnostic::warning(
-                            "stray-draw-offer",
-                            "draw offer (=) before any move is ignored",
-                        )
-                        .with_span(span),
-                    ),
-                },
-                Element::StartVariation { span } => {
-                    if frame.line.moves.is_empty() {
-                        diagnostics.push(
-                            Diagnostic::error(
-                                "variation-without-move",
-                                "a variation must follow the move it replaces; this one is not read",
-                            )
-                            .with_span(span),
-                        );
-                        skip_variation(&mut elements);
-                    } else {
-                        let mut child = Frame::new(frame.before_last.clone(), frame.next_ply - 1);
-                        child.sound = frame.sound;
-                        parents.push(std::mem::replace(&mut frame, child));
-                    }
-                }
-                Element::EndVariation { .. } => close_variation(&mut frame, &mut parents),
-                Element::Escape { span } => diagnostics.push(
-                    Diagnostic::note(
-                        "escape-line",
-                        "a % escape line is ignored, as the PGN standard says",
-                    )
-                    .with_span(span),
-                ),
-                Element::Move { .. } => {} // read below
+                continue;
             }
-            continue;
+            _ => {
+                read_other(
+                    e,
+                    raw,
+                    reader,
+                    &mut frame,
+                    &mut parents,
+                    &mut elements,
+                    diagnostics,
+                );
+                continue;
+            }
         };
         let token = raw.slice(span);
         let read = if main {
@@ -701,6 +635,101 @@ fn walk(
         close_variation(&mut frame, &mut parents);
     }
     (frame.line, unparsed)
+}
+
+/// A move-number note: the first move number of the main line does not match the
+/// start position.
+#[cold]
+fn move_number_note(number: u32, black: bool, expected: u32, span: Span) -> Diagnostic {
+    Diagnostic::note(
+        "move-number",
+        format!(
+            "move number {number}{} where the position is at move {expected}",
+            if black { "..." } else { "." }
+        ),
+    )
+    .with_span(span)
+}
+
+/// The walk's work on an element that is neither a move nor a move number: comments,
+/// NAGs, annotations, draw offers, variations opened and closed, escape lines.
+#[inline(never)]
+fn read_other(
+    e: &Element,
+    raw: &RawGame,
+    reader: Reader,
+    frame: &mut Frame,
+    parents: &mut Vec<Frame>,
+    elements: &mut std::slice::Iter<'_, Element>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    match *e {
+        Element::Comment { body, .. } => {
+            let text = raw.slice(body);
+            let node = frame.line.moves.last_mut();
+            let comment = take_clock_commands(text, node);
+            if !comment.is_empty() {
+                match frame.line.moves.last_mut() {
+                    Some(n) => n.extras_mut().comments.push(comment),
+                    None => frame.line.comments.push(comment),
+                }
+            }
+        }
+        Element::Nag { value, span } => match frame.line.moves.last_mut() {
+            Some(n) => n.extras_mut().nags.push(value),
+            None => diagnostics.push(
+                Diagnostic::warning("stray-nag", format!("${value} before any move is ignored"))
+                    .with_span(span),
+            ),
+        },
+        Element::Annotation { span } => {
+            let token = raw.slice(span);
+            if matches!(reader, Reader::Xiangqi(_)) && matches!(token, "-" | "–" | "—") {
+                // The dash between Red's and Black's move on a scoresheet line.
+                return;
+            }
+            match (annotation_nag(token), frame.line.moves.last_mut()) {
+                (Some(nag), Some(n)) => n.extras_mut().nags.push(nag),
+                (None, Some(n)) => n.extras_mut().comments.push(token.to_owned()),
+                (_, None) => frame.line.comments.push(token.to_owned()),
+            }
+        }
+        Element::DrawOffer { span } => match frame.line.moves.last_mut() {
+            Some(n) => n.draw_offer = true,
+            None => diagnostics.push(
+                Diagnostic::warning(
+                    "stray-draw-offer",
+                    "draw offer (=) before any move is ignored",
+                )
+                .with_span(span),
+            ),
+        },
+        Element::StartVariation { span } => {
+            if frame.line.moves.is_empty() {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "variation-without-move",
+                        "a variation must follow the move it replaces; this one is not read",
+                    )
+                    .with_span(span),
+                );
+                skip_variation(elements);
+            } else {
+                let mut child = Frame::new(frame.before_last.clone(), frame.next_ply - 1);
+                child.sound = frame.sound;
+                parents.push(std::mem::replace(frame, child));
+            }
+        }
+        Element::EndVariation { .. } => close_variation(frame, parents),
+        Element::Escape { span } => diagnostics.push(
+            Diagnostic::note(
+                "escape-line",
+                "a % escape line is ignored, as the PGN standard says",
+            )
+            .with_span(span),
+        ),
+        Element::Move { .. } | Element::MoveNumber { .. } => {} // read by the walk
+    }
 }
 
 /// The next few main-line move tokens after the current element (for look-ahead).
