@@ -442,17 +442,19 @@ pub struct Line {
 impl Drop for Line {
     fn drop(&mut self) {
         let mut stack: Vec<Line> = Vec::new();
-        for m in &mut self.moves {
-            if let Some(e) = &mut m.extras {
-                stack.append(&mut e.variations);
-            }
-        }
+        release(&mut self.moves, &mut stack);
         while let Some(mut line) = stack.pop() {
-            for m in &mut line.moves {
-                if let Some(e) = &mut m.extras {
-                    stack.append(&mut e.variations);
-                }
-            }
+            release(&mut line.moves, &mut stack);
+        }
+    }
+}
+
+/// Drops the nodes of `moves` in one pass, moving the variations of those that have
+/// some onto `stack` instead of dropping them in place (see [`Line`]'s `Drop`).
+fn release(moves: &mut Vec<MoveNode>, stack: &mut Vec<Line>) {
+    for node in std::mem::take(moves) {
+        if let Some(mut extras) = node.extras {
+            stack.append(&mut extras.variations);
         }
     }
 }

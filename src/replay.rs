@@ -58,10 +58,6 @@ struct Frame {
     before_last: Board,
     /// Ply of the line's next move (1 = the game's first move).
     next_ply: u32,
-    /// Elements are being skipped (the line was cut by an unresolvable move).
-    cut: bool,
-    /// Nesting depth of variations opened while `cut` (to find this frame's end).
-    cut_depth: usize,
     /// `before_last` is kept up to date: a variation may follow. Off for the main line
     /// of a game without variations, which spares a copy of the position per move.
     keep_before: bool,
@@ -77,8 +73,6 @@ impl Frame {
             before_last: pos.clone(),
             pos,
             next_ply,
-            cut: false,
-            cut_depth: 0,
             keep_before: true,
             sound: true,
         }
@@ -128,10 +122,12 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
         Ok(Variant::Xiangqi) => (Variant::Xiangqi, xiangqi_start(&tags).map(Board::Xiangqi)),
         Err(d) => (Variant::Chess, Err(d)),
     };
-    // the variant's initial position until the start is read (it stays when it cannot be)
-    let initial = match variant {
-        Variant::Xiangqi => StartPosition::Xiangqi(Box::default()),
-        Variant::Chess | Variant::Chess960 => StartPosition::Chess(Box::default()),
+    // the start as read, or the variant's initial position when it cannot be read
+    let initial = match (&start, variant) {
+        (Ok(Board::Chess(p)), _) => StartPosition::Chess(Box::new(p.clone())),
+        (Ok(Board::Xiangqi(p)), _) => StartPosition::Xiangqi(Box::new(p.clone())),
+        (Err(_), Variant::Xiangqi) => StartPosition::Xiangqi(Box::default()),
+        (Err(_), Variant::Chess | Variant::Chess960) => StartPosition::Chess(Box::default()),
     };
     let mut game = Game::new(variant, initial);
     game.tags = tags;
@@ -152,13 +148,11 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
     let mut read_ahead = ReadAhead::default();
     let reader = match &start {
         Board::Chess(p) => {
-            game.start = StartPosition::Chess(Box::new(p.clone()));
             let (table, ahead) = choose_table(&raw, p, options, &mut diagnostics);
             read_ahead = ahead;
             Reader::Chess(table)
         }
         Board::Xiangqi(p) => {
-            game.start = StartPosition::Xiangqi(Box::new(p.clone()));
             let dialect = match options.xiangqi {
                 Some(dialect) => dialect,
                 None => {
@@ -521,6 +515,9 @@ fn annotation_nag(token: &str) -> Option<u8> {
     })
 }
 
+/// Reads the movetext elements into the main line and its variations. The line being
+/// read is `frame`; the lines the open variations branch from wait in `parents`,
+/// innermost last (a stack on the heap: no recursion a hostile file can drive).
 fn walk(
     raw: &RawGame,
     start: Board,
@@ -530,7 +527,7 @@ fn walk(
     keep_illegal: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Line, Option<String>) {
-    let mut first = Frame::new(start, 1);
+    let mut frame = Frame::new(start, 1);
     let (mut moves, mut variations) = (0, false);
     for e in &raw.movetext {
         match e {
@@ -539,184 +536,200 @@ fn walk(
             _ => {}
         }
     }
-    first.line.moves.reserve(moves);
-    first.keep_before = variations;
-    let mut stack: Vec<Frame> = vec![first];
+    frame.line.moves.reserve_exact(moves);
+    frame.keep_before = variations;
+    let mut parents: Vec<Frame> = Vec::new();
     let mut unparsed = None;
     let mut number_checked = false;
     let mut main_moves = 0;
     let mut elements = raw.movetext.iter();
     while let Some(e) = elements.next() {
-        let depth = stack.len();
-        let Some(frame) = stack.last_mut() else { break };
-        if frame.cut {
-            match e {
-                Element::StartVariation { .. } => frame.cut_depth += 1,
-                Element::EndVariation { .. } if frame.cut_depth > 0 => frame.cut_depth -= 1,
-                Element::EndVariation { .. } => {
-                    close_variation(&mut stack);
-                }
-                _ => {}
-            }
-            continue;
-        }
-        match *e {
-            Element::Move { span, .. } => {
-                let token = raw.slice(span);
-                let read = if depth == 1 {
-                    main_moves += 1;
-                    ahead.get(main_moves - 1, token)
-                } else {
-                    None
-                };
-                match read_move(token, reader, read, frame, span, diagnostics) {
-                    Ok(()) => {}
-                    Err(mut d) => {
-                        if depth == 1
-                            && keep_illegal
-                            && d.code == "illegal-move"
-                            && keep_illegal_move(token, reader, frame, span)
-                        {
-                            d.severity = Severity::Warning;
-                            d.code = "illegal-move-kept";
-                            d.message = format!(
-                                "{}; kept as played (--keep-illegal, FIDE Laws 7.5)",
-                                d.message
-                            );
-                            diagnostics.push(d);
-                            continue;
-                        }
-                        if depth == 1 {
-                            if let (Reader::Chess(table), Board::Chess(pos)) = (reader, &frame.pos)
-                                && d.candidates.is_empty()
-                            {
-                                let following: Vec<&str> = following_tokens(elements.clone())
-                                    .into_iter()
-                                    .map(|sp| raw.slice(sp))
-                                    .collect();
-                                d.candidates = suggest(pos, token, &following, table, 3)
-                                    .into_iter()
-                                    .map(|s| s.san)
-                                    .collect();
-                            }
-                            diagnostics.push(d);
-                            unparsed = movetext_text(raw, span.start as usize, movetext_end);
-                            break;
-                        }
-                        let end = variation_end(raw, &mut elements.clone());
-                        let rest = raw.text.get(span.start as usize..end).unwrap_or("").trim();
-                        diagnostics.push(Diagnostic {
-                            message: format!(
-                                "{}; the variation is cut here, its rest not read: {rest}",
-                                d.message
-                            ),
-                            ..d
-                        });
-                        if let Some(f) = stack.last_mut() {
-                            f.cut = true;
-                        }
-                    }
-                }
-            }
+        let main = parents.is_empty();
+        // Moves and move numbers, nearly all the elements, are told apart by two tests
+        // (branches a processor predicts well); the rest goes to `read_other`, whose
+        // `match` is a jump table of its own.
+        let span = match *e {
+            Element::Move { span, .. } => span,
             Element::MoveNumber {
                 number,
                 black,
                 span,
             } => {
-                if !number_checked && depth == 1 {
+                if !number_checked && main {
                     number_checked = true;
                     let expected = frame.pos.fullmoves();
                     if number != expected {
-                        diagnostics.push(
-                            Diagnostic::note(
-                                "move-number",
-                                format!(
-                                    "move number {number}{} where the position is at move {expected}",
-                                    if black { "..." } else { "." }
-                                ),
-                            )
-                            .with_span(span),
-                        );
+                        diagnostics.push(move_number_note(number, black, expected, span));
                     }
                 }
+                continue;
             }
-            Element::Comment { body, .. } => {
-                let text = raw.slice(body);
-                let node = frame.line.moves.last_mut();
-                let comment = take_clock_commands(text, node);
-                if !comment.is_empty() {
-                    match frame.line.moves.last_mut() {
-                        Some(n) => n.extras_mut().comments.push(comment),
-                        None => frame.line.comments.push(comment),
-                    }
+            _ => {
+                read_other(
+                    e,
+                    raw,
+                    reader,
+                    &mut frame,
+                    &mut parents,
+                    &mut elements,
+                    diagnostics,
+                );
+                continue;
+            }
+        };
+        let token = raw.slice(span);
+        let read = if main {
+            main_moves += 1;
+            ahead.get(main_moves - 1, token)
+        } else {
+            None
+        };
+        let Err(mut d) = read_move(token, reader, read, &mut frame, span, diagnostics) else {
+            continue;
+        };
+        if !main {
+            // the variation is cut at this move: its rest is quoted, not read
+            let close = skip_variation(&mut elements);
+            let end = close.map_or(raw.text.len(), |s| s.start as usize);
+            let rest = raw.text.get(span.start as usize..end).unwrap_or("").trim();
+            d.message = format!(
+                "{}; the variation is cut here, its rest not read: {rest}",
+                d.message
+            );
+            diagnostics.push(*d);
+            if close.is_some() {
+                close_variation(&mut frame, &mut parents);
+            }
+            continue;
+        }
+        if keep_illegal
+            && d.code == "illegal-move"
+            && keep_illegal_move(token, reader, &mut frame, span)
+        {
+            d.severity = Severity::Warning;
+            d.code = "illegal-move-kept";
+            d.message = format!(
+                "{}; kept as played (--keep-illegal, FIDE Laws 7.5)",
+                d.message
+            );
+            diagnostics.push(*d);
+            continue;
+        }
+        if let (Reader::Chess(table), Board::Chess(pos)) = (reader, &frame.pos)
+            && d.candidates.is_empty()
+        {
+            let following: Vec<&str> = following_tokens(elements.clone())
+                .into_iter()
+                .map(|sp| raw.slice(sp))
+                .collect();
+            d.candidates = suggest(pos, token, &following, table, 3)
+                .into_iter()
+                .map(|s| s.san)
+                .collect();
+        }
+        diagnostics.push(*d);
+        unparsed = movetext_text(raw, span.start as usize, movetext_end);
+        break;
+    }
+    while !parents.is_empty() {
+        close_variation(&mut frame, &mut parents);
+    }
+    (frame.line, unparsed)
+}
+
+/// A move-number note: the first move number of the main line does not match the
+/// start position.
+#[cold]
+fn move_number_note(number: u32, black: bool, expected: u32, span: Span) -> Diagnostic {
+    Diagnostic::note(
+        "move-number",
+        format!(
+            "move number {number}{} where the position is at move {expected}",
+            if black { "..." } else { "." }
+        ),
+    )
+    .with_span(span)
+}
+
+/// The walk's work on an element that is neither a move nor a move number: comments,
+/// NAGs, annotations, draw offers, variations opened and closed, escape lines.
+#[inline(never)]
+fn read_other(
+    e: &Element,
+    raw: &RawGame,
+    reader: Reader,
+    frame: &mut Frame,
+    parents: &mut Vec<Frame>,
+    elements: &mut std::slice::Iter<'_, Element>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    match *e {
+        Element::Comment { body, .. } => {
+            let text = raw.slice(body);
+            let node = frame.line.moves.last_mut();
+            let comment = take_clock_commands(text, node);
+            if !comment.is_empty() {
+                match frame.line.moves.last_mut() {
+                    Some(n) => n.extras_mut().comments.push(comment),
+                    None => frame.line.comments.push(comment),
                 }
             }
-            Element::Nag { value, span } => match frame.line.moves.last_mut() {
-                Some(n) => n.extras_mut().nags.push(value),
-                None => diagnostics.push(
-                    Diagnostic::warning(
-                        "stray-nag",
-                        format!("${value} before any move is ignored"),
-                    )
+        }
+        Element::Nag { value, span } => match frame.line.moves.last_mut() {
+            Some(n) => n.extras_mut().nags.push(value),
+            None => diagnostics.push(
+                Diagnostic::warning("stray-nag", format!("${value} before any move is ignored"))
                     .with_span(span),
-                ),
-            },
-            Element::Annotation { span } => {
-                let token = raw.slice(span);
-                if matches!(reader, Reader::Xiangqi(_)) && matches!(token, "-" | "–" | "—") {
-                    // The dash between Red's and Black's move on a scoresheet line.
-                    continue;
-                }
-                match (annotation_nag(token), frame.line.moves.last_mut()) {
-                    (Some(nag), Some(n)) => n.extras_mut().nags.push(nag),
-                    (None, Some(n)) => n.extras_mut().comments.push(token.to_owned()),
-                    (_, None) => frame.line.comments.push(token.to_owned()),
-                }
+            ),
+        },
+        Element::Annotation { span } => {
+            let token = raw.slice(span);
+            if matches!(reader, Reader::Xiangqi(_)) && matches!(token, "-" | "–" | "—") {
+                // The dash between Red's and Black's move on a scoresheet line.
+                return;
             }
-            Element::DrawOffer { span } => match frame.line.moves.last_mut() {
-                Some(n) => n.draw_offer = true,
-                None => diagnostics.push(
-                    Diagnostic::warning(
-                        "stray-draw-offer",
-                        "draw offer (=) before any move is ignored",
-                    )
-                    .with_span(span),
-                ),
-            },
-            Element::StartVariation { span } => {
-                if frame.line.moves.is_empty() {
-                    diagnostics.push(
-                        Diagnostic::error(
-                            "variation-without-move",
-                            "a variation must follow the move it replaces; this one is not read",
-                        )
-                        .with_span(span),
-                    );
-                    let mut child = Frame::new(frame.pos.clone(), frame.next_ply);
-                    child.cut = true;
-                    child.sound = frame.sound;
-                    stack.push(child);
-                } else {
-                    let mut child = Frame::new(frame.before_last.clone(), frame.next_ply - 1);
-                    child.sound = frame.sound;
-                    stack.push(child);
-                }
+            match (annotation_nag(token), frame.line.moves.last_mut()) {
+                (Some(nag), Some(n)) => n.extras_mut().nags.push(nag),
+                (None, Some(n)) => n.extras_mut().comments.push(token.to_owned()),
+                (_, None) => frame.line.comments.push(token.to_owned()),
             }
-            Element::EndVariation { .. } => close_variation(&mut stack),
-            Element::Escape { span } => diagnostics.push(
-                Diagnostic::note(
-                    "escape-line",
-                    "a % escape line is ignored, as the PGN standard says",
+        }
+        Element::DrawOffer { span } => match frame.line.moves.last_mut() {
+            Some(n) => n.draw_offer = true,
+            None => diagnostics.push(
+                Diagnostic::warning(
+                    "stray-draw-offer",
+                    "draw offer (=) before any move is ignored",
                 )
                 .with_span(span),
             ),
+        },
+        Element::StartVariation { span } => {
+            if frame.line.moves.is_empty() {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "variation-without-move",
+                        "a variation must follow the move it replaces; this one is not read",
+                    )
+                    .with_span(span),
+                );
+                skip_variation(elements);
+            } else {
+                let mut child = Frame::new(frame.before_last.clone(), frame.next_ply - 1);
+                child.sound = frame.sound;
+                parents.push(std::mem::replace(frame, child));
+            }
         }
+        Element::EndVariation { .. } => close_variation(frame, parents),
+        Element::Escape { span } => diagnostics.push(
+            Diagnostic::note(
+                "escape-line",
+                "a % escape line is ignored, as the PGN standard says",
+            )
+            .with_span(span),
+        ),
+        Element::Move { .. } | Element::MoveNumber { .. } => {} // read by the walk
     }
-    while stack.len() > 1 {
-        close_variation(&mut stack);
-    }
-    let line = stack.pop().map(|f| f.line).unwrap_or_default();
-    (line, unparsed)
 }
 
 /// The next few main-line move tokens after the current element (for look-ahead).
@@ -739,27 +752,31 @@ fn following_tokens<'a>(rest: std::slice::Iter<'a, Element>) -> Vec<Span> {
     out
 }
 
-/// Where the variation holding the element ends (byte offset), for quoting its rest.
-fn variation_end(raw: &RawGame, rest: &mut std::slice::Iter<'_, Element>) -> usize {
+/// Consumes the rest of the variation holding the current element, through the `)`
+/// that closes it (variations nested in it included); returns that `)`'s span, or
+/// `None` when the movetext ends first.
+fn skip_variation(rest: &mut std::slice::Iter<'_, Element>) -> Option<Span> {
     let mut depth = 0usize;
     for e in rest {
         match e {
             Element::StartVariation { .. } => depth += 1,
-            Element::EndVariation { span } if depth == 0 => return span.start as usize,
+            Element::EndVariation { span } if depth == 0 => return Some(*span),
             Element::EndVariation { .. } => depth -= 1,
             _ => {}
         }
     }
-    raw.text.len()
+    None
 }
 
-fn close_variation(stack: &mut Vec<Frame>) {
-    if stack.len() < 2 {
+/// Closes the variation being read (`frame`): its parent line becomes `frame` again,
+/// and the variation, unless empty, is attached to the parent's last move. Nothing
+/// happens on the main line (a `)` without its `(`).
+fn close_variation(frame: &mut Frame, parents: &mut Vec<Frame>) {
+    let Some(parent) = parents.pop() else {
         return;
-    }
-    if let Some(child) = stack.pop()
-        && let Some(parent) = stack.last_mut()
-        && let Some(node) = parent.line.moves.last_mut()
+    };
+    let child = std::mem::replace(frame, parent);
+    if let Some(node) = frame.line.moves.last_mut()
         && !(child.line.moves.is_empty() && child.line.comments.is_empty())
     {
         node.extras_mut().variations.push(child.line);
@@ -808,7 +825,8 @@ fn short_message(mut d: Diagnostic) -> Diagnostic {
 }
 
 /// Reads one move token on the frame's position and appends it to the frame's line;
-/// `read` is its syntax when [`choose_table`] read it ahead.
+/// `read` is its syntax when [`choose_table`] read it ahead. The error is boxed: the
+/// walk tests a pointer for each move, not a whole diagnostic.
 fn read_move(
     token: &str,
     reader: Reader,
@@ -816,7 +834,7 @@ fn read_move(
     frame: &mut Frame,
     span: Span,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Result<(), Diagnostic> {
+) -> Result<(), Box<Diagnostic>> {
     match reader {
         Reader::Chess(table) => read_chess_move(token, table, read, frame, span, diagnostics),
         Reader::Xiangqi(dialect) => read_xiangqi_move(token, dialect, frame, span, diagnostics),
@@ -825,13 +843,13 @@ fn read_move(
 
 /// The error of the move at `span`, ply `ply`.
 #[cold]
-fn move_error(d: Diagnostic, span: Span, ply: u32) -> Diagnostic {
-    short_message(d).with_span(span).with_ply(ply)
+fn move_error(d: Diagnostic, span: Span, ply: u32) -> Box<Diagnostic> {
+    Box::new(short_message(d).with_span(span).with_ply(ply))
 }
 
 /// The frame's position is not of the reader's game kind (never, by construction).
 #[cold]
-fn kind_mismatch(span: Span, ply: u32) -> Diagnostic {
+fn kind_mismatch(span: Span, ply: u32) -> Box<Diagnostic> {
     move_error(
         Diagnostic::error("internal", "the move reader does not match the game kind"),
         span,
@@ -847,6 +865,21 @@ fn place_remarks(diagnostics: &mut [Diagnostic], first: usize, span: Span, ply: 
     }
 }
 
+/// The remarks on a resolved chess move (a repair, a missing check mark …) as
+/// diagnostics at the move's span and ply; few moves have any.
+#[cold]
+fn chess_remarks(
+    resolved: &san::Resolved,
+    token: &str,
+    span: Span,
+    ply: u32,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let first = diagnostics.len();
+    resolved.diagnostics(token, diagnostics);
+    place_remarks(diagnostics, first, span, ply);
+}
+
 /// [`read_move`] for a chess move: every move of a chess game comes this way, so it
 /// does only what each move needs (remarks, NAG and draw offer when there are some).
 #[inline]
@@ -857,17 +890,23 @@ fn read_chess_move(
     frame: &mut Frame,
     span: Span,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Result<(), Diagnostic> {
+) -> Result<(), Box<Diagnostic>> {
     let ply = frame.next_ply;
     let Board::Chess(pos) = &mut frame.pos else {
         return Err(kind_mismatch(span, ply));
     };
-    let syntax = match read {
+    // The syntax and the resolution are used where they were returned, by reference:
+    // no copies of them per move.
+    let parsed;
+    let syntax = match &read {
         Some(s) => s,
-        None => match san::parse(token, table) {
-            Ok(s) => s,
-            Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
-        },
+        None => {
+            parsed = san::parse(token, table);
+            match &parsed {
+                Ok(s) => s,
+                Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
+            }
+        }
     };
     // The position before the move, where a variation on it starts. Set before the
     // move is read: after an error the line is cut or the game ends, and this
@@ -878,34 +917,36 @@ fn read_chess_move(
             other => *other = Board::Chess(pos.clone()),
         }
     }
-    let resolved = match if frame.sound {
-        san::resolve_play_sound(&syntax, pos, token)
+    let played = if frame.sound {
+        san::resolve_play_sound(syntax, pos, token)
     } else {
-        san::resolve_play(&syntax, pos, token)
-    } {
+        san::resolve_play(syntax, pos, token)
+    };
+    let resolved = match &played {
         Ok(r) => r,
         Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
     };
     if !resolved.remarks.is_empty() {
-        let first = diagnostics.len();
-        resolved.diagnostics(token, diagnostics);
-        place_remarks(diagnostics, first, span, ply);
+        chess_remarks(resolved, token, span, ply, diagnostics);
     }
-    let mut node = MoveNode::new(
-        match resolved.mv {
-            Some(m) => AnyMove::Chess(m),
-            None => AnyMove::Null,
-        },
-        span,
-    );
-    if let Some(nag) = syntax.nag {
-        node.extras_mut().nags.push(nag);
-    }
+    // built whole and pushed: the node's bytes go straight to the line
+    let mut node = MoveNode::new(resolved.mv.map_or(AnyMove::Null, AnyMove::Chess), span);
     node.draw_offer = syntax.draw_offer;
     node.san = Some(resolved.hint());
     frame.line.moves.push(node);
+    if let Some(nag) = syntax.nag {
+        add_nag(&mut frame.line, nag);
+    }
     frame.next_ply += 1;
     Ok(())
+}
+
+/// Adds a NAG to the line's last move (a move glyph written on the token, `Nf3!?`).
+#[cold]
+fn add_nag(line: &mut Line, nag: u8) {
+    if let Some(node) = line.moves.last_mut() {
+        node.extras_mut().nags.push(nag);
+    }
 }
 
 /// [`read_move`] for a xiangqi move; one token may hold several moves (Chinese
@@ -916,7 +957,7 @@ fn read_xiangqi_move(
     frame: &mut Frame,
     span: Span,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Result<(), Diagnostic> {
+) -> Result<(), Box<Diagnostic>> {
     let ply = frame.next_ply;
     let first_remark = diagnostics.len();
     let Board::Xiangqi(pos) = &mut frame.pos else {
@@ -984,8 +1025,11 @@ mod tests {
     }
 
     fn main_uci(g: &Game) -> Vec<String> {
-        g.moves
-            .moves
+        line_uci(&g.moves)
+    }
+
+    fn line_uci(line: &Line) -> Vec<String> {
+        line.moves
             .iter()
             .map(|n| match n.mv {
                 AnyMove::Chess(m) => m.uci(false),
@@ -1070,6 +1114,52 @@ mod tests {
             d.message
         );
         assert!(g.moves.moves[0].variations().is_empty());
+    }
+
+    #[test]
+    fn variation_edges() {
+        // a cut variation holding a nested one: its rest, the nested one included, is
+        // quoted and skipped, the moves before the cut are kept, the main line goes on
+        let g = one("1. e4 e5 (1... c5 2. Qh8 (2. d4 d5) Nc6 {x}) 2. Nf3 *");
+        assert_eq!(main_uci(&g), ["e2e4", "e7e5", "g1f3"]);
+        let var = g.moves.moves[1].variations();
+        assert_eq!(var.len(), 1);
+        assert_eq!(line_uci(&var[0]), ["c7c5"]);
+        assert!(
+            g.diagnostics[0]
+                .message
+                .ends_with("its rest not read: Qh8 (2. d4 d5) Nc6 {x}"),
+            "{}",
+            g.diagnostics[0].message
+        );
+        assert!(g.unparsed.is_none());
+        // cut in a nested variation: the outer one goes on after it
+        let g = one("1. e4 e5 (1... c5 (1... d5 2. Qh8 e6) 2. Nf3) 2. Nf3 *");
+        let outer = &g.moves.moves[1].variations()[0];
+        assert_eq!(outer.moves.len(), 2);
+        assert_eq!(outer.moves[0].variations()[0].moves.len(), 1);
+        assert_eq!(main_uci(&g), ["e2e4", "e7e5", "g1f3"]);
+        // a variation before any move is not read, nor those nested in it
+        let g = one("( 1. d4 (1. c4) d5 ) 1. e4 e5 *");
+        assert_eq!(codes(&g), ["variation-without-move"]);
+        assert_eq!(main_uci(&g), ["e2e4", "e7e5"]);
+        assert!(g.moves.moves.iter().all(|m| m.variations().is_empty()));
+        // variations left open end with the movetext, attached where they began
+        let g = one("1. e4 e5 (1... c5 2. Nf3 (2. Nc3 *");
+        assert_eq!(main_uci(&g), ["e2e4", "e7e5"]);
+        let outer = &g.moves.moves[1].variations()[0];
+        assert_eq!(outer.moves.len(), 2);
+        assert_eq!(outer.moves[1].variations()[0].moves.len(), 1);
+        // and a cut one too
+        let g = one("1. e4 e5 (1... c5 2. Qh8 Nc6 *");
+        assert_eq!(g.moves.moves[1].variations()[0].moves.len(), 1);
+        assert!(
+            g.diagnostics
+                .iter()
+                .any(|d| d.message.contains("its rest not read: Qh8 Nc6")),
+            "{:?}",
+            g.diagnostics
+        );
     }
 
     #[test]
