@@ -352,8 +352,20 @@ fn main_line(raw: &RawGame) -> impl Iterator<Item = &str> {
     })
 }
 
+/// [`main_line`], collected: one plain loop over the elements into a vector with room
+/// for every move of the game.
 fn main_line_tokens(raw: &RawGame) -> Vec<&str> {
-    main_line(raw).collect()
+    let mut tokens = Vec::with_capacity(raw.movetext.len());
+    let mut depth = 0usize;
+    for e in &raw.movetext {
+        match e {
+            Element::Move { span, .. } if depth == 0 => tokens.push(raw.slice(*span)),
+            Element::StartVariation { .. } => depth += 1,
+            Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    tokens
 }
 
 /// The main-line tokens read by [`choose_table`] and their syntax under the chosen
@@ -395,8 +407,7 @@ fn choose_table<'a>(
         // tables that share these letters are not tried (docs/notation/chess.md).
         return (san::english(), ReadAhead::default());
     }
-    let mut tokens = Vec::with_capacity(raw.movetext.len());
-    tokens.extend(main_line(raw));
+    let tokens = main_line_tokens(raw);
     // One table reads every token: it is the only one that can replay the game, so no
     // trial replays are needed (a failing move is reported by the walk itself), and
     // the syntax read here is the walk's.
