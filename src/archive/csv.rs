@@ -360,6 +360,7 @@ fn failed(text: &str, code: &'static str, message: String) -> CsvGame {
                 Diagnostic::error(code, message.to_lowercase())
                     .with_span(Span::from_range(0, first)),
             ],
+            plain_english: None,
         },
         cells: Vec::new(),
     }
@@ -585,6 +586,7 @@ impl Builder {
                 first_line: self.first_line,
                 decoding: decoding(),
                 diagnostics: self.diagnostics,
+                plain_english: None,
             },
             cells: self.cells,
         }

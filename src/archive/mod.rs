@@ -164,6 +164,12 @@ pub struct RawGame {
     pub decoding: DecodeReport,
     /// Findings of decoding and syntax, with spans into `text`.
     pub diagnostics: Vec<Diagnostic>,
+    /// Whether every move token of the main line is
+    /// [`plain_english`](crate::notation::chess::lang::plain_english), as the PGN reader
+    /// found while reading the movetext ([`GameSyntax::plain_english`]): the replay then
+    /// reads the game as English without looking at its tokens again. `None` when not
+    /// known (other formats); code that edits `movetext` must set it to `None`.
+    pub plain_english: Option<bool>,
 }
 
 impl RawGame {

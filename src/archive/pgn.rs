@@ -13,6 +13,7 @@ use super::{CommentKind, Element, Limits, RawTag};
 use crate::{
     diag::{Diagnostic, Span},
     game::GameResult,
+    notation::chess::lang::{PLAIN_FIRST, PLAIN_LATER, plain_english},
     text::{decode::bmp_char, normalize},
 };
 
@@ -26,6 +27,10 @@ pub struct GameSyntax {
     /// Another game starts at this byte offset (more movetext after the result, or a tag
     /// section after movetext); the text from here was not parsed.
     pub rest: Option<usize>,
+    /// Every move token of the main line (outside variations) is
+    /// [`plain_english`]: read as it is read (see
+    /// [`RawGame::plain_english`](super::RawGame::plain_english)).
+    pub plain_english: bool,
 }
 
 impl GameSyntax {
@@ -344,7 +349,10 @@ impl<'a, 'l> Parser_<'a, 'l> {
             text,
             s: text.as_bytes(),
             pos: 0,
-            out: GameSyntax::default(),
+            out: GameSyntax {
+                plain_english: true,
+                ..GameSyntax::default()
+            },
             open: Vec::new(),
             limits,
             stop: false,
@@ -352,12 +360,33 @@ impl<'a, 'l> Parser_<'a, 'l> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, e: Element) {
-        if let Element::Move { .. } | Element::MoveNumber { .. } = e {
-            self.moves_seen = true;
+        match e {
+            Element::Move { span, .. } => {
+                self.moves_seen = true;
+                self.note_move(span, None);
+            }
+            Element::MoveNumber { .. } => self.moves_seen = true,
+            _ => {}
         }
         self.out.movetext.push(e);
+    }
+
+    /// Notes the letters of the move token at `span` (just read, or just extended by an
+    /// en-passant suffix) in [`GameSyntax::plain_english`] when it is on the main line:
+    /// no variation is open (the `(` and `)` that open and close one are the
+    /// `StartVariation` and `EndVariation` elements, so the main line is the moves read
+    /// at depth 0). `plain` is [`plain_english`] of the token when the caller found it
+    /// while reading it.
+    #[inline(always)]
+    fn note_move(&mut self, span: Span, plain: Option<bool>) {
+        if self.out.plain_english && self.open.is_empty() {
+            self.out.plain_english = match plain {
+                Some(p) => p,
+                None => plain_english(span.slice(self.text)),
+            };
+        }
     }
 
     fn diag(&mut self, d: Diagnostic, a: usize, b: usize) {
@@ -1033,25 +1062,40 @@ impl<'a, 'l> Parser_<'a, 'l> {
                     _ => break,
                 };
                 // the rest of the token, as `token_end` reads it: ordinary bytes and
-                // non-ASCII characters up to white space or a delimiter
+                // non-ASCII characters up to white space or a delimiter; on the way,
+                // whether it is `plain_english` (unless `known` is cleared: then ask it)
+                let mut plain = PLAIN_FIRST[usize::from(first)];
+                let mut known = true;
                 let mut end = pos + first_len;
                 while let Some(&b) = s.get(end) {
                     match CLASS[usize::from(b)] {
-                        0 => end += 1,
+                        0 => {
+                            plain &= PLAIN_LATER[usize::from(b)];
+                            end += 1;
+                        }
                         HIGH => match self.high_at(end) {
                             Some((_, true)) => break,
-                            Some((len, false)) => end += len,
-                            None => end += 1,
+                            Some((len, false)) => {
+                                plain = false;
+                                end += len;
+                            }
+                            None => {
+                                plain = false;
+                                end += 1;
+                            }
                         },
                         PAREN => {
                             // a glued `(` may be a promotion `a8(Q)`
                             end = self.token_end(pos);
+                            known = false;
                             break;
                         }
                         _ => break,
                     }
                 }
-                self.push(Element::Move {
+                self.moves_seen = true;
+                self.note_move(sp(pos, end), known.then_some(plain));
+                self.out.movetext.push(Element::Move {
                     span: sp(pos, end),
                     ep: None,
                 });
@@ -1200,6 +1244,8 @@ impl<'a, 'l> Parser_<'a, 'l> {
         if let Some(Element::Move { span: s, ep }) = self.out.movetext.last_mut() {
             *s = s.join(span(a, b));
             *ep = Some(span(a, b));
+            let whole = *s;
+            self.note_move(whole, None);
         }
         self.pos = b;
     }

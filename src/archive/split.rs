@@ -730,6 +730,7 @@ impl<R: BufRead> ArchiveReader<R> {
                     had_replacements: false,
                 },
                 diagnostics: vec![d],
+                plain_english: None,
             }));
             return;
         }
@@ -1047,6 +1048,8 @@ impl Segment {
                     first_line: line,
                     decoding: report,
                     diagnostics,
+                    // a junk item has no movetext left: no main-line token to read
+                    plain_english: Some(junk || syntax.plain_english),
                 });
             }
             match tail {

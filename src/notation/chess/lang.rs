@@ -351,10 +351,71 @@ static FALLBACK_EN: PieceTable = PieceTable {
     list_other: Vec::new(),
 };
 
+/// The bytes a [`plain_english`] token may start with: a file (a pawn move), an English
+/// piece letter, castling (`O-O`, `0-0`, `o-o`) or the null move (`--`).
+pub const PLAIN_FIRST: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = matches!(
+            b as u8,
+            b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'O' | b'0' | b'-' | b'o'
+        );
+        b += 1;
+    }
+    t
+};
+
+/// The bytes a [`plain_english`] token may hold after its first: ASCII, but the
+/// letters another table reads as a piece (`exd8=D`, `Nf3H`).
+pub const PLAIN_LATER: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = !matches!(
+            b as u8,
+            b'A' | b'C' | b'D' | b'F' | b'H' | b'L' | b'M' | b'S' | b'T' | b'V' | b'X'
+        );
+        b += 1;
+    }
+    t
+};
+
+/// Is the token written with letters English reads the same way as every table that
+/// could collide (a pawn move, castling, or an English piece letter)? A game whose
+/// main-line tokens all are is read as English without trying the other tables. The
+/// rule is [`PLAIN_FIRST`] for the first byte and [`PLAIN_LATER`] for the others: the
+/// PGN reader applies it to every main-line move as it reads it
+/// ([`RawGame::plain_english`](crate::archive::RawGame::plain_english)), the replay to
+/// the tokens of a game that did not come that way.
+pub fn plain_english(token: &str) -> bool {
+    match token.as_bytes() {
+        [first, later @ ..] => {
+            PLAIN_FIRST[usize::from(*first)] && later.iter().all(|&b| PLAIN_LATER[usize::from(b)])
+        }
+        [] => false,
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_english_tokens() {
+        for t in [
+            "e4", "Nf3", "exd5", "O-O", "0-0-0", "Ke1+", "e8=Q#", "Nbd2!?", "--", "o-o",
+        ] {
+            assert!(plain_english(t), "{t}");
+        }
+        // letters another table reads as pieces, other first bytes, non-ASCII
+        for t in [
+            "", "Mf3", "Sf3", "Lf3", "a8=D", "Txe5", "exd5H", "e4é", "Ц", "♘f3", "1.e4",
+        ] {
+            assert!(!plain_english(t), "{t}");
+        }
+    }
 
     #[test]
     fn every_language_has_five_pieces() {
