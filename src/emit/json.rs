@@ -642,84 +642,103 @@ const FIELD: usize = 40;
 
 /// Line and column of byte offsets in one text, as
 /// [`LineIndex::locate`](crate::diag::LineIndex::locate) gives them, for offsets
-/// asked in increasing order (the moves of a game, in the order of its text): each
-/// call reads only the bytes since the previous offset, and nothing is allocated. An
-/// offset before the previous one reads again from the start of the previous
-/// offset's line, or of the text.
+/// asked mostly in increasing order (the moves of a game, in the order of its text),
+/// without allocating. The cursor stands on one line, whose end it knows: an offset
+/// on that line costs a subtraction (on a line that is not ASCII, a count of the
+/// characters since the previous offset); an offset on a later line moves the cursor
+/// there, counting the line breaks it passes ([`LineCursor::seek`]); an offset
+/// before the line moves it there from the start of the text.
 struct LineCursor<'a> {
     text: &'a str,
     /// The 1-based number of the text's first line in its file.
     first_line: u64,
-    /// The offset read up to.
-    pos: usize,
-    /// Line breaks (`\n`) before `pos`.
+    /// Line breaks (`\n`) before `line_start`.
     breaks: u64,
-    /// Offset of the start of the line holding `pos`.
+    /// Offset of the start of the current line.
     line_start: usize,
-    /// Characters from `line_start` to `pos` (bytes that do not continue a UTF-8
-    /// sequence); not kept for an ASCII text, where they are bytes.
-    chars: usize,
-    /// The text is ASCII.
+    /// Offset of the `\n` ending the current line (the text's length on the last line).
+    line_end: usize,
+    /// The whole text is ASCII.
     ascii: bool,
+    /// The current line is ASCII: columns are byte counts.
+    line_ascii: bool,
+    /// On a line that is not ASCII: the offset counted up to, and the characters
+    /// (bytes that do not continue a UTF-8 sequence) from `line_start` to it.
+    pos: usize,
+    chars: usize,
 }
 
 impl<'a> LineCursor<'a> {
     fn new(text: &'a str, first_line: u64) -> LineCursor<'a> {
-        LineCursor {
+        let mut cursor = LineCursor {
             text,
             first_line,
-            pos: 0,
             breaks: 0,
             line_start: 0,
-            chars: 0,
+            line_end: 0,
             ascii: text.is_ascii(),
-        }
+            line_ascii: true,
+            pos: 0,
+            chars: 0,
+        };
+        cursor.enter_line(0);
+        cursor
     }
 
     /// The line and column of `offset` (past the end: of the end).
     #[inline(always)]
     fn locate(&mut self, offset: usize) -> LineCol {
         let offset = offset.min(self.text.len());
-        if !self.ascii || offset < self.pos {
-            return self.locate_slow(offset);
+        if offset < self.line_start || offset > self.line_end {
+            self.seek(offset);
         }
-        // forward in an ASCII text, the last line break first: the usual span has
-        // none before it
-        let bytes = self.text.as_bytes().get(self.pos..offset).unwrap_or(&[]);
-        if let Some(last) = bytes.iter().rposition(|&c| c == b'\n') {
-            let before = bytes.get(..last).unwrap_or(&[]);
-            self.breaks += 1 + before.iter().filter(|&&c| c == b'\n').count() as u64;
-            self.line_start = self.pos + last + 1;
+        if self.line_ascii {
+            return self.here(offset - self.line_start);
         }
-        self.pos = offset;
-        self.here(offset - self.line_start)
+        self.locate_in_line(offset)
     }
 
-    /// [`LineCursor::locate`] of an offset before the previous one, or in a text that
-    /// is not ASCII (`offset` at most the text's length).
+    /// Moves the cursor to the line holding `offset` (at most the text's length), not
+    /// the current one: from the current line forward, from the text's start back.
     #[inline(never)]
-    fn locate_slow(&mut self, offset: usize) -> LineCol {
-        if offset < self.pos {
-            if offset < self.line_start {
-                self.breaks = 0;
-                self.line_start = 0;
+    fn seek(&mut self, offset: usize) {
+        // the line breaks from here: none before the current line's end
+        let from = if offset < self.line_start {
+            self.breaks = 0;
+            0
+        } else {
+            self.line_end
+        };
+        let bytes = self.text.as_bytes().get(from..offset).unwrap_or(&[]);
+        match memchr::memrchr(b'\n', bytes) {
+            Some(last) => {
+                self.breaks += memchr::memchr_iter(b'\n', bytes).count() as u64;
+                self.enter_line(from + last + 1);
             }
+            None => self.enter_line(from),
+        }
+    }
+
+    /// Makes the line starting at `start` the current one.
+    fn enter_line(&mut self, start: usize) {
+        let rest = self.text.as_bytes().get(start..).unwrap_or(&[]);
+        let len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        self.line_start = start;
+        self.line_end = start + len;
+        self.line_ascii = self.ascii || rest.get(..len).is_some_and(|l| l.is_ascii());
+        self.pos = start;
+        self.chars = 0;
+    }
+
+    /// [`LineCursor::locate`] of `offset` on the current line, which is not ASCII.
+    #[inline(never)]
+    fn locate_in_line(&mut self, offset: usize) -> LineCol {
+        if offset < self.pos {
             self.pos = self.line_start;
             self.chars = 0;
         }
-        if self.ascii {
-            return self.locate(offset);
-        }
         let bytes = self.text.as_bytes().get(self.pos..offset).unwrap_or(&[]);
-        for (i, &c) in bytes.iter().enumerate() {
-            if c == b'\n' {
-                self.breaks += 1;
-                self.line_start = self.pos + i + 1;
-                self.chars = 0;
-            } else if !is_continuation(c) {
-                self.chars += 1;
-            }
-        }
+        self.chars += bytes.iter().filter(|&&c| !is_continuation(c)).count();
         self.pos = offset;
         // inside a character, `LineIndex` counts bytes
         let column = if self.text.is_char_boundary(offset) {
@@ -1115,7 +1134,9 @@ mod tests {
             "\t\t1.\te4\r\n\te5 {Trắng đi trước}\r\n 2. Nf3",
             "\n\n\n",
             "ééé\néé\r\né",
+            "[White \"Trắng\"]\n\n1. e4 e5 2. Nf3\nNc6 3. Bb5\r\n3... a6 {é}\n4. Ba4\n",
         ];
+        let mut rng = crate::testing::XorShift::new(7);
         for text in texts {
             let index = LineIndex::new(text, 7);
             let want = |o: usize| index.locate(text, o);
@@ -1129,6 +1150,17 @@ mod tests {
             let len = text.len();
             let order = [len, len / 2, len / 2 + 1, len / 3, 0, len, 1, len / 4, len];
             for o in order {
+                assert_eq!(cursor.locate(o), want(o), "{text:?} at {o}");
+            }
+            // mostly forward by small steps, now and then back or far ahead
+            let mut cursor = LineCursor::new(text, 7);
+            let mut o = 0usize;
+            for _ in 0..200 {
+                o = match rng.below(8) {
+                    0 => rng.below(len + 3),
+                    1 => o.saturating_sub(rng.below(6)),
+                    _ => o + rng.below(4),
+                } % (len + 3);
                 assert_eq!(cursor.locate(o), want(o), "{text:?} at {o}");
             }
         }
