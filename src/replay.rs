@@ -171,7 +171,7 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
             Reader::Xiangqi(dialect)
         }
     };
-    let (line, unparsed) = walk(
+    let (line, unparsed, end) = walk(
         &raw,
         start,
         reader,
@@ -182,6 +182,9 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
     );
     game.moves = line;
     game.unparsed = unparsed;
+    if let Some(end) = end {
+        game.record_end(end);
+    }
     diagnostics.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
     game.diagnostics = diagnostics;
     game.source = source(raw, options);
@@ -529,7 +532,7 @@ fn walk(
     movetext_end: usize,
     keep_illegal: bool,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Line, Option<String>) {
+) -> (Line, Option<String>, Option<Board>) {
     let mut first = Frame::new(start, 1);
     let (mut moves, mut variations) = (0, false);
     for e in &raw.movetext {
@@ -715,8 +718,10 @@ fn walk(
     while stack.len() > 1 {
         close_variation(&mut stack);
     }
-    let line = stack.pop().map(|f| f.line).unwrap_or_default();
-    (line, unparsed)
+    match stack.pop() {
+        Some(root) => (root.line, unparsed, Some(root.pos)),
+        None => (Line::default(), unparsed, None),
+    }
 }
 
 /// The next few main-line move tokens after the current element (for look-ahead).

@@ -148,15 +148,22 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
     }
     b.extend_from_slice(b",\"moves\":");
     let mut board = Board::new(&game.start);
-    write_line(b, &mut ctx, &mut board, &game.moves);
-    if let Board::Chess(p) = &mut board {
-        // after moves played from their hints
-        p.end_pieces_only();
-    }
+    let played = write_line(b, &mut ctx, &mut board, &game.moves);
     b.extend_from_slice(b",\"result\":");
     push_str(b, game.result.as_str());
     b.extend_from_slice(b",\"final_fen\":");
-    push_str(b, &board.fen());
+    let fen = match game.recorded_end() {
+        Some(end) => end.fen(),
+        None => {
+            play_pending(&mut board, game.moves.moves.get(played..).unwrap_or(&[]));
+            if let Board::Chess(p) = &mut board {
+                // after moves played from their hints
+                p.end_pieces_only();
+            }
+            board.fen()
+        }
+    };
+    push_str(b, &fen);
     b.extend_from_slice(b",\"status\":");
     push_str(b, status_name(game));
     b.extend_from_slice(b",\"diagnostics\":[");
@@ -245,32 +252,46 @@ fn size_hint(game: &Game) -> usize {
         + 256 * game.diagnostics.len()
 }
 
-/// Writes a line as an array of move objects, leaving `board` after its last move.
-fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) {
+/// Writes a line as an array of move objects from `board`, the position before its
+/// first move, and returns how many of its moves are played on `board`.
+///
+/// The usual chess move is written from its hint ([`crate::game::SanHint`]) without
+/// the board, so the board is left behind: the moves since the last one played on it
+/// are played ([`play_pending`]) only when a move needs the board (one without a
+/// hint, or with variations, which start from the position before it). The caller
+/// plays the rest if it needs the line's end position.
+fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) -> usize {
     b.push(b'[');
     // every move, a null one too, passes the turn: one ply each
     let first_ply = u64::from(board.ply());
+    let mut played = 0;
     for (i, node) in line.moves.iter().enumerate() {
         let mut o = Out::new(b, &mut ctx.scratch);
         o.put(if i > 0 { b",{\"ply\":" } else { b"{\"ply\":" });
         o.put_u64(first_ply + i as u64);
-        // the position before the move, for its variations
-        let before = (!node.variations().is_empty()).then(|| board.clone());
-        let span = (!node.span.is_empty()).then_some(node.span);
-        o.put_coords(board, &node.mv);
-        // the usual chess move: its SAN from its hint, and only the pieces followed
-        let hinted = match (&mut *board, &node.mv, node.san) {
-            (Board::Chess(p), AnyMove::Chess(m), Some(hint)) if ctx.plain_moves => {
-                write_san_hinted_into(&mut o, m, hint, &ctx.style.chess);
-                p.play_pieces(m);
-                true
-            }
-            _ => false,
+        let has_variations = !node.variations().is_empty();
+        let hint = match (&*board, &node.mv, node.san) {
+            (Board::Chess(_), AnyMove::Chess(m), Some(hint)) if ctx.plain_moves => Some((m, hint)),
+            _ => None,
         };
-        if !hinted {
-            o.flush();
-            push_san(b, ctx, board, node);
-            o = Out::new(b, &mut ctx.scratch);
+        if (has_variations || hint.is_none()) && played < i {
+            play_pending(board, line.moves.get(played..i).unwrap_or(&[]));
+            played = i;
+        }
+        // the position before the move, for its variations
+        let before = has_variations.then(|| board.clone());
+        let span = (!node.span.is_empty()).then_some(node.span);
+        // the board may be behind here: only its kind of castling is read
+        o.put_coords(board, &node.mv);
+        match hint {
+            // the usual chess move: its SAN from its hint, not played
+            Some((m, hint)) => write_san_hinted_into(&mut o, m, hint, &ctx.style.chess),
+            None => {
+                o.flush();
+                push_san(b, ctx, board, node);
+                played = i + 1;
+                o = Out::new(b, &mut ctx.scratch);
+            }
         }
         o.put_written(&ctx.game.source.text, span);
         o.put_location(&mut ctx.lines, span);
@@ -322,6 +343,23 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         b.extend_from_slice(b"]}");
     }
     b.push(b']');
+    played
+}
+
+/// Plays `nodes` on `board`, as [`write_line`] would have: a chess move with its hint
+/// ([`crate::game::SanHint`]) by its pieces only
+/// ([`crate::chess::Position::play_pieces`]), any other move as [`push_san`] plays it.
+fn play_pending(board: &mut Board, nodes: &[MoveNode]) {
+    for node in nodes {
+        match (&mut *board, &node.mv, node.san) {
+            (Board::Chess(p), AnyMove::Chess(m), Some(_)) => p.play_pieces(m),
+            (Board::Chess(p), _, _) => {
+                p.end_pieces_only();
+                board.play(&node.mv);
+            }
+            _ => board.play(&node.mv),
+        }
+    }
 }
 
 /// Appends the move's notation as [`Board::write_and_play`] writes it (escaped) and
@@ -1335,6 +1373,70 @@ mod tests {
             }
         }
         assert!(hints > 60);
+    }
+
+    /// Games of the corpus (when present) and of a few texts, replayed with and
+    /// without `--keep-illegal`.
+    fn sample_games() -> Vec<Game> {
+        let mut texts = vec![
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 (3... Nf6 4. O-O) 4. Ba4 -- 5. O-O *".to_owned(),
+            "1. e4 e5 2. Qh5 Ke7 3. Qxe5+ Kf6 4. d4 Kg6 *".to_owned(),
+            "[FEN \"r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R w KQkq - 0 1\"]\n\n1. bxa8=Q+ Kd7 2. Qxh8 gxh1=N 3. O-O-O *".to_owned(),
+            "[Variant \"Chess960\"]\n[FEN \"1rk3r1/pppppppp/8/8/8/8/PPPPPPPP/1RK3R1 w GBgb - 0 1\"]\n\n1. O-O O-O-O 2. d4 d5 *".to_owned(),
+            "1. e4 e5 2. Nf3 Nf9 3. Bb5 *".to_owned(),
+            "[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *".to_owned(),
+        ];
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/chess");
+        let mut stack = vec![dir];
+        while let Some(d) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for p in entries.filter_map(Result::ok).map(|e| e.path()) {
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "pgn") {
+                    let bytes = std::fs::read(&p).unwrap();
+                    texts.push(String::from_utf8_lossy(&bytes).into_owned());
+                }
+            }
+        }
+        let mut games = Vec::new();
+        for keep_illegal in [false, true] {
+            let options = crate::replay::ReplayOptions {
+                keep_illegal,
+                ..crate::replay::ReplayOptions::default()
+            };
+            for text in &texts {
+                for raw in crate::archive::read_str(text) {
+                    games.push(crate::replay::replay(raw, &options));
+                }
+            }
+        }
+        games
+    }
+
+    /// The end position replay records is the one a writer reaches by playing the
+    /// main line, and a game's JSON is the same with the record and without it (the
+    /// board then followed to the end, as for a game built by hand).
+    #[test]
+    fn recorded_end_agrees_with_played_end() {
+        let opts = JsonOptions::default();
+        let (mut recorded, mut games) = (0, 0);
+        for game in sample_games() {
+            let mut forgotten = game.clone();
+            forgotten.forget_end();
+            if let Some(end) = game.recorded_end() {
+                recorded += 1;
+                assert_eq!(end.fen(), forgotten.end_position().fen());
+            }
+            assert_eq!(
+                to_json_string(&game, &opts),
+                to_json_string(&forgotten, &opts)
+            );
+            games += 1;
+        }
+        assert!(recorded > 4 && games > recorded, "{recorded} of {games}");
     }
 
     #[test]
