@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::{
     chess,
     diag::{Diagnostic, Severity, Span},
+    emit::Board,
     xiangqi,
 };
 
@@ -352,7 +353,8 @@ impl Eq for MoveNode {}
 /// another piece of the same kind reaching the same square (a pawn capture's file
 /// included), and whether it gives check or mate. With it a writer produces SAN
 /// without replaying the game. It describes the move in the position it was played
-/// from: a node whose move is changed must have it cleared (`None`).
+/// from: a node whose move is changed must have it cleared (`None`), which also tells
+/// [`Game::recorded_end`] that the main line is no longer the one replay played.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SanHint {
     /// SAN writes the origin file.
@@ -506,7 +508,32 @@ pub struct Game {
     /// Text after the last move that could be resolved, verbatim, when replay stopped.
     pub unparsed: Option<String>,
     pub source: Source,
+    /// The position after the main line, as replay left it: see [`Game::recorded_end`].
+    recorded: RecordedEnd,
 }
+
+/// The position after a game's main line as replay reached it, with the start it
+/// was reached from and the number of moves: see [`Game::recorded_end`].
+#[derive(Clone, Debug)]
+struct Recorded {
+    /// The start (inline: one allocation for the record).
+    start: Board,
+    moves: usize,
+    end: Board,
+}
+
+/// What replay recorded of a game's end ([`Recorded`]), if anything. Derived data,
+/// never compared: two games are equal whatever their records hold.
+#[derive(Clone, Debug, Default)]
+struct RecordedEnd(Option<Box<Recorded>>);
+
+impl PartialEq for RecordedEnd {
+    fn eq(&self, _: &RecordedEnd) -> bool {
+        true
+    }
+}
+
+impl Eq for RecordedEnd {}
 
 impl Game {
     /// An empty game of standard chess from the initial position.
@@ -525,7 +552,57 @@ impl Game {
             diagnostics: Vec::new(),
             unparsed: None,
             source: Source::default(),
+            recorded: RecordedEnd::default(),
         }
+    }
+
+    /// Records `end` as the position the current start and main-line moves lead to
+    /// (replay, once it has built the game).
+    pub(crate) fn record_end(&mut self, end: Board) {
+        self.recorded = RecordedEnd(Some(Box::new(Recorded {
+            start: Board::new(&self.start),
+            moves: self.moves.moves.len(),
+            end,
+        })));
+    }
+
+    /// Forgets the recorded end position, as if the game had been built by hand.
+    #[cfg(test)]
+    pub(crate) fn forget_end(&mut self) {
+        self.recorded = RecordedEnd::default();
+    }
+
+    /// The position after the last move of the main line as replay recorded it, while
+    /// it still holds: the game's start is the one replay read, the main line has as
+    /// many moves, and each of them still carries its [`SanHint`]. A node whose move is
+    /// changed must have its hint cleared ([`MoveNode::san`]), so a main line edited
+    /// by those rules is seen as changed. `None` for a game built by hand or edited
+    /// since, and for a main line holding a move replay gives no hint (a null move,
+    /// a kept illegal move, any xiangqi move); [`Game::end_position`] works it out.
+    pub fn recorded_end(&self) -> Option<&Board> {
+        let r = self.recorded.0.as_deref()?;
+        let moves = &self.moves.moves;
+        let same_start = match (&r.start, &self.start) {
+            (Board::Chess(a), StartPosition::Chess(b)) => *a == **b,
+            (Board::Xiangqi(a), StartPosition::Xiangqi(b)) => *a == **b,
+            _ => false,
+        };
+        let holds = r.moves == moves.len() && same_start && moves.iter().all(|n| n.san.is_some());
+        holds.then_some(&r.end)
+    }
+
+    /// The position after the last move of the main line: the one replay recorded
+    /// ([`Game::recorded_end`]), or else the one reached by playing the main line from
+    /// the start ([`Board::play`]).
+    pub fn end_position(&self) -> Board {
+        if let Some(end) = self.recorded_end() {
+            return end.clone();
+        }
+        let mut board = Board::new(&self.start);
+        for node in &self.moves.moves {
+            board.play(&node.mv);
+        }
+        board
     }
 
     pub fn kind(&self) -> GameKind {
@@ -641,6 +718,93 @@ mod tests {
         assert_eq!(with_line.variations().len(), 1);
         assert_eq!(with_line.take_variations().len(), 1);
         assert_eq!(with_line, plain);
+    }
+
+    /// Replays the one game of `text`.
+    fn replayed(text: &str) -> Game {
+        let raw = crate::archive::read_str(text).remove(0);
+        crate::replay::replay(raw, &crate::replay::ReplayOptions::default())
+    }
+
+    /// The FEN after playing the main line of `game` from its start, move by move.
+    fn played_fen(game: &Game) -> String {
+        let mut board = Board::new(&game.start);
+        for node in &game.moves.moves {
+            board.play(&node.mv);
+        }
+        board.fen()
+    }
+
+    #[test]
+    fn recorded_end_only_while_the_main_line_holds() {
+        let g = replayed("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *");
+        let after = "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4";
+        assert_eq!(g.recorded_end().map(Board::fen).as_deref(), Some(after));
+        assert_eq!(g.end_position().fen(), after);
+        assert_eq!(played_fen(&g), after);
+        let uci = |g: &Game, i: usize| match g.moves.moves[i].mv {
+            AnyMove::Chess(m) => m.uci(false),
+            _ => String::new(),
+        };
+        let mv = |pos: &chess::Position, uci: &str| {
+            let m = pos
+                .legal_moves()
+                .iter()
+                .find(|m| m.uci(false) == uci)
+                .copied();
+            AnyMove::Chess(m.unwrap())
+        };
+        // a move changed by hand, its hint cleared as `SanHint` asks: 2. Nc3
+        let mut edited = g.clone();
+        let mut pos = chess::Position::default();
+        for i in 0..2 {
+            pos.play_unchecked(&match edited.moves.moves[i].mv {
+                AnyMove::Chess(m) => m,
+                _ => unreachable!(),
+            });
+        }
+        edited.moves.moves[2].mv = mv(&pos, "b1c3");
+        edited.moves.moves[2].san = None;
+        assert_eq!(uci(&edited, 2), "b1c3");
+        edited.moves.moves.truncate(4);
+        assert!(edited.recorded_end().is_none());
+        let want = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 3";
+        assert_eq!(edited.end_position().fen(), want);
+        assert_eq!(played_fen(&edited), want);
+        // a move appended by hand, moves taken away, the start changed
+        let mut longer = g.clone();
+        let end = match g.end_position() {
+            Board::Chess(p) => p,
+            Board::Xiangqi(_) => unreachable!(),
+        };
+        longer
+            .moves
+            .moves
+            .push(MoveNode::new(mv(&end, "b5a4"), Span::default()));
+        assert!(longer.recorded_end().is_none());
+        assert_eq!(longer.end_position().fen(), played_fen(&longer));
+        let mut shorter = g.clone();
+        shorter.moves.moves.pop();
+        assert!(shorter.recorded_end().is_none());
+        assert_eq!(shorter.end_position().fen(), played_fen(&shorter));
+        let mut moved = g.clone();
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1";
+        moved.start = StartPosition::Chess(Box::new(chess::Position::from_fen(fen).unwrap()));
+        moved.moves.moves.clear();
+        moved
+            .moves
+            .moves
+            .extend(g.moves.moves.iter().take(6).cloned());
+        assert!(moved.recorded_end().is_none());
+        assert_eq!(moved.end_position().fen(), played_fen(&moved));
+        // built by hand: the start; the record does not take part in equality
+        let empty = Game::new_chess();
+        assert!(empty.recorded_end().is_none());
+        assert_eq!(empty.end_position().fen(), chess::START_FEN);
+        let mut forgotten = g.clone();
+        forgotten.forget_end();
+        assert_eq!(forgotten, g);
+        assert_eq!(forgotten.end_position().fen(), after);
     }
 
     #[test]

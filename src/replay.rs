@@ -165,7 +165,7 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
             Reader::Xiangqi(dialect)
         }
     };
-    let (line, unparsed) = walk(
+    let (line, unparsed, end) = walk(
         &raw,
         start,
         reader,
@@ -176,6 +176,7 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
     );
     game.moves = line;
     game.unparsed = unparsed;
+    game.record_end(end);
     diagnostics.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
     game.diagnostics = diagnostics;
     game.source = source(raw, options);
@@ -518,7 +519,7 @@ fn walk(
     movetext_end: usize,
     keep_illegal: bool,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Line, Option<String>) {
+) -> (Line, Option<String>, Board) {
     let mut frame = Frame::new(start, 1);
     let (mut moves, mut variations) = (0, false);
     for e in &raw.movetext {
@@ -626,7 +627,7 @@ fn walk(
     while !parents.is_empty() {
         close_variation(&mut frame, &mut parents);
     }
-    (frame.line, unparsed)
+    (frame.line, unparsed, frame.pos)
 }
 
 /// A move-number note: the first move number of the main line does not match the

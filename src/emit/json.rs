@@ -148,15 +148,22 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
     }
     b.extend_from_slice(b",\"moves\":");
     let mut board = Board::new(&game.start);
-    write_line(b, &mut ctx, &mut board, &game.moves);
-    if let Board::Chess(p) = &mut board {
-        // after moves played from their hints
-        p.end_pieces_only();
-    }
+    let played = write_line(b, &mut ctx, &mut board, &game.moves);
     b.extend_from_slice(b",\"result\":");
     push_str(b, game.result.as_str());
     b.extend_from_slice(b",\"final_fen\":");
-    push_str(b, &board.fen());
+    let fen = match game.recorded_end() {
+        Some(end) => end.fen(),
+        None => {
+            play_pending(&mut board, game.moves.moves.get(played..).unwrap_or(&[]));
+            if let Board::Chess(p) = &mut board {
+                // after moves played from their hints
+                p.end_pieces_only();
+            }
+            board.fen()
+        }
+    };
+    push_str(b, &fen);
     b.extend_from_slice(b",\"status\":");
     push_str(b, status_name(game));
     b.extend_from_slice(b",\"diagnostics\":[");
@@ -245,32 +252,46 @@ fn size_hint(game: &Game) -> usize {
         + 256 * game.diagnostics.len()
 }
 
-/// Writes a line as an array of move objects, leaving `board` after its last move.
-fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) {
+/// Writes a line as an array of move objects from `board`, the position before its
+/// first move, and returns how many of its moves are played on `board`.
+///
+/// The usual chess move is written from its hint ([`crate::game::SanHint`]) without
+/// the board, so the board is left behind: the moves since the last one played on it
+/// are played ([`play_pending`]) only when a move needs the board (one without a
+/// hint, or with variations, which start from the position before it). The caller
+/// plays the rest if it needs the line's end position.
+fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) -> usize {
     b.push(b'[');
     // every move, a null one too, passes the turn: one ply each
     let first_ply = u64::from(board.ply());
+    let mut played = 0;
     for (i, node) in line.moves.iter().enumerate() {
         let mut o = Out::new(b, &mut ctx.scratch);
         o.put(if i > 0 { b",{\"ply\":" } else { b"{\"ply\":" });
         o.put_u64(first_ply + i as u64);
-        // the position before the move, for its variations
-        let before = (!node.variations().is_empty()).then(|| board.clone());
-        let span = (!node.span.is_empty()).then_some(node.span);
-        o.put_coords(board, &node.mv);
-        // the usual chess move: its SAN from its hint, and only the pieces followed
-        let hinted = match (&mut *board, &node.mv, node.san) {
-            (Board::Chess(p), AnyMove::Chess(m), Some(hint)) if ctx.plain_moves => {
-                write_san_hinted_into(&mut o, m, hint, &ctx.style.chess);
-                p.play_pieces(m);
-                true
-            }
-            _ => false,
+        let has_variations = !node.variations().is_empty();
+        let hint = match (&*board, &node.mv, node.san) {
+            (Board::Chess(_), AnyMove::Chess(m), Some(hint)) if ctx.plain_moves => Some((m, hint)),
+            _ => None,
         };
-        if !hinted {
-            o.flush();
-            push_san(b, ctx, board, node);
-            o = Out::new(b, &mut ctx.scratch);
+        if (has_variations || hint.is_none()) && played < i {
+            play_pending(board, line.moves.get(played..i).unwrap_or(&[]));
+            played = i;
+        }
+        // the position before the move, for its variations
+        let before = has_variations.then(|| board.clone());
+        let span = (!node.span.is_empty()).then_some(node.span);
+        // the board may be behind here: only its kind of castling is read
+        o.put_coords(board, &node.mv);
+        match hint {
+            // the usual chess move: its SAN from its hint, not played
+            Some((m, hint)) => write_san_hinted_into(&mut o, m, hint, &ctx.style.chess),
+            None => {
+                o.flush();
+                push_san(b, ctx, board, node);
+                played = i + 1;
+                o = Out::new(b, &mut ctx.scratch);
+            }
         }
         o.put_written(&ctx.game.source.text, span);
         o.put_location(&mut ctx.lines, span);
@@ -322,6 +343,23 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         b.extend_from_slice(b"]}");
     }
     b.push(b']');
+    played
+}
+
+/// Plays `nodes` on `board`, as [`write_line`] would have: a chess move with its hint
+/// ([`crate::game::SanHint`]) by its pieces only
+/// ([`crate::chess::Position::play_pieces`]), any other move as [`push_san`] plays it.
+fn play_pending(board: &mut Board, nodes: &[MoveNode]) {
+    for node in nodes {
+        match (&mut *board, &node.mv, node.san) {
+            (Board::Chess(p), AnyMove::Chess(m), Some(_)) => p.play_pieces(m),
+            (Board::Chess(p), _, _) => {
+                p.end_pieces_only();
+                board.play(&node.mv);
+            }
+            _ => board.play(&node.mv),
+        }
+    }
 }
 
 /// Appends the move's notation as [`Board::write_and_play`] writes it (escaped) and
@@ -642,84 +680,103 @@ const FIELD: usize = 40;
 
 /// Line and column of byte offsets in one text, as
 /// [`LineIndex::locate`](crate::diag::LineIndex::locate) gives them, for offsets
-/// asked in increasing order (the moves of a game, in the order of its text): each
-/// call reads only the bytes since the previous offset, and nothing is allocated. An
-/// offset before the previous one reads again from the start of the previous
-/// offset's line, or of the text.
+/// asked mostly in increasing order (the moves of a game, in the order of its text),
+/// without allocating. The cursor stands on one line, whose end it knows: an offset
+/// on that line costs a subtraction (on a line that is not ASCII, a count of the
+/// characters since the previous offset); an offset on a later line moves the cursor
+/// there, counting the line breaks it passes ([`LineCursor::seek`]); an offset
+/// before the line moves it there from the start of the text.
 struct LineCursor<'a> {
     text: &'a str,
     /// The 1-based number of the text's first line in its file.
     first_line: u64,
-    /// The offset read up to.
-    pos: usize,
-    /// Line breaks (`\n`) before `pos`.
+    /// Line breaks (`\n`) before `line_start`.
     breaks: u64,
-    /// Offset of the start of the line holding `pos`.
+    /// Offset of the start of the current line.
     line_start: usize,
-    /// Characters from `line_start` to `pos` (bytes that do not continue a UTF-8
-    /// sequence); not kept for an ASCII text, where they are bytes.
-    chars: usize,
-    /// The text is ASCII.
+    /// Offset of the `\n` ending the current line (the text's length on the last line).
+    line_end: usize,
+    /// The whole text is ASCII.
     ascii: bool,
+    /// The current line is ASCII: columns are byte counts.
+    line_ascii: bool,
+    /// On a line that is not ASCII: the offset counted up to, and the characters
+    /// (bytes that do not continue a UTF-8 sequence) from `line_start` to it.
+    pos: usize,
+    chars: usize,
 }
 
 impl<'a> LineCursor<'a> {
     fn new(text: &'a str, first_line: u64) -> LineCursor<'a> {
-        LineCursor {
+        let mut cursor = LineCursor {
             text,
             first_line,
-            pos: 0,
             breaks: 0,
             line_start: 0,
-            chars: 0,
+            line_end: 0,
             ascii: text.is_ascii(),
-        }
+            line_ascii: true,
+            pos: 0,
+            chars: 0,
+        };
+        cursor.enter_line(0);
+        cursor
     }
 
     /// The line and column of `offset` (past the end: of the end).
     #[inline(always)]
     fn locate(&mut self, offset: usize) -> LineCol {
         let offset = offset.min(self.text.len());
-        if !self.ascii || offset < self.pos {
-            return self.locate_slow(offset);
+        if offset < self.line_start || offset > self.line_end {
+            self.seek(offset);
         }
-        // forward in an ASCII text, the last line break first: the usual span has
-        // none before it
-        let bytes = self.text.as_bytes().get(self.pos..offset).unwrap_or(&[]);
-        if let Some(last) = bytes.iter().rposition(|&c| c == b'\n') {
-            let before = bytes.get(..last).unwrap_or(&[]);
-            self.breaks += 1 + before.iter().filter(|&&c| c == b'\n').count() as u64;
-            self.line_start = self.pos + last + 1;
+        if self.line_ascii {
+            return self.here(offset - self.line_start);
         }
-        self.pos = offset;
-        self.here(offset - self.line_start)
+        self.locate_in_line(offset)
     }
 
-    /// [`LineCursor::locate`] of an offset before the previous one, or in a text that
-    /// is not ASCII (`offset` at most the text's length).
+    /// Moves the cursor to the line holding `offset` (at most the text's length), not
+    /// the current one: from the current line forward, from the text's start back.
     #[inline(never)]
-    fn locate_slow(&mut self, offset: usize) -> LineCol {
-        if offset < self.pos {
-            if offset < self.line_start {
-                self.breaks = 0;
-                self.line_start = 0;
+    fn seek(&mut self, offset: usize) {
+        // the line breaks from here: none before the current line's end
+        let from = if offset < self.line_start {
+            self.breaks = 0;
+            0
+        } else {
+            self.line_end
+        };
+        let bytes = self.text.as_bytes().get(from..offset).unwrap_or(&[]);
+        match memchr::memrchr(b'\n', bytes) {
+            Some(last) => {
+                self.breaks += memchr::memchr_iter(b'\n', bytes).count() as u64;
+                self.enter_line(from + last + 1);
             }
+            None => self.enter_line(from),
+        }
+    }
+
+    /// Makes the line starting at `start` the current one.
+    fn enter_line(&mut self, start: usize) {
+        let rest = self.text.as_bytes().get(start..).unwrap_or(&[]);
+        let len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        self.line_start = start;
+        self.line_end = start + len;
+        self.line_ascii = self.ascii || rest.get(..len).is_some_and(|l| l.is_ascii());
+        self.pos = start;
+        self.chars = 0;
+    }
+
+    /// [`LineCursor::locate`] of `offset` on the current line, which is not ASCII.
+    #[inline(never)]
+    fn locate_in_line(&mut self, offset: usize) -> LineCol {
+        if offset < self.pos {
             self.pos = self.line_start;
             self.chars = 0;
         }
-        if self.ascii {
-            return self.locate(offset);
-        }
         let bytes = self.text.as_bytes().get(self.pos..offset).unwrap_or(&[]);
-        for (i, &c) in bytes.iter().enumerate() {
-            if c == b'\n' {
-                self.breaks += 1;
-                self.line_start = self.pos + i + 1;
-                self.chars = 0;
-            } else if !is_continuation(c) {
-                self.chars += 1;
-            }
-        }
+        self.chars += bytes.iter().filter(|&&c| !is_continuation(c)).count();
         self.pos = offset;
         // inside a character, `LineIndex` counts bytes
         let column = if self.text.is_char_boundary(offset) {
@@ -1115,7 +1172,9 @@ mod tests {
             "\t\t1.\te4\r\n\te5 {Trắng đi trước}\r\n 2. Nf3",
             "\n\n\n",
             "ééé\néé\r\né",
+            "[White \"Trắng\"]\n\n1. e4 e5 2. Nf3\nNc6 3. Bb5\r\n3... a6 {é}\n4. Ba4\n",
         ];
+        let mut rng = crate::testing::XorShift::new(7);
         for text in texts {
             let index = LineIndex::new(text, 7);
             let want = |o: usize| index.locate(text, o);
@@ -1129,6 +1188,17 @@ mod tests {
             let len = text.len();
             let order = [len, len / 2, len / 2 + 1, len / 3, 0, len, 1, len / 4, len];
             for o in order {
+                assert_eq!(cursor.locate(o), want(o), "{text:?} at {o}");
+            }
+            // mostly forward by small steps, now and then back or far ahead
+            let mut cursor = LineCursor::new(text, 7);
+            let mut o = 0usize;
+            for _ in 0..200 {
+                o = match rng.below(8) {
+                    0 => rng.below(len + 3),
+                    1 => o.saturating_sub(rng.below(6)),
+                    _ => o + rng.below(4),
+                } % (len + 3);
                 assert_eq!(cursor.locate(o), want(o), "{text:?} at {o}");
             }
         }
@@ -1303,6 +1373,70 @@ mod tests {
             }
         }
         assert!(hints > 60);
+    }
+
+    /// Games of the corpus (when present) and of a few texts, replayed with and
+    /// without `--keep-illegal`.
+    fn sample_games() -> Vec<Game> {
+        let mut texts = vec![
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 (3... Nf6 4. O-O) 4. Ba4 -- 5. O-O *".to_owned(),
+            "1. e4 e5 2. Qh5 Ke7 3. Qxe5+ Kf6 4. d4 Kg6 *".to_owned(),
+            "[FEN \"r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R w KQkq - 0 1\"]\n\n1. bxa8=Q+ Kd7 2. Qxh8 gxh1=N 3. O-O-O *".to_owned(),
+            "[Variant \"Chess960\"]\n[FEN \"1rk3r1/pppppppp/8/8/8/8/PPPPPPPP/1RK3R1 w GBgb - 0 1\"]\n\n1. O-O O-O-O 2. d4 d5 *".to_owned(),
+            "1. e4 e5 2. Nf3 Nf9 3. Bb5 *".to_owned(),
+            "[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *".to_owned(),
+        ];
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/chess");
+        let mut stack = vec![dir];
+        while let Some(d) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for p in entries.filter_map(Result::ok).map(|e| e.path()) {
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "pgn") {
+                    let bytes = std::fs::read(&p).unwrap();
+                    texts.push(String::from_utf8_lossy(&bytes).into_owned());
+                }
+            }
+        }
+        let mut games = Vec::new();
+        for keep_illegal in [false, true] {
+            let options = crate::replay::ReplayOptions {
+                keep_illegal,
+                ..crate::replay::ReplayOptions::default()
+            };
+            for text in &texts {
+                for raw in crate::archive::read_str(text) {
+                    games.push(crate::replay::replay(raw, &options));
+                }
+            }
+        }
+        games
+    }
+
+    /// The end position replay records is the one a writer reaches by playing the
+    /// main line, and a game's JSON is the same with the record and without it (the
+    /// board then followed to the end, as for a game built by hand).
+    #[test]
+    fn recorded_end_agrees_with_played_end() {
+        let opts = JsonOptions::default();
+        let (mut recorded, mut games) = (0, 0);
+        for game in sample_games() {
+            let mut forgotten = game.clone();
+            forgotten.forget_end();
+            if let Some(end) = game.recorded_end() {
+                recorded += 1;
+                assert_eq!(end.fen(), forgotten.end_position().fen());
+            }
+            assert_eq!(
+                to_json_string(&game, &opts),
+                to_json_string(&forgotten, &opts)
+            );
+            games += 1;
+        }
+        assert!(recorded > 4 && games > recorded, "{recorded} of {games}");
     }
 
     #[test]
