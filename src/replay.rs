@@ -214,26 +214,41 @@ fn movetext_text(raw: &RawGame, from: usize, end: usize) -> Option<String> {
     (!body.is_empty()).then(|| body.to_owned())
 }
 
+/// A tag value with its white space runs made single spaces and its ends trimmed, in
+/// ASCII lower case: `Chinese\tChess ` and `chinese chess` name the same variant (the
+/// PGN writer turns tabs and line breaks in tag values into spaces, so a file read
+/// again after writing must come out the same).
+fn tag_words(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for w in value.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out.make_ascii_lowercase();
+    out
+}
+
 fn detect_variant(tags: &Tags) -> Result<Variant, Diagnostic> {
-    if tags.get("Game").is_some_and(|g| {
-        g.eq_ignore_ascii_case("chinese chess") || g.eq_ignore_ascii_case("xiangqi")
-    }) {
+    if tags
+        .get("Game")
+        .is_some_and(|g| matches!(tag_words(g).as_str(), "chinese chess" | "xiangqi"))
+    {
         return Ok(Variant::Xiangqi);
     }
     // Xiangqi files without a Game tag: a Red player, or a xiangqi notation named.
     if tags.get("Red").is_some()
-        || tags.get("Format").is_some_and(|f| {
-            ["wxf", "iccs", "chinese"]
-                .iter()
-                .any(|n| f.trim().eq_ignore_ascii_case(n))
-        })
+        || tags
+            .get("Format")
+            .is_some_and(|f| matches!(tag_words(f).as_str(), "wxf" | "iccs" | "chinese"))
     {
         return Ok(Variant::Xiangqi);
     }
     let Some(v) = tags.get("Variant") else {
         return Ok(Variant::Chess);
     };
-    let lower = v.trim().to_ascii_lowercase();
+    let lower = tag_words(v);
     match lower.as_str() {
         "" | "standard" | "chess" | "normal" | "from position" | "from_position" => {
             Ok(Variant::Chess)
@@ -1351,5 +1366,28 @@ mod tests {
         }
         // both answers are tried, many times
         assert!(seen.iter().all(|&n| n > 500), "{seen:?}");
+    }
+
+    #[test]
+    fn variant_tags_read_through_white_space() {
+        let variant = |name: &str, value: &str| {
+            let mut tags = Tags::default();
+            tags.push(name, value);
+            detect_variant(&tags).ok()
+        };
+        for v in [
+            "Chinese\tChess",
+            " chinese  chess ",
+            "Chinese\r\nChess",
+            "XIANGQI",
+        ] {
+            assert_eq!(variant("Game", v), Some(Variant::Xiangqi), "{v:?}");
+            assert_eq!(variant("Variant", v), Some(Variant::Xiangqi), "{v:?}");
+        }
+        assert_eq!(variant("Format", " ICCS\t"), Some(Variant::Xiangqi));
+        assert_eq!(variant("Variant", "From\tPosition"), Some(Variant::Chess));
+        assert_eq!(variant("Variant", "Chess 960"), Some(Variant::Chess960));
+        assert_eq!(variant("Game", "Chinese Chess 2"), Some(Variant::Chess));
+        assert_eq!(variant("Variant", "crazyhouse"), None);
     }
 }

@@ -12,7 +12,7 @@
 use kyphu::archive::{ReadOptions, read_bytes, read_str};
 use kyphu::chess::{Move, Position};
 use kyphu::emit::{JsonOptions, MoveStyle, PgnOptions, json::to_json_string, pgn::to_pgn_string};
-use kyphu::game::{AnyMove, Game, Line};
+use kyphu::game::{AnyMove, Game, Line, Variant};
 use kyphu::notation::chess::{PieceTable, SanStyle, tables, write_san};
 use kyphu::replay::{ReplayOptions, replay};
 use kyphu::xiangqi;
@@ -247,6 +247,22 @@ proptest! {
             prop_assert_eq!(again.variant, game.variant, "{}", written);
         }
     }
+}
+
+/// Found by `broken_records_write_what_was_read` (a random case): a broken xiangqi
+/// record whose Game tag reads `Chinese<tab>Chess` was taken for chess, and the PGN
+/// writer, which writes a tab in a tag value as a space, made it xiangqi on the next
+/// read. The variant is now told from the tag's words, whatever white space is between.
+#[test]
+fn game_tag_with_a_tab_round_trips() {
+    let input: &[u8] = b"[Game \"Chinese\tChess\" ]\n[R";
+    let games = read_games(input, None);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].variant, Variant::Xiangqi);
+    let written = to_pgn_string(&games[0], &PgnOptions::default());
+    let again = read_games(written.as_bytes(), None);
+    assert_eq!(again.len(), 1, "{written}");
+    assert_eq!(again[0].variant, games[0].variant, "{written}");
 }
 
 #[test]
