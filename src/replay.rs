@@ -1265,6 +1265,10 @@ mod tests {
             ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
         );
         assert!(g.diagnostics.iter().any(|d| d.message.contains("German")));
+        // a promotion to a Polish rook (`W`) in moves English letters would read
+        let g = one("[FEN \"8/4P3/8/8/8/8/k7/7K w - - 0 1\"]\n\n1. e8=W Kb2 *");
+        assert_eq!(main_uci(&g), ["e7e8r", "a2b2"]);
+        assert!(g.diagnostics.iter().any(|d| d.message.contains("Polish")));
     }
 
     /// The rule the PGN reader applies as it reads ([`RawGame::plain_english`]) agrees

@@ -13,7 +13,7 @@ use super::{CommentKind, Element, Limits, RawTag};
 use crate::{
     diag::{Diagnostic, Span},
     game::GameResult,
-    notation::chess::lang::{PLAIN_FIRST, PLAIN_LATER, plain_english},
+    notation::chess::lang::{PLAIN_FIRST, plain_english, plain_later},
     text::{decode::bmp_char, normalize},
 };
 
@@ -1065,12 +1065,13 @@ impl<'a, 'l> Parser_<'a, 'l> {
                 // non-ASCII characters up to white space or a delimiter; on the way,
                 // whether it is `plain_english` (unless `known` is cleared: then ask it)
                 let mut plain = PLAIN_FIRST[usize::from(first)];
+                let later = plain_later();
                 let mut known = true;
                 let mut end = pos + first_len;
                 while let Some(&b) = s.get(end) {
                     match CLASS[usize::from(b)] {
                         0 => {
-                            plain &= PLAIN_LATER[usize::from(b)];
+                            plain &= later[usize::from(b)];
                             end += 1;
                         }
                         HIGH => match self.high_at(end) {

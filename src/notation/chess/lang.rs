@@ -367,31 +367,37 @@ pub const PLAIN_FIRST: [bool; 256] = {
 };
 
 /// The bytes a [`plain_english`] token may hold after its first: ASCII, but the
-/// letters another table reads as a piece (`exd8=D`, `Nf3H`).
-pub const PLAIN_LATER: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 128 {
-        t[b] = !matches!(
-            b as u8,
-            b'A' | b'C' | b'D' | b'F' | b'H' | b'L' | b'M' | b'S' | b'T' | b'V' | b'X'
-        );
-        b += 1;
-    }
-    t
-};
+/// letters another table reads as a piece and English does not (`exd8=D`, `Nf3H`,
+/// `e8=W`). Found from the tables' data, so that a new table's letters count at once.
+pub fn plain_later() -> &'static [bool; 256] {
+    static LATER: OnceLock<[bool; 256]> = OnceLock::new();
+    LATER.get_or_init(|| {
+        let mut t = [false; 256];
+        t[..128].fill(true);
+        let en = english();
+        for table in tables() {
+            for (b, role) in table.ascii.iter().enumerate() {
+                if role.is_some() && en.ascii[b].is_none() {
+                    t[b] = false;
+                }
+            }
+        }
+        t
+    })
+}
 
 /// Is the token written with letters English reads the same way as every table that
 /// could collide (a pawn move, castling, or an English piece letter)? A game whose
 /// main-line tokens all are is read as English without trying the other tables. The
-/// rule is [`PLAIN_FIRST`] for the first byte and [`PLAIN_LATER`] for the others: the
+/// rule is [`PLAIN_FIRST`] for the first byte and [`plain_later`] for the others: the
 /// PGN reader applies it to every main-line move as it reads it
 /// ([`RawGame::plain_english`](crate::archive::RawGame::plain_english)), the replay to
 /// the tokens of a game that did not come that way.
 pub fn plain_english(token: &str) -> bool {
     match token.as_bytes() {
-        [first, later @ ..] => {
-            PLAIN_FIRST[usize::from(*first)] && later.iter().all(|&b| PLAIN_LATER[usize::from(b)])
+        [first, rest @ ..] => {
+            let later = plain_later();
+            PLAIN_FIRST[usize::from(*first)] && rest.iter().all(|&b| later[usize::from(b)])
         }
         [] => false,
     }
@@ -411,10 +417,18 @@ mod tests {
         }
         // letters another table reads as pieces, other first bytes, non-ASCII
         for t in [
-            "", "Mf3", "Sf3", "Lf3", "a8=D", "Txe5", "exd5H", "e4é", "Ц", "♘f3", "1.e4",
+            "", "Mf3", "Sf3", "Lf3", "a8=D", "Txe5", "exd5H", "e4é", "Ц", "♘f3", "1.e4", "e8=W",
+            "e8=G", "exd8=J",
         ] {
             assert!(!plain_english(t), "{t}");
         }
+        // every ASCII letter some table reads as a piece and English does not (Polish
+        // W, G and Czech J too), and no other byte
+        let barred: String = (0..128u8)
+            .filter(|&b| !plain_later()[usize::from(b)])
+            .map(char::from)
+            .collect();
+        assert_eq!(barred, "ACDFGHJLMSTVWX");
     }
 
     #[test]
