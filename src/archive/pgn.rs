@@ -989,6 +989,8 @@ impl<'a, 'l> Parser_<'a, 'l> {
     /// included) back to [`Self::movetext`].
     fn simple_run(&mut self) {
         let s = self.s;
+        // the bytes a plain-English token may hold after its first (looked up once)
+        let later = plain_later();
         if u32::try_from(s.len()).is_err() {
             // spans below are plain casts
             self.token();
@@ -1065,7 +1067,6 @@ impl<'a, 'l> Parser_<'a, 'l> {
                 // non-ASCII characters up to white space or a delimiter; on the way,
                 // whether it is `plain_english` (unless `known` is cleared: then ask it)
                 let mut plain = PLAIN_FIRST[usize::from(first)];
-                let later = plain_later();
                 let mut known = true;
                 let mut end = pos + first_len;
                 while let Some(&b) = s.get(end) {

@@ -987,6 +987,21 @@ mod tests {
     use super::*;
     use crate::diag::LineIndex;
 
+    /// The SAN styles the hinted-SAN tests compare: PGN, figurine, Vietnamese letters,
+    /// and PGN without check marks.
+    fn four_styles() -> [crate::notation::chess::SanStyle; 4] {
+        use crate::notation::chess::{SanStyle, table};
+        [
+            SanStyle::pgn(),
+            SanStyle::figurine(),
+            SanStyle::fide(table("vi").unwrap()),
+            SanStyle {
+                check_marks: false,
+                ..SanStyle::pgn()
+            },
+        ]
+    }
+
     fn quoted(s: &str) -> String {
         let mut b = Vec::new();
         push_str(&mut b, s);
@@ -1256,7 +1271,6 @@ mod tests {
 
     #[test]
     fn san_agrees_with_write_and_play() {
-        use crate::notation::chess::{SanStyle, table};
         let fens = [
             crate::chess::START_FEN,
             "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
@@ -1266,15 +1280,7 @@ mod tests {
             "6k1/5ppp/8/8/8/8/8/R3K2R w KQ - 0 1",
             "4k3/8/3p1p2/4P3/8/8/8/4K3 w - - 0 1",
         ];
-        let styles = [
-            SanStyle::pgn(),
-            SanStyle::figurine(),
-            SanStyle::fide(table("vi").unwrap()),
-            SanStyle {
-                check_marks: false,
-                ..SanStyle::pgn()
-            },
-        ];
+        let styles = four_styles();
         let game = Game::new_chess();
         for fen in fens {
             let pos = crate::chess::Position::from_fen(fen).unwrap();
@@ -1327,7 +1333,6 @@ mod tests {
     /// written from the position (`push_san`), for every style.
     #[test]
     fn hinted_moves_agree_with_position() {
-        use crate::notation::chess::{SanStyle, table};
         let text = concat!(
             "[Event \"Trắng \\\"x\\\"\"]\r\n[White \"A\"]\r\n\r\n",
             "1. e4 {Trắng đi trước} e5 2. Nf3 Nc6 3. Bb5 a6 (3... Nf6 4. O-O Nxe4 5. Re1 Nd6 ",
@@ -1343,15 +1348,7 @@ mod tests {
             "[Variant \"Chess960\"]\n[FEN \"1rk3r1/pppppppp/8/8/8/8/PPPPPPPP/1RK3R1 w GBgb - 0 1\"]\n\n",
             "1. O-O O-O-O 2. d4 d5 *\n",
         );
-        let styles = [
-            SanStyle::pgn(),
-            SanStyle::figurine(),
-            SanStyle::fide(table("vi").unwrap()),
-            SanStyle {
-                check_marks: false,
-                ..SanStyle::pgn()
-            },
-        ];
+        let styles = four_styles();
         let mut hints = 0;
         for raw in crate::archive::read_str(text) {
             let game = crate::replay::replay(raw, &crate::replay::ReplayOptions::default());

@@ -567,6 +567,22 @@ mod tests {
         }
     }
 
+    /// `read_tokens` keeps the syntax of every token under the one table left (as
+    /// [`crate::notation::chess::parse`] reads it), and none when several or no tables
+    /// are left.
+    fn assert_syntax_of_a_sole_table(r: &Readings, tokens: &[&str], what: &str) {
+        match r.tables.as_slice() {
+            [only] => {
+                let want: Vec<_> = tokens
+                    .iter()
+                    .map(|tok| crate::notation::chess::parse(tok, only).unwrap())
+                    .collect();
+                assert_eq!(r.syntax, want, "{what}");
+            }
+            _ => assert!(r.syntax.is_empty(), "{what}"),
+        }
+    }
+
     #[test]
     fn read_tokens_keeps_the_syntax_of_a_sole_table() {
         let games: &[(&str, &[&str])] = &[
@@ -588,16 +604,7 @@ mod tests {
             assert_eq!(got, codes, "{game}");
             let readable: Vec<_> = readable_by(&t).iter().map(|t| t.code).collect();
             assert_eq!(got, readable, "{game}");
-            match r.tables.as_slice() {
-                [only] => {
-                    let want: Vec<_> = t
-                        .iter()
-                        .map(|tok| crate::notation::chess::parse(tok, only).unwrap())
-                        .collect();
-                    assert_eq!(r.syntax, want, "{game}");
-                }
-                _ => assert!(r.syntax.is_empty(), "{game}"),
-            }
+            assert_syntax_of_a_sole_table(&r, &t, game);
         }
     }
 
@@ -674,16 +681,7 @@ mod tests {
             let want = readable_by(&game);
             let codes = |ts: &[&'static PieceTable]| ts.iter().map(|t| t.code).collect::<Vec<_>>();
             assert_eq!(codes(&r.tables), codes(&want), "{game:?}");
-            match r.tables.as_slice() {
-                [only] => {
-                    let parsed: Vec<_> = game
-                        .iter()
-                        .map(|tok| crate::notation::chess::parse(tok, only).unwrap())
-                        .collect();
-                    assert_eq!(r.syntax, parsed, "{game:?}");
-                }
-                _ => assert!(r.syntax.is_empty(), "{game:?}"),
-            }
+            assert_syntax_of_a_sole_table(&r, &game, &format!("{game:?}"));
         }
     }
 
