@@ -11,7 +11,7 @@ use super::{
     CliError, Counts, ReadArgs,
     convert::{self, InputFormat},
     pipeline,
-    render::Located,
+    render::{Fens, Located},
 };
 use crate::{
     diag::{LineIndex, Severity},
@@ -65,14 +65,15 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
                 let byte_end = raw.byte_end;
                 let game = replay(raw, &options);
                 let mut text = String::new();
-                let mut index = None;
+                let mut locating = None;
                 let mut found = false;
                 for d in game.diagnostics.iter().filter(|d| d.severity >= min) {
                     found = true;
-                    let index = index.get_or_insert_with(|| {
-                        LineIndex::new(&game.source.text, game.source.first_line)
+                    let (index, fens) = locating.get_or_insert_with(|| {
+                        let index = LineIndex::new(&game.source.text, game.source.first_line);
+                        (index, Fens::new(&game))
                     });
-                    let located = Located::new(file_name, &game, d, index);
+                    let located = Located::new(file_name, &game, d, index, fens);
                     match format {
                         Format::Human => located.human(&mut text),
                         Format::Json => {

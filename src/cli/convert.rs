@@ -9,7 +9,10 @@ use std::{
 
 use clap::ValueEnum;
 
-use super::{CliError, Counts, ReadArgs, pipeline, render::Located};
+use super::{
+    CliError, Counts, ReadArgs, pipeline,
+    render::{Fens, Located},
+};
 use crate::{
     archive::{Piece, RawGame, csv::read_scoresheet},
     diag::{LineIndex, Severity},
@@ -274,14 +277,15 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             let game = replay(raw, &options);
             let mut messages = String::new();
             if !quiet {
-                let mut index = None;
+                let mut locating = None;
                 for d in game.diagnostics.iter().filter(|d| {
                     d.severity == Severity::Error || (junk && d.severity >= Severity::Warning)
                 }) {
-                    let index = index.get_or_insert_with(|| {
-                        LineIndex::new(&game.source.text, game.source.first_line)
+                    let (index, fens) = locating.get_or_insert_with(|| {
+                        let index = LineIndex::new(&game.source.text, game.source.first_line);
+                        (index, Fens::new(&game))
                     });
-                    Located::new(file_name, &game, d, index).human(&mut messages);
+                    Located::new(file_name, &game, d, index, fens).human(&mut messages);
                 }
             }
             let status = game.status();

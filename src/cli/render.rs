@@ -62,13 +62,41 @@ pub fn move_of_ply(game: &Game, ply: u32) -> (u32, Color) {
 
 /// The FEN before main-line ply `ply`, if the game's main line reaches it.
 pub fn fen_before(game: &Game, ply: u32) -> Option<String> {
-    let before = usize::try_from(ply.checked_sub(1)?).ok()?;
-    let moves = game.moves.moves.get(..before)?;
-    let mut board = Board::new(&game.start);
-    for n in moves {
-        board.play(&n.mv);
+    Fens::new(game).before(ply)
+}
+
+/// The FENs along a game's main line, for its diagnostics: the board is kept between
+/// questions and moved forward from the ply last asked, so that the diagnostics of a
+/// game, asked in the order of the text, replay its main line once in all (not once
+/// each: a game with a remark on every move would cost the square of its length).
+pub struct Fens<'g> {
+    game: &'g Game,
+    /// The board after the first `.1` main-line moves, once a FEN was asked.
+    board: Option<(Board, usize)>,
+}
+
+impl<'g> Fens<'g> {
+    pub fn new(game: &'g Game) -> Self {
+        Fens { game, board: None }
     }
-    Some(board.fen())
+
+    /// The FEN before main-line ply `ply`, if the game's main line reaches it.
+    pub fn before(&mut self, ply: u32) -> Option<String> {
+        let before = usize::try_from(ply.checked_sub(1)?).ok()?;
+        let moves = self.game.moves.moves.get(..before)?;
+        let (board, played) = match &mut self.board {
+            Some((board, played)) if *played <= before => (board, played),
+            slot => {
+                let (board, played) = slot.insert((Board::new(&self.game.start), 0));
+                (board, played)
+            }
+        };
+        for n in &moves[*played..] {
+            board.play(&n.mv);
+        }
+        *played = before;
+        Some(board.fen())
+    }
 }
 
 /// Characters of a long source line shown around the caret.
@@ -110,7 +138,15 @@ fn on_main_line(game: &Game, d: &Diagnostic) -> bool {
 }
 
 impl<'a> Located<'a> {
-    pub fn new(file: &'a str, game: &'a Game, d: &'a Diagnostic, index: &LineIndex) -> Self {
+    /// Locates `d`, a diagnostic of `game`, with the game's line index and FENs (both
+    /// made once per game, for all its diagnostics).
+    pub fn new(
+        file: &'a str,
+        game: &'a Game,
+        d: &'a Diagnostic,
+        index: &LineIndex,
+        fens: &mut Fens<'_>,
+    ) -> Self {
         let text = game.source.text.as_str();
         let (mut line, mut column, mut source_line, mut caret) = (None, None, None, None);
         if let Some(span) = d.span {
@@ -135,7 +171,7 @@ impl<'a> Located<'a> {
             None => (None, None),
         };
         let fen = if on_main_line(game, d) {
-            d.ply.and_then(|p| fen_before(game, p))
+            d.ply.and_then(|p| fens.before(p))
         } else {
             None
         };
@@ -231,12 +267,31 @@ mod tests {
             .find(|d| d.code == "illegal-move")
             .unwrap();
         let mut out = String::new();
-        Located::new("t.pgn", &game, d, &index).human(&mut out);
+        Located::new("t.pgn", &game, d, &index, &mut Fens::new(&game)).human(&mut out);
         let expected = "error[illegal-move]: illegal move Nf3: no black knight can reach f3\n \
             --> t.pgn:5:8 (game 1, A – B, move 3 black)\n  |\n5 | 3. Bb5 Nf3 *\n  |        ^^^\n  \
             = position: r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3\n  \
             = did you mean: Nf6, Nb8, Nh6\n\n";
         assert_eq!(out, expected);
+    }
+
+    /// The FEN before `ply` found from scratch: the rule [`Fens`] must keep.
+    fn fen_from_scratch(game: &Game, ply: u32) -> Option<String> {
+        let moves = game.moves.moves.get(..(ply.checked_sub(1)? as usize))?;
+        let mut board = Board::new(&game.start);
+        moves.iter().for_each(|n| board.play(&n.mv));
+        Some(board.fen())
+    }
+
+    #[test]
+    fn fens_in_any_order_agree_with_a_fresh_replay() {
+        let text = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 *";
+        let game = replay(read_str(text).remove(0), &ReplayOptions::default());
+        let mut fens = Fens::new(&game);
+        // forward, repeated, back, past the end, from before the start, forward again
+        for ply in [3, 3, 4, 9, 2, 1, 13, 14, 40, 0, 5, 12, 7, 13] {
+            assert_eq!(fens.before(ply), fen_from_scratch(&game, ply), "ply {ply}");
+        }
     }
 
     #[test]
