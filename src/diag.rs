@@ -150,17 +150,11 @@ impl LineIndex {
     /// Indexes `text`, whose first line is line `first_line` of its file.
     pub fn new(text: &str, first_line: u64) -> LineIndex {
         let mut starts = vec![0];
-        let mut ascii = true;
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                starts.push(i + 1);
-            }
-            ascii &= b.is_ascii();
-        }
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         LineIndex {
             starts,
             first_line,
-            ascii,
+            ascii: text.is_ascii(),
         }
     }
 

@@ -1,13 +1,11 @@
 //! Rendering diagnostics for people (compiler style, with a caret under the token) and
 //! for programs (JSON Lines).
 
-use std::fmt::Write;
-
 use serde::Serialize;
 
 use crate::{
     color::Color,
-    diag::{Diagnostic, LineIndex},
+    diag::{Diagnostic, LineIndex, Severity},
     emit::Board,
     game::{Game, StartPosition},
 };
@@ -201,48 +199,85 @@ impl<'a> Located<'a> {
 
     /// The human rendering, ending with a blank line.
     pub fn human(&self, out: &mut String) {
-        let _ = writeln!(out, "{}[{}]: {}", self.severity, self.code, self.message);
-        let gutter = self.line.map_or(1, |l| l.to_string().len());
-        let pad = " ".repeat(gutter);
-        let _ = write!(out, "{pad}--> {}", self.file);
+        // pieces pushed one by one: archives with a remark on many moves render
+        // thousands of these, and `write!` costs several times as much
+        let num = |out: &mut String, v: u64| out.push_str(itoa::Buffer::new().format(v));
+        out.push_str(match self.severity {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        });
+        out.push('[');
+        out.push_str(self.code);
+        out.push_str("]: ");
+        out.push_str(self.message);
+        out.push('\n');
+        let gutter = self.line.map_or(1, |l| itoa::Buffer::new().format(l).len());
+        let pad = |out: &mut String| out.extend(std::iter::repeat_n(' ', gutter));
+        pad(out);
+        out.push_str("--> ");
+        out.push_str(self.file);
         if let (Some(l), Some(c)) = (self.line, self.column) {
-            let _ = write!(out, ":{l}:{c}");
+            out.push(':');
+            num(out, l);
+            out.push(':');
+            num(out, c.into());
         }
-        let _ = write!(out, " (game {}", self.game);
+        out.push_str(" (game ");
+        num(out, self.game);
         if self.white.is_some() || self.black.is_some() {
-            let _ = write!(
-                out,
-                ", {} – {}",
-                self.white.unwrap_or("?"),
-                self.black.unwrap_or("?")
-            );
+            out.push_str(", ");
+            out.push_str(self.white.unwrap_or("?"));
+            out.push_str(" – ");
+            out.push_str(self.black.unwrap_or("?"));
         }
         if let (Some(n), Some(side)) = (self.move_number, self.side) {
-            let _ = write!(out, ", move {n} {side}");
+            out.push_str(", move ");
+            num(out, n.into());
+            out.push(' ');
+            out.push_str(side);
         }
         out.push_str(")\n");
         if let (Some(l), Some(src), Some((col, width))) =
             (self.line, self.source_line.as_deref(), self.caret)
         {
-            let _ = writeln!(out, "{pad} |");
-            let _ = writeln!(out, "{l} | {src}");
-            let lead: String = src
-                .chars()
-                .take(col)
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
-            let _ = writeln!(out, "{pad} | {lead}{}", "^".repeat(width));
+            pad(out);
+            out.push_str(" |\n");
+            num(out, l);
+            out.push_str(" | ");
+            out.push_str(src);
+            out.push('\n');
+            pad(out);
+            out.push_str(" | ");
+            // the caret under the token: tabs kept so that it lines up
+            out.extend(
+                src.chars()
+                    .take(col)
+                    .map(|c| if c == '\t' { '\t' } else { ' ' }),
+            );
+            out.extend(std::iter::repeat_n('^', width));
+            out.push('\n');
         }
         if let Some(fen) = &self.fen {
-            let _ = writeln!(out, "{pad} = position: {fen}");
+            pad(out);
+            out.push_str(" = position: ");
+            out.push_str(fen);
+            out.push('\n');
         }
         if !self.candidates.is_empty() {
-            let label = if self.code == "ambiguous-move" {
-                "candidates"
+            pad(out);
+            out.push_str(if self.code == "ambiguous-move" {
+                " = candidates: "
             } else {
-                "did you mean"
-            };
-            let _ = writeln!(out, "{pad} = {label}: {}", self.candidates.join(", "));
+                " = did you mean: "
+            });
+            for (i, c) in self.candidates.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(c);
+            }
+            out.push('\n');
         }
         out.push('\n');
     }
