@@ -1,6 +1,6 @@
 //! Attack tables: leapers precomputed at compile time, sliders by magic bitboards
 //! whose magic numbers were found by a fixed-seed search (kept as a test that redoes it)
-//! and whose tables are filled once at first use; `between` and `line` are found from
+//! and whose tables are computed at compile time; `between` and `line` are found from
 //! the empty-board rays.
 
 use super::{
