@@ -1,6 +1,7 @@
 //! Attack tables: leapers precomputed at compile time, sliders by magic bitboards
 //! whose magic numbers were found by a fixed-seed search (kept as a test that redoes it)
-//! and whose tables are filled once at first use, plus `between` and `line` tables.
+//! and whose tables are computed at compile time; `between` and `line` are found from
+//! the empty-board rays.
 
 use super::{
     bitboard::Bitboard,
@@ -403,43 +404,6 @@ static SLIDERS: [u64; SLIDER_SIZE] = {
     table
 };
 
-/// `line` for every pair of squares (`between` is cut out of it).
-const fn line_table() -> [[u64; 64]; 64] {
-    let mut line = [[0u64; 64]; 64];
-    let all_dirs = [ROOK_DIRS, BISHOP_DIRS];
-    let mut a = 0;
-    while a < 64 {
-        let mut k = 0;
-        while k < 2 {
-            let mut d = 0;
-            while d < 4 {
-                let (df, dr) = all_dirs[k][d];
-                // Walk from `a` in one direction; every square met is aligned with
-                // `a`, on the line through `a` in this direction.
-                let full_line =
-                    sliding(a, 0, &[(df, dr), (-df, -dr), (df, dr), (df, dr)]) | 1u64 << a;
-                let (mut f, mut r) = ((a % 8) as i8, (a / 8) as i8);
-                loop {
-                    f += df;
-                    r += dr;
-                    if f < 0 || f >= 8 || r < 0 || r >= 8 {
-                        break;
-                    }
-                    line[a][(r * 8 + f) as usize] = full_line;
-                }
-                d += 1;
-            }
-            k += 1;
-        }
-        a += 1;
-    }
-    line
-}
-
-/// The line through two aligned squares, for every pair (32 KB: the `between` sets
-/// are cut out of it rather than kept in a second table of that size).
-static LINES: [[u64; 64]; 64] = line_table();
-
 /// The squares a piece of each colour and role attacks from each square on an empty
 /// board (6 KB: small enough to stay in the L1 cache, where the slider tables do not).
 static REACH: [[[u64; 64]; 6]; 2] = {
@@ -496,28 +460,57 @@ pub fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
     rook(sq, occupied) | bishop(sq, occupied)
 }
 
+/// The squares that the lines from `a` and from `b` share, `a` and `b` left out, when
+/// the two squares are aligned (empty if not): found from the 1 KB of empty-board rook
+/// and bishop rays in [`REACH`] rather than from a table of every pair (32 KB, which
+/// would crowd the first-level cache).
+///
+/// Two squares on one rank or file share, of their rook rays, the rest of that rank or
+/// file and nothing else: their other lines are parallel (two files, two ranks) or meet
+/// on `a` or `b` themselves, which their own rays leave out. The same holds for two
+/// squares on one diagonal and their bishop rays. Two squares not aligned are in
+/// neither's rays.
+#[inline]
+pub fn shared_line(a: Square, b: Square) -> Bitboard {
+    Bitboard(shared_line_bits(a.index() as u32, b.index() as u32))
+}
+
+/// [`shared_line`] on square indices.
+#[inline]
+fn shared_line_bits(a: u32, b: u32) -> u64 {
+    let (a, b) = (a as usize & 63, b as usize & 63);
+    let rook = &REACH[0][Role::Rook as usize];
+    let bishop = &REACH[0][Role::Bishop as usize];
+    if rook[a] & 1 << b != 0 {
+        rook[a] & rook[b]
+    } else if bishop[a] & 1 << b != 0 {
+        bishop[a] & bishop[b]
+    } else {
+        0
+    }
+}
+
 /// The squares strictly between two aligned squares (empty if not aligned): the part
 /// of their [`line`] from the lower square up to the higher one, both left out.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
     let (a, b) = (a.index() as u32 & 63, b.index() as u32 & 63);
-    // the squares from the lower of the two (included) to the higher (excluded)
+    // the squares from the lower of the two (included) to the higher (excluded); the
+    // shared line leaves out both
     let span = (!0u64 << a) ^ (!0u64 << b);
-    let bb = line_bits(a, b) & span;
-    // the lowest square of the line in the span is the lower of the two: drop it
-    Bitboard(bb & bb.wrapping_sub(1))
+    Bitboard(shared_line_bits(a, b) & span)
 }
 
 /// The whole line (rank, file or diagonal) through two aligned squares, edge to edge
 /// (empty if not aligned).
 #[inline]
 pub fn line(a: Square, b: Square) -> Bitboard {
-    Bitboard(line_bits(a.index() as u32 & 63, b.index() as u32 & 63))
-}
-
-#[inline]
-fn line_bits(a: u32, b: u32) -> u64 {
-    LINES[a as usize & 63][b as usize & 63]
+    let (a, b) = (a.index() as u32 & 63, b.index() as u32 & 63);
+    // (a short diagonal, `a7`-`b8`, has no other square to share)
+    if REACH[0][Role::Queen as usize][a as usize] & 1 << b == 0 {
+        return Bitboard::EMPTY;
+    }
+    Bitboard(shared_line_bits(a, b) | 1 << a | 1 << b)
 }
 
 /// Are the three squares on one line?
@@ -575,7 +568,7 @@ mod tests {
         assert_eq!(pawn(Color::Black, sq("a7")), bb(&["b6"]));
     }
 
-    /// `between` (cut out of the line table) and `reach` agree with rays walked
+    /// `between`, `line`, `shared_line` and `reach` agree with rays walked
     /// square by square, for every pair of squares.
     #[test]
     fn between_and_reach_agree_with_walked_rays() {
@@ -611,6 +604,22 @@ mod tests {
                 }
                 assert_eq!(between(sa, sb).0, want, "{a} {b}");
                 assert_eq!(line(sa, sb).any(), aligned, "{a} {b}");
+                // the whole line: the walked squares and on past both ends to the edge
+                let mut whole = 0u64;
+                if aligned {
+                    let (sf, sr) = (df.signum(), dr.signum());
+                    for dir in [1i8, -1] {
+                        let (mut f, mut r) = ((a % 8) as i8, (a / 8) as i8);
+                        while (0..8).contains(&f) && (0..8).contains(&r) {
+                            whole |= 1 << (r * 8 + f);
+                            f += sf * dir;
+                            r += sr * dir;
+                        }
+                    }
+                }
+                assert_eq!(line(sa, sb).0, whole, "{a} {b}");
+                let ends = 1u64 << a | 1u64 << b;
+                assert_eq!(shared_line(sa, sb).0, whole & !ends, "{a} {b}");
             }
         }
     }

@@ -16,9 +16,6 @@ use super::{
 };
 use crate::color::Color;
 
-/// The first and last ranks, where castling rooks stand.
-const BACK_RANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
-
 /// A list of moves, no heap allocation (no position has more than 218 legal moves).
 pub type MoveList = ArrayVec<Move, 256>;
 
@@ -26,6 +23,9 @@ pub type MoveList = ArrayVec<Move, 256>;
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Castles {
     rooks: [[Option<Square>; 2]; 2],
+    /// The squares in `rooks`, kept with them: one test tells whether a move touches a
+    /// rook with a right (most moves do not).
+    squares: Bitboard,
 }
 
 impl Castles {
@@ -37,27 +37,56 @@ impl Castles {
 
     pub fn set(&mut self, color: Color, side: CastlingSide, rook: Option<Square>) {
         self.rooks[color.index()][side.index()] = rook;
+        self.refresh_squares();
     }
 
     pub fn has(&self, color: Color, side: CastlingSide) -> bool {
         self.rook(color, side).is_some()
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        self.rooks.iter().flatten().all(Option::is_none)
+        self.squares.is_empty()
     }
 
+    /// Recomputes `squares` from `rooks` (after a change, which is rare).
+    fn refresh_squares(&mut self) {
+        self.squares = self
+            .rooks
+            .iter()
+            .flatten()
+            .flatten()
+            .fold(Bitboard::EMPTY, |b, &sq| b.with(sq));
+    }
+
+    /// Drops the rights of `color` (its king moved).
+    #[inline]
     fn discard_color(&mut self, color: Color) {
-        self.rooks[color.index()] = [None, None];
+        if self.rooks[color.index()] != [None, None] {
+            self.rooks[color.index()] = [None, None];
+            self.refresh_squares();
+        }
     }
 
     /// Drops the rights of the rooks standing on `squares` (a rook moved or taken).
+    #[inline]
     fn discard_rooks(&mut self, squares: Bitboard) {
+        if (self.squares & squares).any() {
+            self.discard_rooks_on(squares);
+        }
+    }
+
+    /// [`Castles::discard_rooks`] once a rook with a right is known to stand on
+    /// `squares`.
+    #[cold]
+    #[inline(never)]
+    fn discard_rooks_on(&mut self, squares: Bitboard) {
         for r in self.rooks.iter_mut().flatten() {
             if r.is_some_and(|sq| squares.contains(sq)) {
                 *r = None;
             }
         }
+        self.refresh_squares();
     }
 }
 
@@ -444,6 +473,7 @@ impl Position {
     /// `role` piece of the side to move has a legal move onto `to`, castling excepted.
     /// For a pawn, an origin on another file than `to` is a capture, en passant when
     /// `to` is empty.
+    #[inline]
     pub fn legal_origins(&self, role: Role, to: Square) -> Bitboard {
         let color = self.turn;
         let them = color.other();
@@ -517,16 +547,27 @@ impl Position {
         }
         // Out of check, only a piece on a line with its king can uncover an attack on
         // it, and only along that line, from a slider of theirs that moves along such
-        // lines: the others are legal as they stand.
-        let king_lines = attacks::reach(color, Role::Queen, king);
-        legal |= froms & !king_lines;
+        // lines: the others are legal as they stand. With no such slider on any line
+        // of that kind from the king (rook or bishop lines), no piece on those lines
+        // needs a look.
         let them_bb = self.by_color(them);
         let queens = self.by_role(Role::Queen);
         let straight = (self.by_role(Role::Rook) | queens) & them_bb;
         let diagonal = (self.by_role(Role::Bishop) | queens) & them_bb;
+        let rook_lines = attacks::reach(color, Role::Rook, king);
+        let bishop_lines = attacks::reach(color, Role::Bishop, king);
+        let mut king_lines = Bitboard::EMPTY;
+        if (rook_lines & straight).any() {
+            king_lines |= rook_lines;
+        }
+        if (bishop_lines & diagonal).any() {
+            king_lines |= bishop_lines;
+        }
+        legal |= froms & !king_lines;
         for from in froms & king_lines {
             let after = occupied.without(from).with(to);
-            let line = attacks::line(king, from);
+            // the line through the king and `from`, both left out (neither is theirs)
+            let line = attacks::shared_line(king, from);
             let exposed = if king.rank() == from.rank() || king.file() == from.file() {
                 if (line & straight).any() {
                     attacks::rook(king, after) & straight
@@ -856,6 +897,7 @@ impl Position {
     /// stand where the move says: the legality of `m` is what makes that enough. An
     /// illegal move may leave wrong checkers or a broken board (never a panic): play
     /// such a move with [`Position::play_unchecked`].
+    #[inline]
     pub fn play_legal(&mut self, m: &Move) {
         let mover = self.turn;
         self.play_pieces_of::<true>(m);
@@ -889,6 +931,7 @@ impl Position {
     /// `to`, and a slider of `mover` uncovered on the line from the king through `from`
     /// (the square that was emptied; `to` holds the moved piece, so no line opens
     /// there).
+    #[inline]
     fn checks_by_move(&self, mover: Color, role: Role, from: Square, to: Square) -> Bitboard {
         let Some(king) = self.king_of(mover.other()) else {
             return Bitboard::EMPTY;
@@ -906,7 +949,8 @@ impl Position {
         }
         // a line from the king through `from` (looked up only when there is one)
         if attacks::reach(mover, Role::Queen, king).contains(from) {
-            let line = attacks::line(king, from);
+            // the line through the king and `from`, both left out (neither is `mover`'s)
+            let line = attacks::shared_line(king, from);
             let queens = self.by_role(Role::Queen);
             let ours = self.by_color(mover);
             if king.rank() == from.rank() || king.file() == from.file() {
@@ -962,10 +1006,7 @@ impl Position {
                 if role == Role::King {
                     self.castles.discard_color(color);
                 }
-                // Castling rooks stand on the first ranks (the FEN reader sees to it).
-                if (from_to & BACK_RANKS).any() && !self.castles.is_empty() {
-                    self.castles.discard_rooks(from_to);
-                }
+                self.castles.discard_rooks(from_to);
                 let us = self.by_color[color.index()];
                 if LEGAL || us.contains(from) && self.by_role[role.index()].contains(from) {
                     // The usual case, a move as generated: toggle the bits directly.

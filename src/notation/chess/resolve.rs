@@ -448,6 +448,9 @@ pub fn resolve(
 /// Resolves `san` on `pos` and plays the move (one position copy saved over
 /// [`resolve`]); `pos` is unchanged on error. Any position will do, even one left by an
 /// illegal move played with [`Position::play_unchecked`].
+// One copy of the resolver here, for every caller but the replay of sound games
+// (`resolve_play_sound`, which has its own in the replay's loop).
+#[inline(never)]
 pub fn resolve_play(
     san: &SanSyntax,
     pos: &mut Position,
@@ -461,6 +464,7 @@ pub fn resolve_play(
 /// giving check after the move can be found from the move alone
 /// ([`Position::play_legal`]). The replay uses it until a game keeps an illegal move
 /// (`--keep-illegal`), after which the side not to move may stand in check.
+#[inline]
 pub(crate) fn resolve_play_sound(
     san: &SanSyntax,
     pos: &mut Position,
@@ -471,16 +475,43 @@ pub(crate) fn resolve_play_sound(
 
 /// [`resolve_play`], with `sound` telling whether `pos` is sound (see
 /// [`resolve_play_sound`]).
-#[inline]
+///
+/// The usual SAN of a piece or pawn move (`Nf3`, `exd5`, `Rad1`, `e8=Q`) is settled by
+/// [`quick`] alone when it finds the move ([`usual_form`] tells why the answer is the
+/// same): that move is played right where it was built, so that the compiler sees
+/// which kind of move it is; every other move takes [`find_move_in_full`]. Both end in
+/// the same [`finish`]. Inlined in its two callers, so that the [`Resolved`] of a
+/// move stays in registers.
+#[inline(always)]
 fn resolve_play_in(
     san: &SanSyntax,
     pos: &mut Position,
     token: &str,
     sound: bool,
 ) -> Result<Resolved, Box<ResolveError>> {
-    let (mv, mut remarks, origin) = find_move(san, pos, token)?;
+    if usual_form(san)
+        && let Some((m, origin)) = quick(san, pos)
+    {
+        let remarks = describe(san, san.role, m, origin, Remarks::default());
+        return Ok(finish(san, pos, Some(m), remarks, origin, sound));
+    }
+    let (mv, remarks, origin) = find_move_in_full(san, pos, token)?;
+    Ok(finish(san, pos, mv, remarks, origin, sound))
+}
+
+/// Plays the move found for `san` (`None`: a null move) on `pos` and tells what it
+/// gives: check, double check or mate, against the mark written.
+#[inline(always)]
+fn finish(
+    san: &SanSyntax,
+    pos: &mut Position,
+    mv: Option<Move>,
+    mut remarks: Remarks,
+    origin: (bool, bool),
+    sound: bool,
+) -> Resolved {
     match &mv {
-        // every move `find_move` returns is legal (it comes from the legal origins or
+        // every move found is legal (it comes from the legal origins or
         // the legal moves of the position); on a sound position that is enough to find
         // the checkers from the move
         Some(m) if sound => pos.play_legal(m),
@@ -507,13 +538,13 @@ fn resolve_play_in(
     if !ok {
         remarks.insert(Remark::CheckMark);
     }
-    Ok(Resolved {
+    Resolved {
         mv,
         remarks,
         gives,
         written: san.check,
         origin,
-    })
+    }
 }
 
 /// The boxed error for an illegal move.
@@ -547,22 +578,17 @@ const UNUSUAL_FORMS: u16 = Form::LOWERCASE_PIECE.bits()
     | Form::COLON_CAPTURE.bits()
     | Form::ODD_NULL.bits();
 
-/// The move `san` describes ([`find_move_in_full`]). The usual SAN of a piece or pawn
-/// move takes the first step of it only: for such a move every step before [`quick`]
-/// is a no-op (no remark on the form, no null move, no castling, no origin square for
-/// a long or king-takes-rook move), so the answer is the same.
-#[inline]
-fn find_move(san: &SanSyntax, pos: &Position, token: &str) -> Result<Found, Box<ResolveError>> {
-    if san.form.bits() & UNUSUAL_FORMS == 0
+/// Is `san` written in the usual SAN of a piece or pawn move, without an origin square
+/// (`Nf3`, `exd5`, `Rad1`, `e8=Q`)? For such a move every step of
+/// [`find_move_in_full`] before [`quick`] is a no-op (no remark on the form, no null
+/// move, no castling, no origin square for a long or king-takes-rook move), so that
+/// [`quick`] alone, when it settles the move, gives the same answer.
+#[inline(always)]
+fn usual_form(san: &SanSyntax) -> bool {
+    san.form.bits() & UNUSUAL_FORMS == 0
         && !san.null
         && san.castle.is_none()
         && san.from_square().is_none()
-        && let Some((m, origin)) = quick(san, pos)
-    {
-        let remarks = describe(san, san.role, m, origin, Remarks::default());
-        return Ok((Some(m), remarks, origin));
-    }
-    find_move_in_full(san, pos, token)
 }
 
 /// The move `san` describes, every written form and failure considered: the fast
