@@ -1107,6 +1107,48 @@ impl Position {
 mod tests {
     use super::*;
 
+    /// `Castles::squares` is always the set of the rook squares with a right, whatever
+    /// the order of the changes: set, a king move, rooks moved or taken.
+    #[test]
+    fn castles_keep_their_rook_squares() {
+        let held = |c: &Castles| {
+            c.rooks
+                .iter()
+                .flatten()
+                .flatten()
+                .fold(Bitboard::EMPTY, |b, &sq| b.with(sq))
+        };
+        let mut c = Castles::default();
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for step in 0..2_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let color = if seed & 1 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let side = if seed & 2 == 0 {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            let sq = Square::from_index_masked((seed >> 8) as u32);
+            match (seed >> 4) % 4 {
+                0 => c.set(color, side, Some(sq)),
+                1 => c.set(color, side, None),
+                2 => c.discard_color(color),
+                _ => {
+                    let other = Square::from_index_masked((seed >> 20) as u32);
+                    c.discard_rooks(Bitboard::EMPTY.with(sq).with(other))
+                }
+            }
+            assert_eq!(c.squares, held(&c), "step {step}");
+            assert_eq!(c.is_empty(), held(&c).is_empty(), "step {step}");
+        }
+    }
+
     fn uci_list(pos: &Position) -> Vec<String> {
         let mut v: Vec<String> = pos.legal_moves().iter().map(|m| m.uci(false)).collect();
         v.sort();
