@@ -285,18 +285,25 @@ fn foreign_capital(token: &str, table: &PieceTable) -> bool {
 /// The fast path: `L?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?`, `O-O(-O)?[+#]?` and
 /// `0-0(-0)?[+#]?`, where `L` is a table letter in its table case (any script); the
 /// rest plain ASCII. `None` sends the token to the full grammar, which gives the same
-/// result for every token this accepts.
-#[inline]
+/// result for every token this accepts. Inlined: for trying many tables on one token
+/// ([`parse_ok`]), where the move stays in registers.
+#[inline(always)]
 pub fn fast(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     let mut san = SanSyntax::blank();
-    fast_into(token, table, &mut san).then_some(san)
+    fast_read(token, table, &mut san).then_some(san)
+}
+
+/// [`fast_read`] out of line, for [`parse_into`]: the move is written in the caller's
+/// memory, and the function keeps few values live.
+#[inline(never)]
+fn fast_into(token: &str, table: &PieceTable, san: &mut SanSyntax) -> bool {
+    fast_read(token, table, san)
 }
 
 /// [`fast`], writing the move into `san`, which is [`SanSyntax::blank`] on entry (and
-/// anything on `false`): the common shapes ([`common`]) write only the fields they set,
-/// in the caller's memory, and the function keeps few values live.
-#[inline(never)]
-fn fast_into(token: &str, table: &PieceTable, san: &mut SanSyntax) -> bool {
+/// anything on `false`): the common shapes ([`common`]) write only the fields they set.
+#[inline(always)]
+fn fast_read(token: &str, table: &PieceTable, san: &mut SanSyntax) -> bool {
     if !table.fast_path_ok() {
         return false;
     }
