@@ -903,18 +903,15 @@ fn read_chess_move(
     let Board::Chess(pos) = &mut frame.pos else {
         return Err(kind_mismatch(span, ply));
     };
-    // The syntax and the resolution are used where they were returned, by reference:
-    // no copies of them per move.
-    let parsed;
+    // The syntax and the resolution are used where they were built, by reference: no
+    // copies of them per move.
+    let mut parsed = san::SanSyntax::blank();
     let syntax = match &read {
         Some(s) => s,
-        None => {
-            parsed = san::parse(token, table);
-            match &parsed {
-                Ok(s) => s,
-                Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
-            }
-        }
+        None => match san::syntax::parse_into(token, table, &mut parsed) {
+            Ok(()) => &parsed,
+            Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
+        },
     };
     // The position before the move, where a variation on it starts. Set before the
     // move is read: after an error the line is cut or the game ends, and this

@@ -4,6 +4,8 @@
 //! a depth counter and a bounded stack of open `(` positions), so no input can drive
 //! recursion. See [`parse_game`] for the accepted forms.
 
+use std::sync::OnceLock;
+
 use nom::{
     IResult, Parser, bytes::complete::tag, character::complete::char, combinator::opt,
     sequence::preceded,
@@ -103,6 +105,37 @@ const CLASS: [u8; 256] = {
     }
     t
 };
+
+/// [`scan_classes`]: an ordinary token byte (class 0 of [`CLASS`]) that a plain-English
+/// token may hold after its first byte ([`plain_later`]).
+const PLAIN: u8 = 0;
+/// [`scan_classes`]: an ordinary token byte that a plain-English token may not hold
+/// after its first byte (a letter another table reads as a piece: `exd8=D`).
+const BARRED: u8 = 1;
+/// [`scan_classes`]: [`CLASS`] `HIGH` and `PAREN`; white space and the other delimiters
+/// are above [`BARRED`] too.
+const SCAN_HIGH: u8 = BARRED + HIGH;
+const SCAN_PAREN: u8 = BARRED + PAREN;
+
+/// [`CLASS`] with the plain-English test of the bytes after a token's first folded in,
+/// for [`Parser_::simple_run`]'s token loop (one table look-up a byte): [`PLAIN`] or
+/// [`BARRED`] for an ordinary token byte, `BARRED + class` for the others. Built once
+/// from [`plain_later`], which the tables' data decide.
+fn scan_classes() -> &'static [u8; 256] {
+    static SCAN: OnceLock<[u8; 256]> = OnceLock::new();
+    SCAN.get_or_init(|| {
+        let later = plain_later();
+        let mut t = [0; 256];
+        for (b, class) in t.iter_mut().enumerate() {
+            *class = match CLASS[b] {
+                0 if later[b] => PLAIN,
+                0 => BARRED,
+                c => BARRED + c,
+            };
+        }
+        t
+    })
+}
 
 /// The bytes of a tag name [`Parser_::plain_tag`] reads: ASCII letters, digits, `_`.
 const TAG_NAME: [bool; 256] = {
@@ -989,8 +1022,8 @@ impl<'a, 'l> Parser_<'a, 'l> {
     /// included) back to [`Self::movetext`].
     fn simple_run(&mut self) {
         let s = self.s;
-        // the bytes a plain-English token may hold after its first (looked up once)
-        let later = plain_later();
+        // the token bytes with the plain-English test (looked up once)
+        let scan = scan_classes();
         if u32::try_from(s.len()).is_err() {
             // spans below are plain casts
             self.token();
@@ -1063,40 +1096,27 @@ impl<'a, 'l> Parser_<'a, 'l> {
                     },
                     _ => break,
                 };
-                // the rest of the token, as `token_end` reads it: ordinary bytes and
-                // non-ASCII characters up to white space or a delimiter; on the way,
-                // whether it is `plain_english` (unless `known` is cleared: then ask it)
-                let mut plain = PLAIN_FIRST[usize::from(first)];
+                // the rest of the token: ordinary ASCII bytes up to white space or a
+                // delimiter, and on the way whether it is `plain_english`; at a
+                // non-ASCII byte or a `(` (maybe a glued promotion `a8(Q)`) the token
+                // is left to `token_end`, and the plain-English test to `note_move`
+                let mut barred = u8::from(!PLAIN_FIRST[usize::from(first)]);
                 let mut known = true;
                 let mut end = pos + first_len;
                 while let Some(&b) = s.get(end) {
-                    match CLASS[usize::from(b)] {
-                        0 => {
-                            plain &= later[usize::from(b)];
-                            end += 1;
-                        }
-                        HIGH => match self.high_at(end) {
-                            Some((_, true)) => break,
-                            Some((len, false)) => {
-                                plain = false;
-                                end += len;
-                            }
-                            None => {
-                                plain = false;
-                                end += 1;
-                            }
-                        },
-                        PAREN => {
-                            // a glued `(` may be a promotion `a8(Q)`
+                    let class = scan[usize::from(b)];
+                    if class > BARRED {
+                        if class == SCAN_HIGH || class == SCAN_PAREN {
                             end = self.token_end(pos);
                             known = false;
-                            break;
                         }
-                        _ => break,
+                        break;
                     }
+                    barred |= class;
+                    end += 1;
                 }
                 self.moves_seen = true;
-                self.note_move(sp(pos, end), known.then_some(plain));
+                self.note_move(sp(pos, end), known.then_some(barred == 0));
                 self.out.movetext.push(Element::Move {
                     span: sp(pos, end),
                     ep: None,
@@ -1488,6 +1508,15 @@ mod tests {
         "1. 马f3{c}车e1;x\n马(马)♘$1♞}兵)后 马 ep 马 (e.p.) 马\te.p.",
         "1.马f3 2.♘f3 3…马 4...♞ 5.اf3 6.ک ۲. ۲.马 马۲ 马1-0 马 1-0",
         "马 1.e4 [Event \"x\"] ♘ 马😀 😀马 ♘– ♘—♘",
+        // the plain-English test on the way: letters barred after the first byte,
+        // first bytes no English move starts with, a glued promotion, a space after
+        "1.e4 e5 2.exd8=D",
+        "1.Nf3H e5",
+        "1.e4 Sf3",
+        "1.e4 e5 2.a8(Q) Nf6",
+        "1.e4 e5 2.a8(D) Nf6",
+        "1.e4\u{a0}e5 2.Nf3\u{3000}Nc6",
+        "1.e4 e5 (1...Sf3) 2.Nf3",
     ];
 
     /// The fast scanner ([`Parser_::simple_run`]) gives exactly what the general path
@@ -1610,6 +1639,8 @@ mod tests {
         "Mf3", "Tê", "Nguyễn", "e\u{0302}\u{0301}", "\u{0301}", "\u{064B}", "\u{2009}",
         "\u{2028}", "\u{1680}", "\u{FEFF}", "\u{200E}", "\u{2013}", "±", "…", "—",
         "１－０", "ｅ４", "😀", "\u{85}",
+        // letters a plain-English token may not hold after its first byte
+        "exd8=D", "Sf3", "Nf3H", "H", "a8(Q)",
     ];
 
     #[test]

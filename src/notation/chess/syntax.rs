@@ -209,10 +209,27 @@ impl std::error::Error for SyntaxError {}
 /// Reads one move token under `table`'s piece letters. The token is folded first
 /// (full-width, Persian digits, look-alike dashes and spaces …, see [`fold`]); one
 /// token may hold a space before `e.p.` or `(=)`.
+#[inline]
 pub fn parse(token: &str, table: &PieceTable) -> Result<SanSyntax, SyntaxError> {
-    if let Some(s) = fast(token, table) {
-        return Ok(s);
+    let mut san = SanSyntax::blank();
+    parse_into(token, table, &mut san).map(|()| san)
+}
+
+/// [`parse`], writing the move into `san` (which must be [`SanSyntax::blank`]; on an
+/// error it holds anything): for a caller that reads many moves, so that the move is
+/// built where it is used and only a small result is returned. A token the fast path
+/// does not read goes to [`parse_folded`], out of line.
+#[inline]
+pub fn parse_into(token: &str, table: &PieceTable, san: &mut SanSyntax) -> Result<(), SyntaxError> {
+    if !fast_into(token, table, san) {
+        *san = parse_folded(token, table)?;
     }
+    Ok(())
+}
+
+/// [`parse`] for a token the fast path does not read: folded, then the full grammar.
+#[inline(never)]
+fn parse_folded(token: &str, table: &PieceTable) -> Result<SanSyntax, SyntaxError> {
     let folded = fold(token);
     let mut san = parse_lenient(&folded, table)?;
     if folded.as_ref() != token {
@@ -268,20 +285,44 @@ fn foreign_capital(token: &str, table: &PieceTable) -> bool {
 /// The fast path: `L?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?[+#]?`, `O-O(-O)?[+#]?` and
 /// `0-0(-0)?[+#]?`, where `L` is a table letter in its table case (any script); the
 /// rest plain ASCII. `None` sends the token to the full grammar, which gives the same
-/// result for every token this accepts.
+/// result for every token this accepts. Inlined: for trying many tables on one token
+/// ([`parse_ok`]), where the move stays in registers.
 #[inline(always)]
 pub fn fast(token: &str, table: &PieceTable) -> Option<SanSyntax> {
+    let mut san = SanSyntax::blank();
+    fast_read(token, table, &mut san).then_some(san)
+}
+
+/// [`fast_read`] out of line, for [`parse_into`]: the move is written in the caller's
+/// memory, and the function keeps few values live.
+#[inline(never)]
+fn fast_into(token: &str, table: &PieceTable, san: &mut SanSyntax) -> bool {
+    fast_read(token, table, san)
+}
+
+/// [`fast`], writing the move into `san`, which is [`SanSyntax::blank`] on entry (and
+/// anything on `false`): the common shapes ([`common`]) write only the fields they set.
+#[inline(always)]
+fn fast_read(token: &str, table: &PieceTable, san: &mut SanSyntax) -> bool {
     if !table.fast_path_ok() {
-        return None;
+        return false;
     }
     // a letter in another script first: none of the ASCII common shapes
-    if token.as_bytes().first().is_some_and(|&c| c >= 0x80) {
-        return fast_lettered(token, table);
-    }
-    match common(token.as_bytes(), table) {
-        Common::Read(san) => Some(san),
-        Common::Invalid => None,
-        Common::Other => fast_general(token, table),
+    let general = if token.as_bytes().first().is_some_and(|&c| c >= 0x80) {
+        fast_lettered(token, table)
+    } else {
+        match common(token.as_bytes(), table, san) {
+            Verdict::Read => return true,
+            Verdict::Invalid => return false,
+            Verdict::Other => fast_general(token, table),
+        }
+    };
+    match general {
+        Some(read) => {
+            *san = read;
+            true
+        }
+        None => false,
     }
 }
 
@@ -291,34 +332,43 @@ pub fn fast(token: &str, table: &PieceTable) -> Option<SanSyntax> {
 fn fast_lettered(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     match common_lettered(token, table) {
         Common::Read(san) => Some(san),
-        Common::Invalid => None,
         Common::Other => fast_general(token, table),
     }
 }
 
-/// What [`common`] makes of a token.
-enum Common {
+/// What [`common`] makes of a token (the move it read is in its `san`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Verdict {
     /// The syntax [`fast_general`] reads.
-    Read(SanSyntax),
+    Read,
     /// [`fast_general`] reads nothing.
     Invalid,
     /// Not one of the common shapes: ask [`fast_general`].
     Other,
 }
 
+/// What [`common_lettered`] makes of a token.
+enum Common {
+    /// The syntax [`fast_general`] reads.
+    Read(SanSyntax),
+    /// Not one of the common shapes: ask [`fast_general`].
+    Other,
+}
+
 /// The shapes nearly every game is written in, ASCII only, one `match` on the bytes:
-/// `e4`, `exd5`, `Nf3`, `Nxf3`, `Nbd2`, `R1e2`, `Nbxd2`, `e8=Q`, `exd8=Q`, `O-O`,
-/// `O-O-O`, each with `+` or `#` or neither. Gives what [`fast_general`] gives for
-/// them (the test `common_shapes_agree_with_fast_general` compares), under a table
-/// that passes [`PieceTable::fast_path_ok`].
+/// `e4`, `exd5` (`bxc3` with its [`SanSyntax::alt_role`]), `Nf3`, `Nxf3`, `Nbd2`,
+/// `R1e2`, `Nbxd2`, `e8=Q`, `exd8=Q`, `O-O`, `O-O-O`, each with `+` or `#` or
+/// neither, written into `san` ([`SanSyntax::blank`] on entry; anything unless
+/// [`Verdict::Read`]). Gives what [`fast_general`] gives for them (the test
+/// `common_shapes_agree_with_fast_general` compares), under a table that passes
+/// [`PieceTable::fast_path_ok`].
 #[inline(always)]
-fn common(b: &[u8], table: &PieceTable) -> Common {
+fn common(b: &[u8], table: &PieceTable, san: &mut SanSyntax) -> Verdict {
     let (check, body) = match b {
         [body @ .., b'+'] => (CheckMark::Check, body),
         [body @ .., b'#'] => (CheckMark::Mate, body),
         _ => (CheckMark::None, b),
     };
-    let mut san = SanSyntax::blank();
     san.check = check;
     // A piece letter: an upper-case ASCII letter of the table, but `O` (castling).
     let piece = |p: u8| -> Option<Role> {
@@ -333,65 +383,67 @@ fn common(b: &[u8], table: &PieceTable) -> Common {
         [ref head @ .., f @ b'a'..=b'h', r @ b'1'..=b'8'] => (head, f, r),
         [b'O', b'-', b'O'] => {
             san.castle = Some(CastlingSide::KingSide);
-            return Common::Read(san);
+            return Verdict::Read;
         }
         [b'O', b'-', b'O', b'-', b'O'] => {
             san.castle = Some(CastlingSide::QueenSide);
-            return Common::Read(san);
+            return Verdict::Read;
         }
         [ref rest @ .., f @ b'a'..=b'h', r @ b'1'..=b'8', b'=', p] => {
             // a pawn promoting: `e8=Q`, `exd8=Q`
             match *rest {
                 [] => {}
-                [c @ b'a'..=b'h', b'x'] if table.match_letter_lower_ascii(c).is_none() => {
+                // no alternative role: a promotion is a pawn move
+                [c @ b'a'..=b'h', b'x'] => {
                     san.capture = true;
                     san.from_file = File::from_char(char::from(c));
                 }
-                _ => return Common::Other,
+                _ => return Verdict::Other,
             }
             // no other promotion piece, whatever comes before `=`
             san.promotion = match table.ascii_role(p) {
                 Some(r @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => Some(r),
-                _ => return Common::Invalid,
+                _ => return Verdict::Invalid,
             };
             san.to = ascii_square(f, r);
-            return Common::Read(san);
+            return Verdict::Read;
         }
-        _ => return Common::Other,
+        _ => return Verdict::Other,
     };
     san.to = ascii_square(f, r);
     match *head {
         [] => {}
-        [c @ b'a'..=b'h', b'x'] if table.match_letter_lower_ascii(c).is_none() => {
+        [c @ b'a'..=b'h', b'x'] => {
             san.capture = true;
             san.from_file = File::from_char(char::from(c));
+            san.alt_role = table.file_letter_role(c);
         }
         [p] => match piece(p) {
-            Some(Role::Pawn) | None => return Common::Other,
+            Some(Role::Pawn) | None => return Verdict::Other,
             Some(role) => san.role = role,
         },
         [p, b'x'] => match piece(p) {
-            Some(Role::Pawn) | None => return Common::Other,
+            Some(Role::Pawn) | None => return Verdict::Other,
             Some(role) => {
                 san.role = role;
                 san.capture = true;
             }
         },
         [p, d] | [p, d, b'x'] => match piece(p) {
-            Some(Role::Pawn) | None => return Common::Other,
+            Some(Role::Pawn) | None => return Verdict::Other,
             Some(role) => {
                 san.role = role;
                 san.capture = head.len() == 3;
                 match d {
                     b'a'..=b'h' => san.from_file = File::from_char(char::from(d)),
                     b'1'..=b'8' => san.from_rank = Rank::from_char(char::from(d)),
-                    _ => return Common::Other,
+                    _ => return Verdict::Other,
                 }
             }
         },
-        _ => return Common::Other,
+        _ => return Verdict::Other,
     }
-    Common::Read(san)
+    Verdict::Read
 }
 
 /// [`common`] for a move that starts with a piece letter outside ASCII (Chinese,
@@ -533,14 +585,15 @@ fn fast_general(token: &str, table: &PieceTable) -> Option<SanSyntax> {
         _ => return None,
     }
     if san.role == Role::Pawn {
-        // `bxc3` may be a bishop; plain pawn SAN is `e4` or `exd5`
+        // plain pawn SAN is `e4` or `exd5`
         if san.from_rank.is_some() || san.capture != san.from_file.is_some() {
             return None;
         }
-        if let Some(&c) = head.first()
-            && table.match_letter_lower_ascii(c).is_some()
+        // `bxc3` may be a bishop move; a promotion is a pawn's
+        if san.promotion.is_none()
+            && let Some(&c) = head.first()
         {
-            return None;
+            san.alt_role = table.file_letter_role(c);
         }
     } else if san.promotion.is_some() {
         return None;
@@ -557,6 +610,18 @@ fn rank_of(b: u8) -> Option<Rank> {
 }
 
 impl PieceTable {
+    /// The [`SanSyntax::alt_role`] of a pawn capture that starts with the ASCII file
+    /// letter `c` (`b` in `bxc3`): the piece, not the pawn, that `c` names as a
+    /// lower-case letter in this table (the bishop in English). The rule of
+    /// [`lenient`], for the fast paths (under a table that passes
+    /// [`PieceTable::fast_path_ok`], where [`PieceTable::match_letter`] sees the ASCII
+    /// letters from the first byte).
+    #[inline]
+    fn file_letter_role(&self, c: u8) -> Option<Role> {
+        self.match_letter_lower_ascii(c)
+            .filter(|&r| r != Role::Pawn)
+    }
+
     /// The role a lower-case ASCII letter names in this table, if any (as `b` names
     /// the bishop in English, so that `bxc3` may be a bishop move).
     #[inline]
@@ -1295,7 +1360,9 @@ mod tests {
         }
         assert!(fast("Nf3", english()).is_some());
         assert!(fast("exd5", english()).is_some());
-        assert!(fast("bxc3", english()).is_none());
+        let bxc3 = fast("bxc3", english()).unwrap();
+        assert_eq!((bxc3.role, bxc3.alt_role), (Role::Pawn, Some(Role::Bishop)));
+        assert_eq!(fast("bxc8=Q", english()).unwrap().alt_role, None);
         assert!(fast("0-0-0", english()).is_some());
         let ru = table("ru").unwrap();
         for tok in ["Крe2", "Кbd7", "Фxf3+", "Лd8#", "e4", "0-0"] {
@@ -1304,6 +1371,33 @@ mod tests {
             assert_eq!(f.ok_or(()), parse_lenient(tok, ru).map_err(|_| ()), "{tok}");
         }
         assert!(fast("крe2", ru).is_none());
+    }
+
+    /// Every token of up to five bytes over an alphabet of SAN bytes (and random
+    /// longer ones) that the fast path reads, under every table, the full grammar
+    /// reads the same.
+    #[test]
+    fn fast_path_agrees_with_grammar_on_short_tokens() {
+        let alphabet = b"ab18xNBKOPD0=-+#";
+        let mut tokens = all_words(alphabet, 5);
+        let mut rng = XorShift::new(0x853C_49E6_748F_EA9B);
+        for _ in 0..20_000 {
+            tokens.push(random_word(&mut rng, alphabet, 7));
+        }
+        let mut read = 0;
+        for t in tables_for_fast() {
+            for tok in &tokens {
+                let Ok(tok) = std::str::from_utf8(tok) else {
+                    continue;
+                };
+                if let Some(f) = fast(tok, t) {
+                    read += 1;
+                    assert_eq!(Ok(f), parse_lenient(tok, t), "{} {tok}", t.code);
+                    assert_eq!(Ok(f), parse(tok, t), "{} {tok}", t.code);
+                }
+            }
+        }
+        assert!(read > 2_000, "{read}");
     }
 
     #[test]
@@ -1356,27 +1450,30 @@ mod tests {
                 continue;
             };
             for t in &tables {
-                read += agrees_with_fast_general(common(tok.as_bytes(), t), tok, t);
+                let mut san = SanSyntax::blank();
+                let got = common(tok.as_bytes(), t, &mut san);
+                read += agrees_with_fast_general(got, san, tok, t);
             }
         }
         assert!(read > 10_000, "{read}");
     }
 
-    /// Asserts that a shortcut's answer for `tok` under `t` is what [`fast_general`]
-    /// gives (a read move, or no move for `Invalid`; `Other` leaves it to the general
-    /// path); 1 when the shortcut read a move, for the callers' counts.
-    fn agrees_with_fast_general(got: Common, tok: &str, t: &PieceTable) -> usize {
+    /// Asserts that a shortcut's answer `got` for `tok` under `t` is what
+    /// [`fast_general`] gives (the move `san` it read, or no move for `Invalid`; `Other`
+    /// leaves it to the general path); 1 when the shortcut read a move, for the
+    /// callers' counts.
+    fn agrees_with_fast_general(got: Verdict, san: SanSyntax, tok: &str, t: &PieceTable) -> usize {
         let general = fast_general(tok, t);
         match got {
-            Common::Read(san) => {
+            Verdict::Read => {
                 assert_eq!(Some(san), general, "{} {tok}", t.code);
                 1
             }
-            Common::Invalid => {
+            Verdict::Invalid => {
                 assert_eq!(None, general, "{} {tok}", t.code);
                 0
             }
-            Common::Other => 0,
+            Verdict::Other => 0,
         }
     }
 
@@ -1427,7 +1524,11 @@ mod tests {
         let mut read = 0;
         for tok in &tokens {
             for t in tables_for_fast() {
-                read += agrees_with_fast_general(common_lettered(tok, t), tok, t);
+                let (got, san) = match common_lettered(tok, t) {
+                    Common::Read(san) => (Verdict::Read, san),
+                    Common::Other => (Verdict::Other, SanSyntax::blank()),
+                };
+                read += agrees_with_fast_general(got, san, tok, t);
             }
         }
         assert!(read > 10_000, "{read}");
