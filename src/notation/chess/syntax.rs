@@ -230,7 +230,28 @@ pub fn accepts(token: &str, table: &PieceTable) -> bool {
 /// [`parse`] without the error: the same syntax when it reads `token`, `None` when it
 /// fails (no message is built). For reading a game under many tables and keeping the
 /// syntax of the one that reads it all.
+///
+/// Inlined into such loops: the common shapes ([`common`], [`common_lettered`]) are
+/// read here, without a call; whatever they do not read goes to [`parse_ok_rest`],
+/// which starts again from [`fast`] (whose first step is the same shapes).
+#[inline]
 pub fn parse_ok(token: &str, table: &PieceTable) -> Option<SanSyntax> {
+    if table.fast_path_ok() {
+        let shape = match token.as_bytes() {
+            [first, ..] if *first >= 0x80 => common_lettered(token, table),
+            b => common(b, table),
+        };
+        if let Common::Read(san) = shape {
+            return Some(san);
+        }
+    }
+    parse_ok_rest(token, table)
+}
+
+/// [`parse_ok`] for a token that is not in one of the common shapes: [`fast`], then
+/// the grammar.
+#[inline(never)]
+fn parse_ok_rest(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     if let Some(s) = fast(token, table) {
         return Some(s);
     }
