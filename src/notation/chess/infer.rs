@@ -105,14 +105,15 @@ fn may_start_with_space(token: &str) -> bool {
 }
 
 /// The first characters of the heads of a game's tokens ([`heads_of`]), computed once
-/// for all the tables: ASCII as bits, other characters listed without repeats.
+/// for all the tables: ASCII as bits, other characters by their [`utf8_key`], listed
+/// without repeats (compared without decoding the text).
 struct Heads<'a> {
     tokens: &'a [&'a str],
     ascii: u128,
-    other: Vec<char>,
-    /// Each character of `other` as [`utf8_key`] gives it: compared without decoding
-    /// the text.
     other_keys: Vec<u32>,
+    /// One bit per key of `other_keys`, the bit of its low six bits: a key whose bit
+    /// is clear is surely not listed.
+    other_bits: u64,
 }
 
 impl<'a> Heads<'a> {
@@ -120,8 +121,8 @@ impl<'a> Heads<'a> {
         let mut heads = Heads {
             tokens,
             ascii: 0,
-            other: Vec::new(),
             other_keys: Vec::new(),
+            other_bits: 0,
         };
         for t in tokens {
             // the heads of `heads_of` in one pass over the bytes: white space trimmed
@@ -133,7 +134,7 @@ impl<'a> Heads<'a> {
                 t
             };
             let b = t.as_bytes();
-            let mut i = heads.add(t, 0);
+            let mut i = heads.add(b, 0);
             while let Some(&c) = b.get(i) {
                 i += 1;
                 if c.wrapping_sub(b'1') < 8 {
@@ -141,22 +142,22 @@ impl<'a> Heads<'a> {
                     while matches!(b.get(j), Some(b'=' | b'(' | b'/')) {
                         j += 1;
                     }
-                    heads.add(t, j);
+                    heads.add(b, j);
                 }
             }
         }
         heads
     }
 
-    /// Notes the first character of the head of `t` at byte `at` (none past the end);
+    /// Notes the first character of the head at byte `at` of `b` (none past the end);
     /// returns how many bytes from `at` surely hold no digit: the length of a character
     /// outside ASCII (whose bytes are all above 127), else 0.
     #[inline]
-    fn add(&mut self, t: &str, at: usize) -> usize {
-        match t.as_bytes().get(at) {
-            Some(&b) if b >= 128 => self.add_other(t, at),
-            Some(&b) => {
-                self.ascii |= 1u128 << b;
+    fn add(&mut self, b: &[u8], at: usize) -> usize {
+        match b.get(at) {
+            Some(&c) if c >= 128 => self.add_other(b, at),
+            Some(&c) => {
+                self.ascii |= 1u128 << c;
                 0
             }
             None => 0,
@@ -165,8 +166,8 @@ impl<'a> Heads<'a> {
 
     /// [`add`](Self::add) for a character outside ASCII.
     #[inline]
-    fn add_other(&mut self, t: &str, at: usize) -> usize {
-        let Some((key, len)) = t.as_bytes().get(at..).and_then(utf8_key) else {
+    fn add_other(&mut self, b: &[u8], at: usize) -> usize {
+        let Some((key, len)) = b.get(at..).and_then(utf8_key) else {
             return 0;
         };
         // a plain scan of a handful of keys: `contains` costs more on so few (by
@@ -174,25 +175,20 @@ impl<'a> Heads<'a> {
         #[allow(clippy::manual_contains)]
         let known = self.other_keys.iter().any(|&k| k == key);
         if !known {
-            self.new_other(t, at, key);
+            self.other_keys.push(key);
+            self.other_bits |= 1 << (key & 63);
         }
         len
     }
 
-    /// Lists the character at byte `at` of `t`, seen at a head for the first time.
-    #[cold]
-    fn new_other(&mut self, t: &str, at: usize, key: u32) {
-        if let Some(c) = t.get(at..).and_then(|h| h.chars().next()) {
-            self.other.push(c);
-            self.other_keys.push(key);
-        }
-    }
-
-    /// Does a head start with `c`?
-    fn has_first(&self, c: char) -> bool {
-        match u8::try_from(c) {
-            Ok(b) if b < 128 => self.ascii & (1u128 << b) != 0,
-            _ => self.other.contains(&c),
+    /// Does a head start with the character of [`char_key`](super::lang::char_key)
+    /// `key`?
+    #[inline]
+    fn has_first(&self, key: u32) -> bool {
+        if key < 128 {
+            self.ascii & (1u128 << key) != 0
+        } else {
+            self.other_bits & (1 << (key & 63)) != 0 && self.other_keys.contains(&key)
         }
     }
 
@@ -203,19 +199,18 @@ impl<'a> Heads<'a> {
     fn has_letter_of(&self, table: &PieceTable) -> bool {
         let (ascii, others) = table.letter_heads();
         self.ascii & ascii != 0
-            || others.iter().any(|l| {
-                let mut chars = l.chars();
-                match chars.next() {
-                    Some(c) if self.has_first(c) => {
-                        chars.as_str().is_empty()
+            || table
+                .other_firsts()
+                .iter()
+                .zip(others)
+                .any(|(&(first, whole), l)| {
+                    self.has_first(first)
+                        && (whole
                             || self
                                 .tokens
                                 .iter()
-                                .any(|t| heads_of(t).any(|h| h.starts_with(l)))
-                    }
-                    _ => false,
-                }
-            })
+                                .any(|t| heads_of(t).any(|h| h.starts_with(l))))
+                })
     }
 
     /// The tables with a letter at a head, in preference order.
@@ -351,6 +346,7 @@ pub fn infer_language(start: &Position, tokens: &[&str]) -> Inference {
 #[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
+    use crate::notation::chess::lang::char_key;
 
     fn toks(s: &str) -> Vec<&str> {
         s.split_whitespace()
@@ -516,12 +512,12 @@ mod tests {
                 let c = h.chars().next().unwrap();
                 match u8::try_from(c) {
                     Ok(b) if b < 128 => want_ascii |= 1 << b,
-                    _ if want_other.contains(&c) => {}
-                    _ => want_other.push(c),
+                    _ if want_other.contains(&char_key(c)) => {}
+                    _ => want_other.push(char_key(c)),
                 }
             }
             assert_eq!(heads.ascii, want_ascii, "{some:?}");
-            assert_eq!(heads.other, want_other, "{some:?}");
+            assert_eq!(heads.other_keys, want_other, "{some:?}");
         }
     }
 

@@ -55,6 +55,9 @@ pub struct PieceTable {
     list_ascii: u128,
     /// The other letters of `list` (not a single ASCII byte), in table order.
     list_other: Vec<&'static str>,
+    /// For each letter of `list_other`, in the same order: the [`char_key`] of its first
+    /// character, and whether that character is the whole letter.
+    other_firsts: Vec<(u32, bool)>,
 }
 
 impl PieceTable {
@@ -170,6 +173,14 @@ impl PieceTable {
         (self.list_ascii, &self.list_other)
     }
 
+    /// For each letter of [`letter_heads`](Self::letter_heads)'s list (the letters that
+    /// are not a single ASCII byte), in the same order: the [`char_key`] of its first
+    /// character, and whether that character is the whole letter. Made once from the
+    /// data, so that a game's heads are matched by number, without decoding.
+    pub(crate) fn other_firsts(&self) -> &[(u32, bool)] {
+        &self.other_firsts
+    }
+
     /// Every letter (not lower-case forms) with its role, in table order.
     pub fn letters(&self) -> impl Iterator<Item = (&'static str, Role)> + '_ {
         self.list.iter().copied()
@@ -220,6 +231,7 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
                     list: Vec::new(),
                     list_ascii: 0,
                     list_other: Vec::new(),
+                    other_firsts: Vec::new(),
                 });
                 tables.len() - 1
             }
@@ -236,7 +248,14 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
         t.list.push((letter, role));
         match letter.as_bytes() {
             &[b] if b < 128 => t.list_ascii |= 1u128 << b,
-            _ => t.list_other.push(letter),
+            _ => {
+                t.list_other.push(letter);
+                let mut chars = letter.chars();
+                if let Some(first) = chars.next() {
+                    t.other_firsts
+                        .push((char_key(first), chars.as_str().is_empty()));
+                }
+            }
         }
         let lower = letter.to_lowercase();
         if letter.len() == 1 && letter.is_ascii() {
@@ -294,6 +313,16 @@ pub(crate) fn utf8_key(bytes: &[u8]) -> Option<(u32, usize)> {
     Some((key, len))
 }
 
+/// A number for a character, equal for two characters only when they are the same:
+/// the character itself for ASCII, else its [`utf8_key`] (which is never below 128).
+pub(crate) fn char_key(c: char) -> u32 {
+    let mut buf = [0; 4];
+    match utf8_key(c.encode_utf8(&mut buf).as_bytes()) {
+        Some((key, _)) => key,
+        None => u32::from(c),
+    }
+}
+
 /// Files a letter that is not a single ASCII byte under `single` (one character) or
 /// `longer`.
 fn push_multi(t: &mut PieceTable, letter: String, role: Role, case: LetterCase) {
@@ -349,6 +378,7 @@ static FALLBACK_EN: PieceTable = PieceTable {
     list: Vec::new(),
     list_ascii: 0,
     list_other: Vec::new(),
+    other_firsts: Vec::new(),
 };
 
 /// The bytes a [`plain_english`] token may start with: a file (a pawn move), an English
@@ -579,6 +609,24 @@ mod tests {
         let (ascii, others) = english().letter_heads();
         assert_eq!(ascii.count_ones(), 6);
         assert!(others.is_empty());
+    }
+
+    #[test]
+    fn other_firsts_follow_the_letters() {
+        for t in tables() {
+            let (_, others) = t.letter_heads();
+            let want: Vec<_> = others
+                .iter()
+                .map(|l| {
+                    let c = l.chars().next().unwrap();
+                    (char_key(c), l.chars().count() == 1)
+                })
+                .collect();
+            assert_eq!(t.other_firsts(), want.as_slice(), "{}", t.code);
+        }
+        assert_eq!(char_key('K'), u32::from('K'));
+        assert_eq!(char_key('马'), 0xE9_A9_AC);
+        assert_ne!(char_key('К'), char_key('K'));
     }
 
     #[test]

@@ -247,7 +247,28 @@ pub fn accepts(token: &str, table: &PieceTable) -> bool {
 /// [`parse`] without the error: the same syntax when it reads `token`, `None` when it
 /// fails (no message is built). For reading a game under many tables and keeping the
 /// syntax of the one that reads it all.
+///
+/// Inlined into such loops: the common shapes ([`common`], [`common_lettered`]) are
+/// read here, without a call; whatever they do not read goes to [`parse_ok_rest`],
+/// which starts again from [`fast`] (whose first step is the same shapes).
+#[inline(always)]
 pub fn parse_ok(token: &str, table: &PieceTable) -> Option<SanSyntax> {
+    if table.fast_path_ok() {
+        let shape = match token.as_bytes() {
+            [first, ..] if *first >= 0x80 => common_lettered(token, table),
+            b => common(b, table),
+        };
+        if let Common::Read(san) = shape {
+            return Some(san);
+        }
+    }
+    parse_ok_rest(token, table)
+}
+
+/// [`parse_ok`] for a token that is not in one of the common shapes: [`fast`], then
+/// the grammar.
+#[inline(never)]
+fn parse_ok_rest(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     if let Some(s) = fast(token, table) {
         return Some(s);
     }
@@ -1420,6 +1441,41 @@ mod tests {
                 if let Err(e) = slow {
                     assert!(!e.to_string().is_empty());
                 }
+            }
+        }
+    }
+
+    /// `parse_ok`, which reads the common shapes itself before [`parse_ok_rest`], gives
+    /// what `parse` gives, on move-like tokens built from every table's letters (and
+    /// broken ones), under every table.
+    #[test]
+    fn parse_ok_agrees_with_parse() {
+        let mut letters: Vec<&str> = vec!["", "", "P", "n", "Kr", "кр", "x"];
+        for t in crate::notation::chess::tables() {
+            letters.extend(t.letters().map(|(l, _)| l));
+        }
+        let middles = [
+            "", "", "a", "h", "1", "8", "x", "bx", "1x", "g1", ":", "-", "9",
+        ];
+        let squares = ["e4", "a1", "h8", "d5", "i9", "e", ""];
+        let ends = [
+            "", "", "+", "#", "=Q", "=后", "D", "(Q)", "!?", "++", " e.p.", "x", "+#", "†",
+        ];
+        let mut rng = crate::testing::XorShift::new(0x5DEE_CE66_D1CE_4E5B);
+        let tables = crate::notation::chess::tables();
+        for _ in 0..30_000 {
+            let pick = |rng: &mut crate::testing::XorShift, from: &[&'static str]| {
+                from[rng.below(from.len())]
+            };
+            let tok = [
+                pick(&mut rng, &letters),
+                pick(&mut rng, &middles),
+                pick(&mut rng, &squares),
+                pick(&mut rng, &ends),
+            ]
+            .concat();
+            for t in tables {
+                assert_eq!(parse_ok(&tok, t), parse(&tok, t).ok(), "{} {tok:?}", t.code);
             }
         }
     }
