@@ -254,12 +254,18 @@ pub fn accepts(token: &str, table: &PieceTable) -> bool {
 #[inline(always)]
 pub fn parse_ok(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     if table.fast_path_ok() {
-        let shape = match token.as_bytes() {
-            [first, ..] if *first >= 0x80 => common_lettered(token, table),
-            b => common(b, table),
-        };
-        if let Common::Read(san) = shape {
-            return Some(san);
+        match token.as_bytes() {
+            [first, ..] if *first >= 0x80 => {
+                if let Common::Read(san) = common_lettered(token, table) {
+                    return Some(san);
+                }
+            }
+            b => {
+                let mut san = SanSyntax::blank();
+                if common(b, table, &mut san) == Verdict::Read {
+                    return Some(san);
+                }
+            }
         }
     }
     parse_ok_rest(token, table)
