@@ -372,12 +372,13 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
 /// illegal, written in the text (a span) as up to eight plain ASCII bytes, with a ply
 /// and a column below 1000 (the first move of a line: without comments before it,
 /// which the caller checks). Every other move is left to the general path: this one
-/// returns `false` and writes nothing.
+/// returns `false` and leaves `b` as it was.
 ///
-/// The object is put together in the scratch array from pieces of lengths known when
-/// compiling (the longest object is far shorter than the array) and appended with one
-/// copy. `first`: the line's first move (no comma before it); `ply`: its ply;
-/// `chess960`: the game's castling is written king-takes-rook in UCI.
+/// The object is written straight into `b`, into room of [`SCRATCH`] bytes appended
+/// first (far more than the longest object) and cut to the object's length, from
+/// pieces of lengths known when compiling. `first`: the line's first move (no comma
+/// before it); `ply`: its ply; `chess960`: the game's castling is written
+/// king-takes-rook in UCI.
 #[inline(always)]
 fn put_plain_move(
     b: &mut Vec<u8>,
@@ -402,7 +403,7 @@ fn put_plain_move(
     else {
         return false;
     };
-    if !is_plain(node) || len == 0 || len > 8 || !plain_ascii_word(u64::from_le_bytes(word), len) {
+    if !is_plain(node) || len == 0 || len > 8 {
         return false;
     }
     let Some(ply) = usize::try_from(ply).ok().and_then(|p| DIGITS.get(p)) else {
@@ -413,29 +414,56 @@ fn put_plain_move(
         return false;
     };
     let (uci, uci_len) = chess_coords(m, chess960);
+    let at = b.len();
+    b.extend_from_slice(&[0; SCRATCH]);
+    let Some(room) = b
+        .get_mut(at..)
+        .and_then(|r| <&mut [u8; SCRATCH]>::try_from(r).ok())
+    else {
+        b.truncate(at);
+        return false;
+    };
     let mut o = Fill {
-        bytes: &mut ctx.scratch,
+        bytes: room,
         len: 0,
     };
-    o.put(b",{\"ply\":");
+    // `{"ply":` for the first move, its last byte written over
+    o.put_prefix(
+        if first { b"{\"ply\":\"" } else { b",{\"ply\":" },
+        8 - usize::from(first),
+    );
     o.put_prefix(ply, usize::from(ply[3]));
     o.put(b",\"uci\":\"");
     o.put_prefix(&uci, uci_len);
     o.put(b"\",\"san\":\"");
+    let san = o.len;
     write_san_hinted_into(&mut o, m, hint, &ctx.style.chess);
+    // the move written as its SAN (plain: see `plain_moves`) needs no more checks
+    let as_san = o.len - san == len
+        && o.bytes
+            .get(san..san + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .is_some_and(|w| {
+                let keep = u64::MAX >> (64 - 8 * len);
+                (u64::from_le_bytes(w) ^ u64::from_le_bytes(word)) & keep == 0
+            });
+    if !as_san && !plain_ascii_word(u64::from_le_bytes(word), len) {
+        b.truncate(at);
+        return false;
+    }
     o.put(b"\",\"written\":\"");
     o.put_prefix(&word, len);
     o.put(b"\"");
     o.put_prefix(&ctx.lines.field, ctx.lines.field_len);
     o.put_prefix(column, usize::from(column[3]));
     o.put(PLAIN_TAIL);
-    match o.bytes.get(usize::from(first)..o.len) {
-        Some(object) => {
-            b.extend_from_slice(object);
-            true
-        }
-        None => false,
+    let written = o.len;
+    if written > SCRATCH {
+        b.truncate(at);
+        return false;
     }
+    b.truncate(at + written);
+    true
 }
 
 /// One move object put together in an array ([`put_plain_move`]): each piece copied
@@ -693,20 +721,11 @@ impl<'a> Out<'a> {
     }
 
     /// Appends the inside of `s` as a JSON string literal, as [`push_escaped`]: a
-    /// string that fits and needs no escape copied while it is checked.
+    /// string that needs no escape ([`all_plain`]) copied at once.
     #[inline(always)]
     fn put_escaped(&mut self, s: &str) {
-        let bytes = s.as_bytes();
-        if let Some(to) = self.bytes.get_mut(self.len..self.len + bytes.len()) {
-            let mut plain = true;
-            for (slot, &c) in to.iter_mut().zip(bytes) {
-                *slot = c;
-                plain &= PLAIN[usize::from(c)];
-            }
-            if plain {
-                self.len += bytes.len();
-                return;
-            }
+        if all_plain(s.as_bytes()) {
+            return self.put(s.as_bytes());
         }
         self.flush();
         push_escaped(self.b, s);
@@ -883,23 +902,18 @@ impl<'a> LineCursor<'a> {
     }
 
     /// Moves the cursor to the line holding `offset` (at most the text's length), not
-    /// the current one: from the current line forward, from the text's start back.
+    /// the current one: from the current line forward a line at a time (the usual
+    /// step is to the next line), from the text's start back.
     #[inline(never)]
     fn seek(&mut self, offset: usize) {
-        // the line breaks from here: none before the current line's end
-        let from = if offset < self.line_start {
-            self.breaks = 0;
-            0
-        } else {
-            self.line_end
-        };
-        let bytes = self.text.as_bytes().get(from..offset).unwrap_or(&[]);
-        match memchr::memrchr(b'\n', bytes) {
-            Some(last) => {
-                self.breaks += memchr::memchr_iter(b'\n', bytes).count() as u64;
-                self.enter_line(from + last + 1);
-            }
-            None => self.enter_line(from),
+        if offset < self.line_start {
+            let bytes = self.text.as_bytes().get(..offset).unwrap_or(&[]);
+            self.breaks = memchr::memchr_iter(b'\n', bytes).count() as u64;
+            return self.enter_line(memchr::memrchr(b'\n', bytes).map_or(0, |last| last + 1));
+        }
+        while offset > self.line_end && self.line_end < self.text.len() {
+            self.breaks += 1;
+            self.enter_line(self.line_end + 1);
         }
     }
 
@@ -1092,11 +1106,22 @@ fn push_escaped(b: &mut Vec<u8>, s: &str) {
         }
         return;
     }
-    if bytes.iter().all(|&c| PLAIN[usize::from(c)]) {
+    if all_plain(bytes) {
         b.extend_from_slice(bytes);
         return;
     }
     push_escaped_slow(b, bytes);
+}
+
+/// Whether every byte of `bytes` stands for itself in a JSON string ([`PLAIN`]): ASCII
+/// checked eight bytes at a time ([`plain_ascii_word`]), other words byte by byte.
+fn all_plain(bytes: &[u8]) -> bool {
+    let plain = |w: &[u8]| w.iter().all(|&c| PLAIN[usize::from(c)]);
+    let mut words = bytes.chunks_exact(8);
+    let whole = words.all(|w| {
+        <[u8; 8]>::try_from(w).is_ok_and(|a| plain_ascii_word(u64::from_le_bytes(a), 8)) || plain(w)
+    });
+    whole && plain(words.remainder())
 }
 
 /// [`push_escaped`] of a string that needs an escape.
@@ -1219,6 +1244,30 @@ mod tests {
                     want(&w[..len]),
                     "{w:?} {len}"
                 );
+            }
+        }
+    }
+
+    /// [`all_plain`] is the byte-by-byte check of [`PLAIN`] on strings of every
+    /// length up to 40, with any byte anywhere.
+    #[test]
+    fn all_plain_agrees_with_table() {
+        let mut rng = crate::testing::XorShift::new(11);
+        let alphabet = [
+            b'a', b' ', b'"', b'\\', b'\n', 0, 0x1F, 0x7F, 0x80, 0xC3, 0xE2, 0xFF,
+        ];
+        for len in 0..=40 {
+            for _ in 0..400 {
+                let mut s: Vec<u8> = (0..len).map(|_| b'a' + rng.below(26) as u8).collect();
+                // one to three bytes of the alphabet at random places
+                for _ in 0..=rng.below(3) {
+                    if len > 0 {
+                        let at = rng.below(len);
+                        s[at] = alphabet[rng.below(alphabet.len())];
+                    }
+                }
+                let want = s.iter().all(|&c| PLAIN[usize::from(c)]);
+                assert_eq!(all_plain(&s), want, "{s:?}");
             }
         }
     }
@@ -1686,7 +1735,16 @@ mod tests {
                     ..crate::replay::ReplayOptions::default()
                 };
                 for raw in crate::archive::read_str(&text) {
-                    let game = crate::replay::replay(raw, &options);
+                    let mut game = crate::replay::replay(raw, &options);
+                    // a byte of some moves' written text made one to escape (or not)
+                    let mut bytes = std::mem::take(&mut game.source.text).into_bytes();
+                    for (node, &c) in game.moves.moves.iter().zip(&choices).filter(|(_, c)| **c % 5 == 0) {
+                        let at = node.span.start as usize + usize::from(c >> 12) % 3;
+                        if let Some(b) = bytes.get_mut(at).filter(|b| b.is_ascii() && at < node.span.end as usize) {
+                            *b = [b'"', b'\\', b'\t', 0x7F, b'x'][usize::from(c >> 8) % 5];
+                        }
+                    }
+                    game.source.text = String::from_utf8(bytes).unwrap();
                     for chess in four_styles() {
                         let opts = JsonOptions {
                             moves: MoveStyle { chess, ..MoveStyle::default() },
