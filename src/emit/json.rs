@@ -123,28 +123,30 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
     b.extend_from_slice(b",\"variant\":");
     push_str(b, game.variant.name());
     b.extend_from_slice(b",\"tags\":{");
-    let tags: Vec<(&str, &str)> = game.tags.iter().collect();
+    // each tag with whether its name and value need no escape, checked once for the
+    // two places it is written
+    let tags: Vec<(&str, &str, bool)> = game
+        .tags
+        .iter()
+        .map(|(n, v)| (n, v, all_plain(n.as_bytes()) && all_plain(v.as_bytes())))
+        .collect();
     let mut o = Out::new(b, &mut ctx.scratch);
     let mut first = true;
-    for (i, &(n, v)) in tags.iter().enumerate() {
+    for (i, &(n, v, plain)) in tags.iter().enumerate() {
         // first value of a name wins; the full list is in `tag_list`
-        if tags.iter().take(i).any(|&(m, _)| m == n) {
+        if tags.iter().take(i).any(|&(m, _, _)| m == n) {
             continue;
         }
         if !first {
             o.put(b",");
         }
         first = false;
-        o.put_str(n);
-        o.put(b":");
-        o.put_str(v);
+        o.put_pair(n, b":", v, plain);
     }
     o.put(b"},\"tag_list\":[");
-    for (i, &(n, v)) in tags.iter().enumerate() {
+    for (i, &(n, v, plain)) in tags.iter().enumerate() {
         o.put(if i > 0 { b",[" } else { b"[" });
-        o.put_str(n);
-        o.put(b",");
-        o.put_str(v);
+        o.put_pair(n, b",", v, plain);
         o.put(b"]");
     }
     o.flush();
@@ -738,6 +740,24 @@ impl<'a> Out<'a> {
         self.put(b",\"uci\":\"");
         self.put_prefix(&c, len);
         self.put(b"\",\"san\":\"");
+    }
+
+    /// Appends `n`, `sep` and `v`, the strings as JSON string literals ([`push_str`]);
+    /// `plain`: neither needs an escape ([`all_plain`]).
+    #[inline(always)]
+    fn put_pair(&mut self, n: &str, sep: &[u8], v: &str, plain: bool) {
+        if !plain {
+            self.put_str(n);
+            self.put(sep);
+            return self.put_str(v);
+        }
+        self.put(b"\"");
+        self.put(n.as_bytes());
+        self.put(b"\"");
+        self.put(sep);
+        self.put(b"\"");
+        self.put(v.as_bytes());
+        self.put(b"\"");
     }
 
     /// Appends `s` as a JSON string literal, as [`push_str`].
