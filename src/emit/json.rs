@@ -88,10 +88,19 @@ struct Ctx<'a> {
     plain_moves: bool,
     /// Where a move object is put together before it is appended: see [`Out`].
     scratch: [u8; SCRATCH],
+    /// Moves of the usual kind are written by [`put_plain_move`] (always, but in the
+    /// test that compares it with the general path).
+    plain_path: bool,
 }
 
 /// Appends the JSON line of `game` to `b`.
 fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
+    render_with(b, game, opts, true);
+}
+
+/// [`render`], the moves of the usual kind written by [`put_plain_move`] when
+/// `plain_path`, by the general path otherwise (for the test comparing them).
+fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: bool) {
     b.reserve(size_hint(game));
     let mut ctx = Ctx {
         game,
@@ -105,6 +114,7 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
         tok: String::with_capacity(32),
         plain_moves: plain_moves(&opts.moves),
         scratch: [0; SCRATCH],
+        plain_path,
     };
     b.extend_from_slice(b"{\"schema_version\":\"");
     b.extend_from_slice(SCHEMA_VERSION.as_bytes());
@@ -113,28 +123,30 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
     b.extend_from_slice(b",\"variant\":");
     push_str(b, game.variant.name());
     b.extend_from_slice(b",\"tags\":{");
-    let tags: Vec<(&str, &str)> = game.tags.iter().collect();
+    // each tag with whether its name and value need no escape, checked once for the
+    // two places it is written
+    let tags: Vec<(&str, &str, bool)> = game
+        .tags
+        .iter()
+        .map(|(n, v)| (n, v, all_plain(n.as_bytes()) && all_plain(v.as_bytes())))
+        .collect();
     let mut o = Out::new(b, &mut ctx.scratch);
     let mut first = true;
-    for (i, &(n, v)) in tags.iter().enumerate() {
+    for (i, &(n, v, plain)) in tags.iter().enumerate() {
         // first value of a name wins; the full list is in `tag_list`
-        if tags.iter().take(i).any(|&(m, _)| m == n) {
+        if tags.iter().take(i).any(|&(m, _, _)| m == n) {
             continue;
         }
         if !first {
             o.put(b",");
         }
         first = false;
-        o.put_str(n);
-        o.put(b":");
-        o.put_str(v);
+        o.put_pair(n, b":", v, plain);
     }
     o.put(b"},\"tag_list\":[");
-    for (i, &(n, v)) in tags.iter().enumerate() {
+    for (i, &(n, v, plain)) in tags.iter().enumerate() {
         o.put(if i > 0 { b",[" } else { b"[" });
-        o.put_str(n);
-        o.put(b",");
-        o.put_str(v);
+        o.put_pair(n, b",", v, plain);
         o.put(b"]");
     }
     o.flush();
@@ -264,8 +276,18 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
     b.push(b'[');
     // every move, a null one too, passes the turn: one ply each
     let first_ply = u64::from(board.ply());
+    // the usual move needs neither the board nor escapes: see `put_plain_move`
+    let plain_path = ctx.plain_path && ctx.plain_moves && matches!(board, Board::Chess(_));
+    let chess960 = matches!(board, Board::Chess(p) if p.chess960());
     let mut played = 0;
     for (i, node) in line.moves.iter().enumerate() {
+        // comments before the first move of the line belong to it in JSON
+        if plain_path
+            && (i > 0 || line.comments.is_empty())
+            && put_plain_move(b, ctx, i == 0, first_ply + i as u64, node, chess960)
+        {
+            continue;
+        }
         let mut o = Out::new(b, &mut ctx.scratch);
         o.put(if i > 0 { b",{\"ply\":" } else { b"{\"ply\":" });
         o.put_u64(first_ply + i as u64);
@@ -346,6 +368,157 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
     played
 }
 
+/// Appends the object of a move of the usual kind, as the general path of
+/// [`write_line`] writes it, and returns `true`: a chess move with its
+/// [`crate::game::SanHint`], without comment, NAG, clock, draw offer or variation, not
+/// illegal, written in the text (a span) as up to eight plain ASCII bytes, with a ply
+/// and a column below 1000 (the first move of a line: without comments before it,
+/// which the caller checks). Every other move is left to the general path: this one
+/// returns `false` and leaves `b` as it was.
+///
+/// The object is written straight into `b`, into room of [`SCRATCH`] bytes appended
+/// first (far more than the longest object) and cut to the object's length, from
+/// pieces of lengths known when compiling. `first`: the line's first move (no comma
+/// before it); `ply`: its ply; `chess960`: the game's castling is written
+/// king-takes-rook in UCI.
+#[inline(always)]
+fn put_plain_move(
+    b: &mut Vec<u8>,
+    ctx: &mut Ctx<'_>,
+    first: bool,
+    ply: u64,
+    node: &MoveNode,
+    chess960: bool,
+) -> bool {
+    let (AnyMove::Chess(m), Some(hint)) = (&node.mv, node.san) else {
+        return false;
+    };
+    let span = node.span;
+    let (start, len) = (span.start as usize, span.len() as usize);
+    let Some(word) = ctx
+        .game
+        .source
+        .text
+        .as_bytes()
+        .get(start..start + 8)
+        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+    else {
+        return false;
+    };
+    if !is_plain(node) || len == 0 || len > 8 {
+        return false;
+    }
+    let Some(ply) = usize::try_from(ply).ok().and_then(|p| DIGITS.get(p)) else {
+        return false;
+    };
+    let column = ctx.lines.field_for(start);
+    let Some(column) = DIGITS.get(column as usize) else {
+        return false;
+    };
+    let (uci, uci_len) = chess_coords(m, chess960);
+    let at = b.len();
+    b.extend_from_slice(&[0; SCRATCH]);
+    let Some(room) = b
+        .get_mut(at..)
+        .and_then(|r| <&mut [u8; SCRATCH]>::try_from(r).ok())
+    else {
+        b.truncate(at);
+        return false;
+    };
+    let mut o = Fill {
+        bytes: room,
+        len: 0,
+    };
+    // `{"ply":` for the first move, its last byte written over
+    o.put_prefix(
+        if first { b"{\"ply\":\"" } else { b",{\"ply\":" },
+        8 - usize::from(first),
+    );
+    o.put_prefix(ply, usize::from(ply[3]));
+    o.put(b",\"uci\":\"");
+    o.put_prefix(&uci, uci_len);
+    o.put(b"\",\"san\":\"");
+    let san = o.len;
+    write_san_hinted_into(&mut o, m, hint, &ctx.style.chess);
+    // the move written as its SAN (plain: see `plain_moves`) needs no more checks
+    let as_san = o.len - san == len
+        && o.bytes
+            .get(san..san + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .is_some_and(|w| {
+                let keep = u64::MAX >> (64 - 8 * len);
+                (u64::from_le_bytes(w) ^ u64::from_le_bytes(word)) & keep == 0
+            });
+    if !as_san && !plain_ascii_word(u64::from_le_bytes(word), len) {
+        b.truncate(at);
+        return false;
+    }
+    o.put(b"\",\"written\":\"");
+    o.put_prefix(&word, len);
+    o.put(b"\"");
+    o.put_prefix(&ctx.lines.field, ctx.lines.field_len);
+    o.put_prefix(column, usize::from(column[3]));
+    o.put(PLAIN_TAIL);
+    let written = o.len;
+    if written > SCRATCH {
+        b.truncate(at);
+        return false;
+    }
+    b.truncate(at + written);
+    true
+}
+
+/// One move object put together in an array ([`put_plain_move`]): each piece copied
+/// at a length known when compiling, without a check of the buffer's capacity. A
+/// piece that does not fit leaves the array unusable (`len` past its end: a slice of
+/// it is `None`), never a short object.
+struct Fill<'a> {
+    bytes: &'a mut [u8; SCRATCH],
+    /// The bytes in use (past the end once a piece did not fit).
+    len: usize,
+}
+
+impl Fill<'_> {
+    /// Appends `s`.
+    #[inline(always)]
+    fn put(&mut self, s: &[u8]) {
+        match self.bytes.get_mut(self.len..self.len + s.len()) {
+            Some(to) => {
+                to.copy_from_slice(s);
+                self.len += s.len();
+            }
+            None => self.len = SCRATCH + 1,
+        }
+    }
+
+    /// Appends the first `n` bytes of `s` (all of it when `n` is larger), copying
+    /// all of it: one copy of a known length.
+    #[inline(always)]
+    fn put_prefix<const K: usize>(&mut self, s: &[u8; K], n: usize) {
+        match self.bytes.get_mut(self.len..self.len + K) {
+            Some(to) => {
+                to.copy_from_slice(s);
+                self.len += n.min(K);
+            }
+            None => self.len = SCRATCH + 1,
+        }
+    }
+}
+
+impl SanOut for Fill<'_> {
+    #[inline(always)]
+    fn push_ascii(&mut self, c: u8) {
+        self.put(&[c]);
+    }
+    #[inline(always)]
+    fn push_text(&mut self, s: &str) {
+        // a piece letter: mostly one byte, copied without a call
+        for &c in s.as_bytes() {
+            self.put(&[c]);
+        }
+    }
+}
+
 /// Plays `nodes` on `board`, as [`write_line`] would have: a chess move with its hint
 /// ([`crate::game::SanHint`]) by its pieces only
 /// ([`crate::chess::Position::play_pieces`]), any other move as [`push_san`] plays it.
@@ -408,28 +581,7 @@ fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, node: &MoveNo
 fn coords(board: &Board, mv: &AnyMove) -> ([u8; 5], usize) {
     match (board, mv) {
         (_, AnyMove::Null) => (*b"0000 ", 4),
-        (_, AnyMove::Chess(m)) => {
-            let chess960 = matches!(board, Board::Chess(p) if p.chess960());
-            let to = match *m {
-                crate::chess::Move::Castle { rook, .. } if chess960 => rook,
-                _ => m.to(),
-            };
-            let from = m.from();
-            let mut c = [
-                b'a' + from.file().index(),
-                b'1' + from.rank().index(),
-                b'a' + to.file().index(),
-                b'1' + to.rank().index(),
-                b' ',
-            ];
-            match m.promotion() {
-                Some(p) => {
-                    c[4] = u8::try_from(p.lower_char()).unwrap_or(b'?');
-                    (c, 5)
-                }
-                None => (c, 4),
-            }
-        }
+        (_, AnyMove::Chess(m)) => chess_coords(m, matches!(board, Board::Chess(p) if p.chess960())),
         (_, AnyMove::Xiangqi(m)) => (
             [
                 b'a' + m.from.file(),
@@ -440,6 +592,30 @@ fn coords(board: &Board, mv: &AnyMove) -> ([u8; 5], usize) {
             ],
             4,
         ),
+    }
+}
+
+/// The UCI of a chess move, as [`coords`] (`chess960`: castling as king-takes-rook).
+#[inline(always)]
+fn chess_coords(m: &crate::chess::Move, chess960: bool) -> ([u8; 5], usize) {
+    let to = match *m {
+        crate::chess::Move::Castle { rook, .. } if chess960 => rook,
+        _ => m.to(),
+    };
+    let from = m.from();
+    let mut c = [
+        b'a' + from.file().index(),
+        b'1' + from.rank().index(),
+        b'a' + to.file().index(),
+        b'1' + to.rank().index(),
+        b' ',
+    ];
+    match m.promotion() {
+        Some(p) => {
+            c[4] = u8::try_from(p.lower_char()).unwrap_or(b'?');
+            (c, 5)
+        }
+        None => (c, 4),
     }
 }
 
@@ -547,20 +723,11 @@ impl<'a> Out<'a> {
     }
 
     /// Appends the inside of `s` as a JSON string literal, as [`push_escaped`]: a
-    /// string that fits and needs no escape copied while it is checked.
+    /// string that needs no escape ([`all_plain`]) copied at once.
     #[inline(always)]
     fn put_escaped(&mut self, s: &str) {
-        let bytes = s.as_bytes();
-        if let Some(to) = self.bytes.get_mut(self.len..self.len + bytes.len()) {
-            let mut plain = true;
-            for (slot, &c) in to.iter_mut().zip(bytes) {
-                *slot = c;
-                plain &= PLAIN[usize::from(c)];
-            }
-            if plain {
-                self.len += bytes.len();
-                return;
-            }
+        if all_plain(s.as_bytes()) {
+            return self.put(s.as_bytes());
         }
         self.flush();
         push_escaped(self.b, s);
@@ -573,6 +740,24 @@ impl<'a> Out<'a> {
         self.put(b",\"uci\":\"");
         self.put_prefix(&c, len);
         self.put(b"\",\"san\":\"");
+    }
+
+    /// Appends `n`, `sep` and `v`, the strings as JSON string literals ([`push_str`]);
+    /// `plain`: neither needs an escape ([`all_plain`]).
+    #[inline(always)]
+    fn put_pair(&mut self, n: &str, sep: &[u8], v: &str, plain: bool) {
+        if !plain {
+            self.put_str(n);
+            self.put(sep);
+            return self.put_str(v);
+        }
+        self.put(b"\"");
+        self.put(n.as_bytes());
+        self.put(b"\"");
+        self.put(sep);
+        self.put(b"\"");
+        self.put(v.as_bytes());
+        self.put(b"\"");
     }
 
     /// Appends `s` as a JSON string literal, as [`push_str`].
@@ -737,23 +922,18 @@ impl<'a> LineCursor<'a> {
     }
 
     /// Moves the cursor to the line holding `offset` (at most the text's length), not
-    /// the current one: from the current line forward, from the text's start back.
+    /// the current one: from the current line forward a line at a time (the usual
+    /// step is to the next line), from the text's start back.
     #[inline(never)]
     fn seek(&mut self, offset: usize) {
-        // the line breaks from here: none before the current line's end
-        let from = if offset < self.line_start {
-            self.breaks = 0;
-            0
-        } else {
-            self.line_end
-        };
-        let bytes = self.text.as_bytes().get(from..offset).unwrap_or(&[]);
-        match memchr::memrchr(b'\n', bytes) {
-            Some(last) => {
-                self.breaks += memchr::memchr_iter(b'\n', bytes).count() as u64;
-                self.enter_line(from + last + 1);
-            }
-            None => self.enter_line(from),
+        if offset < self.line_start {
+            let bytes = self.text.as_bytes().get(..offset).unwrap_or(&[]);
+            self.breaks = memchr::memchr_iter(b'\n', bytes).count() as u64;
+            return self.enter_line(memchr::memrchr(b'\n', bytes).map_or(0, |last| last + 1));
+        }
+        while offset > self.line_end && self.line_end < self.text.len() {
+            self.breaks += 1;
+            self.enter_line(self.line_end + 1);
         }
     }
 
@@ -946,11 +1126,22 @@ fn push_escaped(b: &mut Vec<u8>, s: &str) {
         }
         return;
     }
-    if bytes.iter().all(|&c| PLAIN[usize::from(c)]) {
+    if all_plain(bytes) {
         b.extend_from_slice(bytes);
         return;
     }
     push_escaped_slow(b, bytes);
+}
+
+/// Whether every byte of `bytes` stands for itself in a JSON string ([`PLAIN`]): ASCII
+/// checked eight bytes at a time ([`plain_ascii_word`]), other words byte by byte.
+fn all_plain(bytes: &[u8]) -> bool {
+    let plain = |w: &[u8]| w.iter().all(|&c| PLAIN[usize::from(c)]);
+    let mut words = bytes.chunks_exact(8);
+    let whole = words.all(|w| {
+        <[u8; 8]>::try_from(w).is_ok_and(|a| plain_ascii_word(u64::from_le_bytes(a), 8)) || plain(w)
+    });
+    whole && plain(words.remainder())
 }
 
 /// [`push_escaped`] of a string that needs an escape.
@@ -1073,6 +1264,30 @@ mod tests {
                     want(&w[..len]),
                     "{w:?} {len}"
                 );
+            }
+        }
+    }
+
+    /// [`all_plain`] is the byte-by-byte check of [`PLAIN`] on strings of every
+    /// length up to 40, with any byte anywhere.
+    #[test]
+    fn all_plain_agrees_with_table() {
+        let mut rng = crate::testing::XorShift::new(11);
+        let alphabet = [
+            b'a', b' ', b'"', b'\\', b'\n', 0, 0x1F, 0x7F, 0x80, 0xC3, 0xE2, 0xFF,
+        ];
+        for len in 0..=40 {
+            for _ in 0..400 {
+                let mut s: Vec<u8> = (0..len).map(|_| b'a' + rng.below(26) as u8).collect();
+                // one to three bytes of the alphabet at random places
+                for _ in 0..=rng.below(3) {
+                    if len > 0 {
+                        let at = rng.below(len);
+                        s[at] = alphabet[rng.below(alphabet.len())];
+                    }
+                }
+                let want = s.iter().all(|&c| PLAIN[usize::from(c)]);
+                assert_eq!(all_plain(&s), want, "{s:?}");
             }
         }
     }
@@ -1306,6 +1521,7 @@ mod tests {
                         tok: String::new(),
                         plain_moves: plain_moves(&style),
                         scratch: [0; SCRATCH],
+                        plain_path: true,
                     };
                     let mut board = Board::Chess(pos.clone());
                     let mut got = Vec::new();
@@ -1434,6 +1650,161 @@ mod tests {
             games += 1;
         }
         assert!(recorded > 4 && games > recorded, "{recorded} of {games}");
+    }
+
+    /// A random chess record from `choices`: tags, then moves picked among the legal
+    /// ones, each written in one of several ways, among them all that takes a move off
+    /// [`put_plain_move`]'s path (comments, also before a line's first move, clocks,
+    /// NAGs, variations, null moves, an illegal move, long or non-ASCII text, a column
+    /// past 999, plies past 999, chess960 castling, promotions, the text's end).
+    fn random_record(choices: &[u16]) -> String {
+        use crate::chess::Position;
+        use crate::notation::chess::{SanStyle, write_san};
+        let first = choices.first().copied().unwrap_or(0);
+        let (tags, fen) = match first % 5 {
+            0 => ("", crate::chess::START_FEN),
+            1 => (
+                "[Variant \"Chess960\"]\n",
+                "1rk3r1/pppppppp/8/8/8/8/PPPPPPPP/1RK3R1 w GBgb - 0 1",
+            ),
+            2 => (
+                "",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 497",
+            ),
+            3 => ("", "r3k2r/1P4P1/8/3N1N2/8/8/1p4p1/R3K2R w KQkq - 0 1"),
+            _ => ("[White \"Trắng\"]\n", crate::chess::START_FEN),
+        };
+        let mut s = format!("[Event \"e\"]\n{tags}[FEN \"{fen}\"]\n\n");
+        if first & 0x100 != 0 {
+            s.push_str("{before} ");
+        }
+        let chess960 = first % 5 == 1;
+        let Ok(mut pos) = (if chess960 {
+            Position::from_fen_chess960(fen)
+        } else {
+            Position::from_fen(fen)
+        }) else {
+            return s;
+        };
+        for (i, &c) in choices.iter().enumerate().skip(1) {
+            let moves = pos.legal_moves();
+            let Some(&m) = moves.get(usize::from(c) % moves.len().max(1)) else {
+                break;
+            };
+            let number = pos.fullmoves();
+            s.push_str(&if pos.turn() == crate::color::Color::White {
+                format!("{number}. ")
+            } else {
+                format!("{number}... ")
+            });
+            let mut san = String::new();
+            write_san(&mut san, &pos, &m, &SanStyle::pgn());
+            match (c >> 8) % 24 {
+                0 => s.push_str(&format!("{san}!? ")),
+                1 => s.push_str(&format!("{san} {{một ghi chú}} ")),
+                2 => s.push_str(&format!("{san} {{[%clk 0:0{}:0{}]}} ", c % 10, c % 7)),
+                3 => s.push_str(&format!("{san} $4 ")),
+                4 => {
+                    s.push_str(&san);
+                    if let Some(a) = moves.iter().find(|&&a| a != m) {
+                        let mut alt = String::new();
+                        write_san(&mut alt, &pos, a, &SanStyle::pgn());
+                        s.push_str(&format!(" ({alt} {{x}} ) "));
+                    }
+                }
+                5 => s.push_str(&format!("{} ", m.uci(chess960))),
+                6 => s.push_str(&format!("{san}\n")),
+                7 => s.push_str(&format!("{san}{} ", " ".repeat(1000))),
+                8 => s.push_str(&format!("{san} {{é}}\n")),
+                9 => s.push_str(&format!("{san}     {{ghi chú dài hơn tám}}  ")),
+                10 if i % 3 == 0 => {
+                    s.push_str("-- ");
+                    pos.play_null();
+                    continue;
+                }
+                // an invalid move and an illegal one (kept or not), rarely: both
+                // stop the main line
+                11 if c % 8 == 0 => s.push_str(&format!("{san}!!!!!!!! ")),
+                13 if c % 8 == 0 => s.push_str("Ke4 "),
+                12 => s.push_str(&format!("{san} =\n")),
+                _ => s.push_str(&format!("{san} ")),
+            }
+            pos.play_unchecked(&m);
+        }
+        match first % 3 {
+            0 => s.push_str("Qh9 *\n"),
+            1 => s.push('*'),
+            _ => {}
+        }
+        s
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// [`put_plain_move`] writes what the general path of [`write_line`] writes,
+        /// in every style, on random games with and without kept illegal moves.
+        #[test]
+        fn plain_path_agrees_with_general(
+            choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..160),
+        ) {
+            let text = random_record(&choices);
+            for keep_illegal in [false, true] {
+                let options = crate::replay::ReplayOptions {
+                    keep_illegal,
+                    ..crate::replay::ReplayOptions::default()
+                };
+                for raw in crate::archive::read_str(&text) {
+                    let mut game = crate::replay::replay(raw, &options);
+                    // a byte of some moves' written text made one to escape (or not)
+                    let mut bytes = std::mem::take(&mut game.source.text).into_bytes();
+                    for (node, &c) in game.moves.moves.iter().zip(&choices).filter(|(_, c)| **c % 5 == 0) {
+                        let at = node.span.start as usize + usize::from(c >> 12) % 3;
+                        if let Some(b) = bytes.get_mut(at).filter(|b| b.is_ascii() && at < node.span.end as usize) {
+                            *b = [b'"', b'\\', b'\t', 0x7F, b'x'][usize::from(c >> 8) % 5];
+                        }
+                    }
+                    game.source.text = String::from_utf8(bytes).unwrap();
+                    for chess in four_styles() {
+                        let opts = JsonOptions {
+                            moves: MoveStyle { chess, ..MoveStyle::default() },
+                        };
+                        let (mut fast, mut general) = (Vec::new(), Vec::new());
+                        render_with(&mut fast, &game, &opts, true);
+                        render_with(&mut general, &game, &opts, false);
+                        proptest::prop_assert_eq!(
+                            String::from_utf8_lossy(&fast),
+                            String::from_utf8_lossy(&general)
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The random records of [`plain_path_agrees_with_general`] take the plain path
+    /// and leave it, in every way.
+    #[test]
+    fn random_records_cover_both_paths() {
+        let mut rng = crate::testing::XorShift::new(99);
+        let (mut moves, mut kinds) = (0, [0usize; 4]);
+        for _ in 0..200 {
+            let choices: Vec<u16> = (0..160).map(|_| rng.next() as u16).collect();
+            for raw in crate::archive::read_str(&random_record(&choices)) {
+                let game = crate::replay::replay(raw, &crate::replay::ReplayOptions::default());
+                for node in &game.moves.moves {
+                    moves += 1;
+                    kinds[0] += usize::from(is_plain(node) && node.san.is_some());
+                    kinds[1] += usize::from(!node.comments().is_empty());
+                    kinds[2] += usize::from(!node.variations().is_empty());
+                    kinds[3] += usize::from(node.clock.is_some());
+                }
+            }
+        }
+        assert!(
+            moves > 10_000 && kinds.iter().all(|&k| k > 200),
+            "{moves} {kinds:?}"
+        );
     }
 
     #[test]
