@@ -371,10 +371,10 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
 /// Appends the object of a move of the usual kind, as the general path of
 /// [`write_line`] writes it, and returns `true`: a chess move with its
 /// [`crate::game::SanHint`], without comment, NAG, clock, draw offer or variation, not
-/// illegal, written in the text (a span) as up to eight plain ASCII bytes, with a ply
-/// and a column below 1000 (the first move of a line: without comments before it,
-/// which the caller checks). Every other move is left to the general path: this one
-/// returns `false` and leaves `b` as it was.
+/// illegal, written in the text (a span) as up to eight bytes that need no escape,
+/// with a ply and a column below 1000 (the first move of a line: without comments
+/// before it, which the caller checks). Every other move is left to the general path:
+/// this one returns `false` and leaves `b` as it was.
 ///
 /// The object is written straight into `b`, into room of [`SCRATCH`] bytes appended
 /// first (far more than the longest object) and cut to the object's length, from
@@ -449,7 +449,7 @@ fn put_plain_move(
                 let keep = u64::MAX >> (64 - 8 * len);
                 (u64::from_le_bytes(w) ^ u64::from_le_bytes(word)) & keep == 0
             });
-    if !as_san && !plain_ascii_word(u64::from_le_bytes(word), len) {
+    if !as_san && !plain_written(&ctx.game.source.text, start, len, word) {
         b.truncate(at);
         return false;
     }
@@ -466,6 +466,19 @@ fn put_plain_move(
     }
     b.truncate(at + written);
     true
+}
+
+/// Whether the `len` bytes of `text` from `start` (up to 8, the first of `word`) are
+/// written as they are in a JSON string: plain ASCII ([`plain_ascii_word`]), or whole
+/// characters (as [`Span::slice`] takes them) that need no escape ([`needs_escape`]:
+/// letters of other scripts, figurines, whose UTF-8 may start with the byte of
+/// U+2028 and U+2029).
+#[inline(never)]
+fn plain_written(text: &str, start: usize, len: usize, word: [u8; 8]) -> bool {
+    plain_ascii_word(u64::from_le_bytes(word), len)
+        || text
+            .get(start..start + len)
+            .is_some_and(|w| !needs_escape(w))
 }
 
 /// One move object put together in an array ([`put_plain_move`]): each piece copied
@@ -1727,6 +1740,10 @@ mod tests {
                 11 if c % 8 == 0 => s.push_str(&format!("{san}!!!!!!!! ")),
                 13 if c % 8 == 0 => s.push_str("Ke4 "),
                 12 => s.push_str(&format!("{san} =\n")),
+                14 | 15 => {
+                    write_san(&mut s, &pos, &m, &SanStyle::figurine());
+                    s.push(' ');
+                }
                 _ => s.push_str(&format!("{san} ")),
             }
             pos.play_unchecked(&m);
@@ -1759,7 +1776,7 @@ mod tests {
                     // a byte of some moves' written text made one to escape (or not)
                     let mut bytes = std::mem::take(&mut game.source.text).into_bytes();
                     for (node, &c) in game.moves.moves.iter().zip(&choices).filter(|(_, c)| **c % 5 == 0) {
-                        let at = node.span.start as usize + usize::from(c >> 12) % 3;
+                        let at = node.span.start as usize + usize::from(c >> 12) % 5;
                         if let Some(b) = bytes.get_mut(at).filter(|b| b.is_ascii() && at < node.span.end as usize) {
                             *b = [b'"', b'\\', b'\t', 0x7F, b'x'][usize::from(c >> 8) % 5];
                         }
