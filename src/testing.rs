@@ -28,6 +28,10 @@ impl XorShift {
 /// all of it from one draw of `rng`: its length from the low bits, byte `i` from the
 /// draw shifted by `8 * i`.
 pub(crate) fn random_word(rng: &mut XorShift, alphabet: &[u8], min_len: usize) -> Vec<u8> {
+    assert!(
+        min_len + 3 <= 8,
+        "random_word makes words of at most 8 bytes"
+    );
     let draw = rng.next();
     let len = min_len + (draw % 4) as usize;
     (0..len)

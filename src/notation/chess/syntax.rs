@@ -1409,7 +1409,7 @@ mod tests {
         let mut tokens = all_words(alphabet, 5);
         let mut rng = XorShift::new(0x853C_49E6_748F_EA9B);
         for _ in 0..20_000 {
-            tokens.push(random_word(&mut rng, alphabet, 7));
+            tokens.push(random_word(&mut rng, alphabet, 5));
         }
         let mut read = 0;
         for t in tables_for_fast() {
