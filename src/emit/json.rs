@@ -481,6 +481,22 @@ fn plain_written(text: &str, start: usize, len: usize, word: [u8; 8]) -> bool {
             .is_some_and(|w| !needs_escape(w))
 }
 
+/// Copies all of `s` into `bytes` at `*len` and counts `n` of its bytes as used
+/// (`n` ≤ `s.len()`: the rest is room written over later); `false`, and nothing
+/// written, when `s` does not fit. The copy of [`Fill`] and [`Out`], which differ only
+/// in what they do with a piece that does not fit.
+#[inline(always)]
+fn copy_at(bytes: &mut [u8], len: &mut usize, s: &[u8], n: usize) -> bool {
+    match bytes.get_mut(*len..*len + s.len()) {
+        Some(to) => {
+            to.copy_from_slice(s);
+            *len += n;
+            true
+        }
+        None => false,
+    }
+}
+
 /// One move object put together in an array ([`put_plain_move`]): each piece copied
 /// at a length known when compiling, without a check of the buffer's capacity. A
 /// piece that does not fit leaves the array unusable (`len` past its end: a slice of
@@ -495,12 +511,8 @@ impl Fill<'_> {
     /// Appends `s`.
     #[inline(always)]
     fn put(&mut self, s: &[u8]) {
-        match self.bytes.get_mut(self.len..self.len + s.len()) {
-            Some(to) => {
-                to.copy_from_slice(s);
-                self.len += s.len();
-            }
-            None => self.len = SCRATCH + 1,
+        if !copy_at(self.bytes, &mut self.len, s, s.len()) {
+            self.len = SCRATCH + 1;
         }
     }
 
@@ -508,12 +520,8 @@ impl Fill<'_> {
     /// all of it: one copy of a known length.
     #[inline(always)]
     fn put_prefix<const K: usize>(&mut self, s: &[u8; K], n: usize) {
-        match self.bytes.get_mut(self.len..self.len + K) {
-            Some(to) => {
-                to.copy_from_slice(s);
-                self.len += n.min(K);
-            }
-            None => self.len = SCRATCH + 1,
+        if !copy_at(self.bytes, &mut self.len, s, n.min(K)) {
+            self.len = SCRATCH + 1;
         }
     }
 }
@@ -688,12 +696,8 @@ impl<'a> Out<'a> {
     /// Appends `s`.
     #[inline(always)]
     fn put(&mut self, s: &[u8]) {
-        match self.bytes.get_mut(self.len..self.len + s.len()) {
-            Some(to) => {
-                to.copy_from_slice(s);
-                self.len += s.len();
-            }
-            None => self.spill(s),
+        if !copy_at(self.bytes, &mut self.len, s, s.len()) {
+            self.spill(s);
         }
     }
 
@@ -702,12 +706,8 @@ impl<'a> Out<'a> {
     #[inline(always)]
     fn put_prefix<const K: usize>(&mut self, s: &[u8; K], n: usize) {
         let n = n.min(K);
-        match self.bytes.get_mut(self.len..self.len + K) {
-            Some(to) => {
-                to.copy_from_slice(s);
-                self.len += n;
-            }
-            None => self.spill(s.get(..n).unwrap_or(s)),
+        if !copy_at(self.bytes, &mut self.len, s, n) {
+            self.spill(s.get(..n).unwrap_or(s));
         }
     }
 
