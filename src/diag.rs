@@ -58,13 +58,20 @@ pub enum Severity {
     Error,
 }
 
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Severity {
+    /// Its name as diagnostics show it: `note`, `warning`, `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
             Severity::Note => "note",
             Severity::Warning => "warning",
             Severity::Error => "error",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use crate::{
     color::Color,
-    diag::{Diagnostic, LineIndex, Severity},
-    emit::Board,
+    diag::{Diagnostic, LineIndex},
+    emit::{Board, push_u64},
     game::{Game, StartPosition},
 };
 
@@ -201,12 +201,7 @@ impl<'a> Located<'a> {
     pub fn human(&self, out: &mut String) {
         // pieces pushed one by one: archives with a remark on many moves render
         // thousands of these, and `write!` costs several times as much
-        let num = |out: &mut String, v: u64| out.push_str(itoa::Buffer::new().format(v));
-        out.push_str(match self.severity {
-            Severity::Note => "note",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        });
+        out.push_str(self.severity.as_str());
         out.push('[');
         out.push_str(self.code);
         out.push_str("]: ");
@@ -219,12 +214,12 @@ impl<'a> Located<'a> {
         out.push_str(self.file);
         if let (Some(l), Some(c)) = (self.line, self.column) {
             out.push(':');
-            num(out, l);
+            push_u64(out, l);
             out.push(':');
-            num(out, c.into());
+            push_u64(out, c.into());
         }
         out.push_str(" (game ");
-        num(out, self.game);
+        push_u64(out, self.game);
         if self.white.is_some() || self.black.is_some() {
             out.push_str(", ");
             out.push_str(self.white.unwrap_or("?"));
@@ -233,7 +228,7 @@ impl<'a> Located<'a> {
         }
         if let (Some(n), Some(side)) = (self.move_number, self.side) {
             out.push_str(", move ");
-            num(out, n.into());
+            push_u64(out, n.into());
             out.push(' ');
             out.push_str(side);
         }
@@ -243,7 +238,7 @@ impl<'a> Located<'a> {
         {
             pad(out);
             out.push_str(" |\n");
-            num(out, l);
+            push_u64(out, l);
             out.push_str(" | ");
             out.push_str(src);
             out.push('\n');
