@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use crate::{
-    archive::{Element, RawGame},
+    archive::{Element, MovetextCounts, RawGame},
     chess::Position,
     diag::{Diagnostic, Severity, Span},
     emit::Board,
@@ -323,6 +323,7 @@ fn join_word_forms(raw: &mut RawGame) {
         i += 1;
     }
     raw.movetext = out;
+    raw.counts = None;
 }
 
 /// Can `token` begin a move in the Vietnamese word form (`Pháo2 bình 5`)? Such a move
@@ -536,16 +537,12 @@ fn walk(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Line, Option<String>, Board) {
     let mut frame = Frame::new(start, 1);
-    let (mut moves, mut variations) = (0, false);
-    for e in &raw.movetext {
-        match e {
-            Element::Move { .. } => moves += 1,
-            Element::StartVariation { .. } => variations = true,
-            _ => {}
-        }
-    }
-    frame.line.moves.reserve_exact(moves);
-    frame.keep_before = variations;
+    // counted by the PGN reader, or else here
+    let counts = raw
+        .counts
+        .unwrap_or_else(|| MovetextCounts::of(&raw.movetext));
+    frame.line.moves.reserve_exact(counts.moves);
+    frame.keep_before = counts.variations;
     let mut parents: Vec<Frame> = Vec::new();
     let mut unparsed = None;
     let mut number_checked = false;

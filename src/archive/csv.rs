@@ -361,6 +361,7 @@ fn failed(text: &str, code: &'static str, message: String) -> CsvGame {
                     .with_span(Span::from_range(0, first)),
             ],
             plain_english: None,
+            counts: None,
         },
         cells: Vec::new(),
     }
@@ -587,6 +588,7 @@ impl Builder {
                 decoding: decoding(),
                 diagnostics: self.diagnostics,
                 plain_english: None,
+                counts: None,
             },
             cells: self.cells,
         }

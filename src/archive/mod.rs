@@ -170,6 +170,37 @@ pub struct RawGame {
     /// reads the game as English without looking at its tokens again. `None` when not
     /// known (other formats); code that edits `movetext` must set it to `None`.
     pub plain_english: Option<bool>,
+    /// What the PGN reader counted of `movetext` while reading it
+    /// ([`GameSyntax::counts`]), so that the replay need not count again; `None` when
+    /// not known (other formats). Code that edits `movetext` must set it to `None`.
+    pub counts: Option<MovetextCounts>,
+}
+
+/// Counts of a movetext that the replay needs before it walks the elements: how many
+/// moves to make room for, and whether any variation needs the position before each
+/// move kept.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MovetextCounts {
+    /// [`Element::Move`] elements, variations included.
+    pub moves: usize,
+    /// Some [`Element::StartVariation`] is there.
+    pub variations: bool,
+}
+
+impl MovetextCounts {
+    /// The counts of `movetext`, found by looking at every element (the rule the PGN
+    /// reader's running counts must agree with).
+    pub fn of(movetext: &[Element]) -> MovetextCounts {
+        let mut counts = MovetextCounts::default();
+        for e in movetext {
+            match e {
+                Element::Move { .. } => counts.moves += 1,
+                Element::StartVariation { .. } => counts.variations = true,
+                _ => {}
+            }
+        }
+        counts
+    }
 }
 
 impl RawGame {

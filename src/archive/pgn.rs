@@ -11,7 +11,7 @@ use nom::{
     sequence::preceded,
 };
 
-use super::{CommentKind, Element, Limits, RawTag};
+use super::{CommentKind, Element, Limits, MovetextCounts, RawTag};
 use crate::{
     diag::{Diagnostic, Span},
     game::GameResult,
@@ -33,6 +33,9 @@ pub struct GameSyntax {
     /// [`plain_english`]: read as it is read (see
     /// [`RawGame::plain_english`](super::RawGame::plain_english)).
     pub plain_english: bool,
+    /// The counts of `movetext`, kept as the elements are pushed
+    /// ([`MovetextCounts::of`] of `movetext`).
+    pub counts: MovetextCounts,
 }
 
 impl GameSyntax {
@@ -363,6 +366,146 @@ pub fn result_token(tok: &str) -> Option<GameResult> {
     GameResult::parse(&folded)
 }
 
+/// Where [`scan_run`] stopped, and what [`Parser_::simple_run`] does there.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum RunStop {
+    /// The end of the text or of the element budget, or a token that is no move or
+    /// number the run reads: back to [`Parser_::movetext`].
+    Done,
+    /// A number the run does not take (a result, a long number…): for
+    /// [`Parser_::token`].
+    Number,
+    /// A move token with a non-ASCII byte or a `(` after its first (maybe a glued
+    /// promotion `a8(Q)`): its end is for [`Parser_::token_end`] to find.
+    LongMove,
+    /// The move that ends at this offset is followed by white space and `e` or `(`:
+    /// maybe an en-passant suffix, for [`Parser_::ep_suffix`].
+    Suffix(usize),
+}
+
+/// What [`scan_run`] read before it stopped.
+struct Run {
+    /// Where it stopped: the start of the token it did not read, or for
+    /// [`RunStop::Suffix`] the `e` or `(` after the move.
+    pos: usize,
+    stop: RunStop,
+    /// The or of the [`scan_classes`] of its moves' bytes: [`PLAIN`] when every move
+    /// it read is [`plain_english`].
+    barred: u8,
+    /// How many move numbers it pushed (the other elements it pushed are moves).
+    numbers: usize,
+}
+
+/// The loop of [`Parser_::simple_run`]: reads moves and move numbers from `pos` (a
+/// token's start) into `out`, each followed by ASCII white space, until a token it
+/// leaves to the parser ([`RunStop`]). A function of its own (not inlined), of few
+/// values, so that they stay in registers. `s.len()` must fit in a `u32` (spans are plain casts).
+#[inline(never)]
+fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run {
+    // the token bytes with the plain-English test (looked up once)
+    let scan = scan_classes();
+    let sp = |a: usize, b: usize| Span::new(a as u32, b as u32);
+    let mut barred_run = PLAIN;
+    let mut numbers = 0;
+    let stop = 'run: loop {
+        let Some(&first) = s.get(pos) else {
+            break RunStop::Done;
+        };
+        if out.len() >= max {
+            break RunStop::Done;
+        }
+        if first.is_ascii_digit() {
+            // digits: at most nine, so that the value fits in a `u32`
+            let mut i = pos + 1;
+            let mut number = u32::from(first - b'0');
+            while let Some(&b) = s.get(i)
+                && b.is_ascii_digit()
+                && i - pos < 9
+            {
+                number = number * 10 + u32::from(b - b'0');
+                i += 1;
+            }
+            let (black, end) = match s.get(i) {
+                // `12.`, `12...`: a move number (`0.` may start `0.5-0.5`)
+                Some(b'.') if !(first == b'0' && i == pos + 1) => {
+                    let mut j = i + 1;
+                    while s.get(j) == Some(&b'.') {
+                        j += 1;
+                    }
+                    let mut black = j - i >= 2;
+                    // `12.…` as `move_number` reads it
+                    if s.get(j) == Some(&0xE2) && s.get(j..j + 3) == Some("…".as_bytes()) {
+                        j += 3;
+                        black = true;
+                    }
+                    (black, j)
+                }
+                // a bare number before white space (no result is only digits)
+                None | Some(b' ' | b'\n' | b'\r' | b'\t') => (false, i),
+                _ => break RunStop::Number,
+            };
+            numbers += 1;
+            out.push(Element::MoveNumber {
+                number,
+                black,
+                span: sp(pos, end),
+            });
+            pos = ascii_space_end(s, end);
+        } else {
+            // a move: a token starting with an ASCII letter or a move letter
+            let first_len = match first {
+                b'a'..=b'z' | b'A'..=b'Z' => 1,
+                0x80.. => match move_letter_len(s, pos) {
+                    Some(len) => len,
+                    None => break RunStop::Done,
+                },
+                _ => break RunStop::Done,
+            };
+            // the rest of the token: ordinary ASCII bytes up to white space or a
+            // delimiter, and on the way whether it is `plain_english`
+            let mut barred = u8::from(!PLAIN_FIRST[usize::from(first)]);
+            let mut end = pos + first_len;
+            while let Some(&b) = s.get(end) {
+                let class = scan[usize::from(b)];
+                if class > BARRED {
+                    if class == SCAN_HIGH || class == SCAN_PAREN {
+                        break 'run RunStop::LongMove;
+                    }
+                    break;
+                }
+                barred |= class;
+                end += 1;
+            }
+            barred_run |= barred;
+            out.push(Element::Move {
+                span: sp(pos, end),
+                ep: None,
+            });
+            pos = ascii_space_end(s, end);
+            // white space and `e` or `(`: maybe an en-passant suffix
+            if pos > end && matches!(s.get(pos), Some(b'e' | b'(')) {
+                break RunStop::Suffix(end);
+            }
+        }
+    };
+    Run {
+        pos,
+        stop,
+        barred: barred_run,
+        numbers,
+    }
+}
+
+/// The length of the character at `i` in `s` when it is a move letter
+/// ([`is_move_letter`]: a token starting with one can only be a move), else `None`
+/// (also off a character boundary). Move letters have two or three bytes
+/// ([`bmp_char`]).
+#[inline]
+fn move_letter_len(s: &[u8], i: usize) -> Option<usize> {
+    let (c, len) = bmp_char(s.get(i..)?)?;
+    is_move_letter(c).then_some(len)
+}
+
 struct Parser_<'a, 'l> {
     text: &'a str,
     s: &'a [u8],
@@ -398,9 +541,11 @@ impl<'a, 'l> Parser_<'a, 'l> {
         match e {
             Element::Move { span, .. } => {
                 self.moves_seen = true;
+                self.out.counts.moves += 1;
                 self.note_move(span, None);
             }
             Element::MoveNumber { .. } => self.moves_seen = true,
+            Element::StartVariation { .. } => self.out.counts.variations = true,
             _ => {}
         }
         self.out.movetext.push(e);
@@ -483,8 +628,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
     /// character boundary). Move letters have two or three bytes ([`bmp_char`]).
     #[inline]
     fn move_letter_at(&self, i: usize) -> Option<usize> {
-        let (c, len) = bmp_char(self.s.get(i..)?)?;
-        is_move_letter(c).then_some(len)
+        move_letter_len(self.s, i)
     }
 
     #[inline(always)]
@@ -1022,117 +1166,70 @@ impl<'a, 'l> Parser_<'a, 'l> {
     /// included) back to [`Self::movetext`].
     fn simple_run(&mut self) {
         let s = self.s;
-        // the token bytes with the plain-English test (looked up once)
-        let scan = scan_classes();
         if u32::try_from(s.len()).is_err() {
-            // spans below are plain casts
+            // spans in `scan_run` are plain casts
             self.token();
             return;
         }
-        let sp = |a: usize, b: usize| Span::new(a as u32, b as u32);
         let max = self.limits.max_elements;
-        let mut pos = self.pos;
-        loop {
-            pos = ascii_space_end(s, pos);
-            let Some(&first) = s.get(pos) else {
-                break;
-            };
-            if self.out.movetext.len() >= max {
-                break;
+        // The element list is taken out of `self.out` for the run (and put back for
+        // `ep_suffix`, which extends its last element). No variation opens or closes in
+        // the run (a `(` or `)` ends it), so whether its moves are on the main line
+        // ([`Self::note_move`]'s rule) is known at the start.
+        let mut out = std::mem::take(&mut self.out.movetext);
+        let run_start = out.len();
+        let main = self.open.is_empty();
+        let mut barred_main = PLAIN;
+        let mut numbers = 0;
+        let mut pos = ascii_space_end(s, self.pos);
+        let stop = loop {
+            let run = scan_run(s, pos, &mut out, max);
+            numbers += run.numbers;
+            if main {
+                barred_main |= run.barred;
             }
-            if first.is_ascii_digit() {
-                // digits: at most nine, so that the value fits in a `u32`
-                let mut i = pos + 1;
-                let mut number = u32::from(first - b'0');
-                while let Some(&b) = s.get(i)
-                    && b.is_ascii_digit()
-                    && i - pos < 9
-                {
-                    number = number * 10 + u32::from(b - b'0');
-                    i += 1;
-                }
-                match s.get(i) {
-                    // `12.`, `12...`: a move number (`0.` may start `0.5-0.5`)
-                    Some(b'.') if !(first == b'0' && i == pos + 1) => {
-                        let mut j = i + 1;
-                        while s.get(j) == Some(&b'.') {
-                            j += 1;
-                        }
-                        let mut black = j - i >= 2;
-                        // `12.…` as `move_number` reads it
-                        if s.get(j) == Some(&0xE2) && s.get(j..j + 3) == Some("…".as_bytes()) {
-                            j += 3;
-                            black = true;
-                        }
-                        self.push(Element::MoveNumber {
-                            number,
-                            black,
-                            span: sp(pos, j),
-                        });
-                        pos = j;
-                    }
-                    // a bare number before white space (no result is only digits)
-                    None | Some(b' ' | b'\n' | b'\r' | b'\t') => {
-                        self.push(Element::MoveNumber {
-                            number,
-                            black: false,
-                            span: sp(pos, i),
-                        });
-                        pos = i;
-                    }
-                    _ => {
-                        self.pos = pos;
-                        self.token();
-                        return;
+            pos = run.pos;
+            match run.stop {
+                RunStop::LongMove => {
+                    let end = self.token_end(pos);
+                    let span = Span::new(pos as u32, end as u32);
+                    self.note_move(span, None);
+                    out.push(Element::Move { span, ep: None });
+                    pos = ascii_space_end(s, end);
+                    if pos > end && matches!(s.get(pos), Some(b'e' | b'(')) {
+                        pos = self.suffix_in_run(&mut out, end, pos);
                     }
                 }
-            } else {
-                // a move: a token starting with an ASCII letter or a move letter
-                let first_len = match first {
-                    b'a'..=b'z' | b'A'..=b'Z' => 1,
-                    0x80.. => match self.move_letter_at(pos) {
-                        Some(len) => len,
-                        None => break,
-                    },
-                    _ => break,
-                };
-                // the rest of the token: ordinary ASCII bytes up to white space or a
-                // delimiter, and on the way whether it is `plain_english`; at a
-                // non-ASCII byte or a `(` (maybe a glued promotion `a8(Q)`) the token
-                // is left to `token_end`, and the plain-English test to `note_move`
-                let mut barred = u8::from(!PLAIN_FIRST[usize::from(first)]);
-                let mut known = true;
-                let mut end = pos + first_len;
-                while let Some(&b) = s.get(end) {
-                    let class = scan[usize::from(b)];
-                    if class > BARRED {
-                        if class == SCAN_HIGH || class == SCAN_PAREN {
-                            end = self.token_end(pos);
-                            known = false;
-                        }
-                        break;
-                    }
-                    barred |= class;
-                    end += 1;
-                }
-                self.moves_seen = true;
-                self.note_move(sp(pos, end), known.then_some(barred == 0));
-                self.out.movetext.push(Element::Move {
-                    span: sp(pos, end),
-                    ep: None,
-                });
-                pos = ascii_space_end(s, end);
-                // white space and `e` or `(`: maybe an en-passant suffix
-                if pos > end && matches!(s.get(pos), Some(b'e' | b'(')) {
-                    self.pos = end;
-                    self.ep_suffix(end);
-                    if self.pos != end {
-                        pos = self.pos;
-                    }
-                }
+                RunStop::Suffix(end) => pos = self.suffix_in_run(&mut out, end, pos),
+                stop => break stop,
             }
+        };
+        self.moves_seen |= out.len() > run_start;
+        self.out.counts.moves += out.len() - run_start - numbers;
+        self.out.movetext = out;
+        if barred_main != PLAIN {
+            self.out.plain_english = false;
         }
         self.pos = pos;
+        if stop == RunStop::Number {
+            self.token();
+        }
+    }
+
+    /// [`Self::ep_suffix`] for [`Self::simple_run`], which holds the elements in `out`:
+    /// the move just read ends at `end`, and white space then `e` or `(` follow it up to
+    /// `pos`. Returns where the run goes on (after the suffix and white space, or at
+    /// `pos` when there is no suffix).
+    fn suffix_in_run(&mut self, out: &mut Vec<Element>, end: usize, pos: usize) -> usize {
+        self.out.movetext = std::mem::take(out);
+        self.pos = end;
+        self.ep_suffix(end);
+        *out = std::mem::take(&mut self.out.movetext);
+        if self.pos == end {
+            pos
+        } else {
+            ascii_space_end(self.s, self.pos)
+        }
     }
 
     #[inline]
@@ -1529,11 +1626,9 @@ mod tests {
         };
         for text in TRICKY {
             for limits in [&Limits::default(), &small] {
-                assert_eq!(
-                    parse_with::<true>(text, limits),
-                    parse_with::<false>(text, limits),
-                    "{text:?}"
-                );
+                let fast = parse_with::<true>(text, limits);
+                assert_eq!(fast, parse_with::<false>(text, limits), "{text:?}");
+                assert_eq!(fast.counts, MovetextCounts::of(&fast.movetext), "{text:?}");
             }
         }
         // the fast scanner is taken, and splits glued numbers and moves
@@ -1556,8 +1651,12 @@ mod tests {
         ) {
             let text: String = pieces.iter().map(|&k| FRAGMENTS[k]).collect();
             for limits in [Limits::default(), Limits { max_elements, ..Limits::default() }] {
+                let fast = parse_with::<true>(&text, &limits);
                 proptest::prop_assert_eq!(
-                    parse_with::<true>(&text, &limits),
+                    fast.counts, MovetextCounts::of(&fast.movetext), "{:?}", text
+                );
+                proptest::prop_assert_eq!(
+                    fast,
                     parse_with::<false>(&text, &limits),
                     "{:?}", text
                 );
@@ -1592,6 +1691,70 @@ mod tests {
             let want = bytes.iter().position(|&b| matches!(b, b'"' | b'\\' | 0..0x0E));
             proptest::prop_assert_eq!(value_stop(&bytes), want);
         }
+    }
+
+    /// The counts the reader keeps ([`GameSyntax::counts`], [`RawGame::counts`]) are
+    /// the counts of the elements it read ([`MovetextCounts::of`]): on many random
+    /// games of movetext fragments (both scanners, small element budgets) and on every
+    /// game of the corpus, read through the splitter (junk items, games split after a
+    /// result).
+    #[test]
+    fn counts_agree_with_elements() {
+        let mut rng = crate::testing::XorShift::new(0x2545_F491_4F6C_DD1D);
+        let mut texts = Vec::new();
+        for _ in 0..20_000 {
+            let text: String = (0..rng.below(40))
+                .map(|_| FRAGMENTS[rng.below(FRAGMENTS.len())])
+                .collect();
+            texts.push(text);
+        }
+        let mut moves = 0;
+        for text in &texts {
+            for max_elements in [1 << 20, 1 + text.len() % 7] {
+                let limits = Limits {
+                    max_elements,
+                    ..Limits::default()
+                };
+                for g in [
+                    parse_with::<true>(text, &limits),
+                    parse_with::<false>(text, &limits),
+                ] {
+                    assert_eq!(g.counts, MovetextCounts::of(&g.movetext), "{text:?}");
+                    moves += g.counts.moves;
+                }
+            }
+        }
+        let corpus = std::path::Path::new("../shared/corpus");
+        let mut dirs = vec![corpus.to_path_buf()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "pgn")
+                    && let Ok(bytes) = std::fs::read(&path)
+                {
+                    texts.push(String::from_utf8_lossy(&bytes).into_owned());
+                }
+            }
+        }
+        let mut variations = 0;
+        for text in &texts {
+            for raw in crate::archive::read_str(text) {
+                assert_eq!(
+                    raw.counts,
+                    Some(MovetextCounts::of(&raw.movetext)),
+                    "{}",
+                    raw.text
+                );
+                variations += usize::from(raw.counts.is_some_and(|c| c.variations));
+            }
+        }
+        // both scanners ran on many moves, and many games have variations
+        assert!(
+            moves > 100_000 && variations > 1_000,
+            "{moves} {variations}"
+        );
     }
 
     #[rustfmt::skip]

@@ -29,7 +29,7 @@ use std::{
 
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
-use super::{Limits, RawGame, pgn::parse_game};
+use super::{Limits, MovetextCounts, RawGame, pgn::parse_game};
 use crate::{
     diag::{Diagnostic, Span},
     text::{
@@ -731,6 +731,7 @@ impl<R: BufRead> ArchiveReader<R> {
                 },
                 diagnostics: vec![d],
                 plain_english: None,
+                counts: None,
             }));
             return;
         }
@@ -1050,6 +1051,12 @@ impl Segment {
                     diagnostics,
                     // a junk item has no movetext left: no main-line token to read
                     plain_english: Some(junk || syntax.plain_english),
+                    // a junk item's movetext is emptied
+                    counts: Some(if junk {
+                        MovetextCounts::default()
+                    } else {
+                        syntax.counts
+                    }),
                 });
             }
             match tail {
