@@ -508,6 +508,9 @@ mod tests {
             "Крe2",
             "1234",
             "9x",
+            // 丬 (U+4E2C) and 马 (U+9A6C) share their low six bits: one slot
+            "丬f3",
+            "马f3",
         ];
         for n in 0..=tokens.len() {
             let some = tokens.get(..n).unwrap();
@@ -547,6 +550,9 @@ mod tests {
             &["اسf3"],
             &["اf3", "شe2"],
             &["车d1", "馬f3"],
+            // 丬 takes the slot 马 would have: 马 is found past it
+            &["丬f3", "马f3"],
+            &["丬f3"],
             &["♘f3", "♞f6"],
             &["b8H"],
             &["b8=D", "0-0"],
