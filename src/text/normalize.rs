@@ -7,7 +7,6 @@
 
 use std::borrow::Cow;
 
-use super::decode::bmp_char;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 /// Puts `text` in Unicode NFC, without copying when it already is (ASCII text and
@@ -22,40 +21,84 @@ pub fn nfc(text: String) -> String {
 }
 
 /// Is every character of `text` [`plainly_nfc`]? ASCII is skipped eight bytes at a
-/// time; the other characters are decoded straight from their bytes (`text` is valid
-/// UTF-8), without the checks of a general decoder.
+/// time; another character is decided by [`STEPS`] from its first two bytes (`text` is
+/// valid UTF-8, read at character boundaries), and only a three-byte character of a
+/// block that is partly plainly NFC is decoded whole.
 fn all_plainly_nfc(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut i = 0;
-    while let Some(rest) = bytes.get(i..) {
-        let c = match *rest {
-            [] => return true,
-            [0..0x80, ..] => {
-                // skip the ASCII bytes before the first non-ASCII one (all eight if none)
-                i += match rest.first_chunk::<8>() {
-                    Some(&word) => {
-                        let high = u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
-                        (high.trailing_zeros() / 8) as usize
-                    }
-                    None => 1,
-                };
-                continue;
-            }
-            _ => match bmp_char(rest) {
-                Some((c, len)) => {
-                    i += len;
-                    c
+    while let Some(&lead) = bytes.get(i) {
+        if lead < 0x80 {
+            // skip the ASCII bytes before the first non-ASCII one (all eight if none)
+            i += match bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+                Some(&word) => {
+                    let high = u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
+                    (high.trailing_zeros() / 8) as usize
                 }
-                // four bytes: beyond the BMP, where no character is plainly NFC
-                None => return false,
-            },
-        };
-        if !plainly_nfc(c) {
-            return false;
+                None => 1,
+            };
+            continue;
+        }
+        let b1 = bytes.get(i + 1).map_or(0, |&b| b & 0x3F);
+        let step = STEPS[((usize::from(lead & 0x3F) << 6) | usize::from(b1)) & 0xFFF];
+        match step {
+            STEP_DECODE => {
+                let b2 = bytes.get(i + 2).map_or(0, |&b| b & 0x3F);
+                let c = (u32::from(lead & 0x0F) << 12) | (u32::from(b1) << 6) | u32::from(b2);
+                if !plainly_nfc(c) {
+                    return false;
+                }
+                i += 3;
+            }
+            STEP_NOT => return false,
+            len => i += usize::from(len),
         }
     }
     true
 }
+
+/// [`STEPS`]: not plainly NFC (or a four-byte character: beyond the BMP, where none is).
+const STEP_NOT: u8 = 0;
+/// [`STEPS`]: a three-byte character in a block of 64 only partly [`plainly_nfc`]: its
+/// third byte decides.
+const STEP_DECODE: u8 = 1;
+
+/// What [`all_plainly_nfc`] does with a non-ASCII character, by the low six bits of its
+/// lead byte and then of its second byte: for a two-byte character (leads `C0..DF`)
+/// that index is its code point, for a three-byte one (leads `E0..EF`) 2048 plus its
+/// block of 64 code points, for a four-byte one 3072 and above. The entry is the
+/// character's length in bytes (2 or 3) when it is surely plainly NFC (a two-byte
+/// [`plainly_nfc`] character, a block that is all [`plainly_nfc`]), else [`STEP_NOT`]
+/// or [`STEP_DECODE`]. CJK ideographs, figurines, Arabic letters, Cyrillic and
+/// Vietnamese letters are decided without their last byte.
+static STEPS: [u8; 4096] = {
+    let mut steps = [STEP_NOT; 4096];
+    // how many of each block's 64 code points are listed (the ranges do not overlap)
+    let mut listed = [0u32; 1024];
+    let mut r = 0;
+    while r < PLAINLY_NFC.len() {
+        let (first, last) = PLAINLY_NFC[r];
+        let mut c = first;
+        while c <= last {
+            if c < 0x800 {
+                steps[c as usize] = 2;
+            }
+            listed[(c >> 6) as usize] += 1;
+            c += 1;
+        }
+        r += 1;
+    }
+    let mut block = 0;
+    while block < 1024 {
+        steps[2048 + block] = match listed[block] {
+            64 => 3,
+            0 => STEP_NOT,
+            _ => STEP_DECODE,
+        };
+        block += 1;
+    }
+    steps
+};
 
 /// The ranges of [`plainly_nfc`] characters: all in the BMP.
 const PLAINLY_NFC: [(u32, u32); 14] = [
@@ -69,7 +112,7 @@ const PLAINLY_NFC: [(u32, u32); 14] = [
     (0x1E00, 0x1EFF),
     (0x2010, 0x2027),
     (0x2030, 0x205E),
-    (0x2654, 0x265F),
+    (0x2600, 0x26FF),
     (0x3000, 0x3029),
     (0x4E00, 0x9FFF),
     (0xFF01, 0xFF5E),
@@ -94,7 +137,7 @@ static PLAINLY_NFC_BITS: [u8; 0x2000] = {
 /// Characters that are in NFC whatever surrounds them (quick check Yes, combining
 /// class 0) in the scripts of chess and xiangqi records ([`PLAINLY_NFC`]): Latin up to
 /// the combining marks and Vietnamese letters, Cyrillic letters, Arabic and Persian
-/// letters and digits, general punctuation, chess figurines, CJK ideographs and
+/// letters and digits, general punctuation, chess figurines (all of Miscellaneous Symbols), CJK ideographs and
 /// full-width forms. One bit test instead of a table search per character; anything
 /// else takes the full check.
 #[inline]

@@ -46,7 +46,7 @@ pub struct PieceTable {
     single: Vec<(char, Role, LetterCase)>,
     /// The characters of `single` in the same order, as [`utf8_key`] gives them: found
     /// from the bytes of the text without decoding it.
-    single_keys: Vec<u32>,
+    single_keys: KeyIndex,
     /// `true` when some letter of several bytes starts with an ASCII byte.
     multi_ascii: bool,
     /// Every letter as written in the data, in table order.
@@ -147,7 +147,7 @@ impl PieceTable {
             }
         }
         if let Some((key, len)) = utf8_key(s.as_bytes())
-            && let Some(i) = self.single_keys.iter().position(|&k| k == key)
+            && let Some(i) = self.single_keys.find(key)
             && let Some(&(_, r, case)) = self.single.get(i)
         {
             return Some((r, case, len));
@@ -226,7 +226,7 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
                     ascii_lower: [None; 128],
                     longer: Vec::new(),
                     single: Vec::new(),
-                    single_keys: Vec::new(),
+                    single_keys: KeyIndex::EMPTY,
                     multi_ascii: false,
                     list: Vec::new(),
                     list_ascii: 0,
@@ -286,13 +286,84 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
         // stable: of two entries for one character, the first in the data stays first
         t.single.sort_by_key(|m| m.0);
         t.single.dedup_by_key(|m| m.0);
-        t.single_keys = t
-            .single
-            .iter()
-            .filter_map(|m| utf8_key(m.0.encode_utf8(&mut [0; 4]).as_bytes()).map(|k| k.0))
-            .collect();
+        t.single_keys = KeyIndex::new(
+            t.single
+                .iter()
+                .filter_map(|m| utf8_key(m.0.encode_utf8(&mut [0; 4]).as_bytes()).map(|k| k.0))
+                .collect(),
+        );
     }
     tables
+}
+
+/// A list of distinct [`utf8_key`]s, each found by its position with one
+/// multiplication and one comparison: the multiplier, searched for when the list is
+/// made, sends every key to a slot of its own among 64. Where a scan would stop at a
+/// different place for each key (a branch the processor mispredicts), this takes the
+/// same path for all. A list no multiplier separates is scanned.
+#[derive(Clone, Debug)]
+pub(crate) struct KeyIndex {
+    /// The multiplier; 0 when none was found.
+    mul: u32,
+    /// Per slot, its key (0, which is no key, when empty) and the key's position.
+    slots: [(u32, u8); 64],
+    keys: Vec<u32>,
+}
+
+impl KeyIndex {
+    /// No keys.
+    pub(crate) const EMPTY: KeyIndex = KeyIndex {
+        mul: 0,
+        slots: [(0, 0); 64],
+        keys: Vec::new(),
+    };
+
+    /// The index of `keys` (which are distinct).
+    pub(crate) fn new(keys: Vec<u32>) -> KeyIndex {
+        let mut index = KeyIndex {
+            keys,
+            ..KeyIndex::EMPTY
+        };
+        if index.keys.len() > 32 || index.keys.contains(&0) {
+            return index;
+        }
+        // odd multipliers from a fixed sequence: with a few keys in 64 slots, one of
+        // the first hundred or so separates them
+        let mut mul: u32 = 0x9E37_79B9;
+        for _ in 0..10_000 {
+            let mut slots = [(0u32, 0u8); 64];
+            let separated = index.keys.iter().enumerate().all(|(i, &k)| {
+                let slot = &mut slots[Self::slot(k, mul)];
+                let free = slot.0 == 0;
+                *slot = (k, i as u8);
+                free
+            });
+            if separated {
+                index.mul = mul;
+                index.slots = slots;
+                break;
+            }
+            mul = mul.wrapping_mul(0x2545_F491).wrapping_add(0x6C07_8965) | 1;
+        }
+        index
+    }
+
+    /// The slot of `key` under `mul`: the top six bits of their product.
+    #[inline(always)]
+    fn slot(key: u32, mul: u32) -> usize {
+        (key.wrapping_mul(mul) >> 26) as usize
+    }
+
+    /// The position of `key` in the list.
+    #[inline(always)]
+    pub(crate) fn find(&self, key: u32) -> Option<usize> {
+        if self.mul != 0 {
+            let (k, i) = self.slots[Self::slot(key, self.mul)];
+            (k == key).then_some(usize::from(i))
+        } else {
+            self.keys.iter().position(|&k| k == key)
+        }
+    }
 }
 
 /// The first character of `bytes` (UTF-8) when it lies outside ASCII: its bytes as a
@@ -373,7 +444,7 @@ static FALLBACK_EN: PieceTable = PieceTable {
     ascii_lower: [None; 128],
     longer: Vec::new(),
     single: Vec::new(),
-    single_keys: Vec::new(),
+    single_keys: KeyIndex::EMPTY,
     multi_ascii: false,
     list: Vec::new(),
     list_ascii: 0,
@@ -645,6 +716,35 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `KeyIndex::find` gives what a scan of the list gives: for the letters of every
+    /// table, every BMP character and lists that no multiplier separates.
+    #[test]
+    fn key_index_agrees_with_a_scan() {
+        let scan = |keys: &[u32], key: u32| keys.iter().position(|&k| k == key);
+        let probes: Vec<u32> = (0x80..=0xFFFFu32)
+            .filter_map(char::from_u32)
+            .map(char_key)
+            .collect();
+        let mut lists: Vec<Vec<u32>> = tables()
+            .iter()
+            .map(|t| t.single_keys.keys.clone())
+            .collect();
+        // more keys than slots can separate, and one beyond the limit
+        lists.push(probes.iter().copied().step_by(997).take(33).collect());
+        lists.push(probes.iter().copied().take(32).collect());
+        lists.push(Vec::new());
+        let mut separated = 0;
+        for keys in lists {
+            let index = KeyIndex::new(keys.clone());
+            separated += usize::from(index.mul != 0);
+            for &key in probes.iter().chain(&keys) {
+                assert_eq!(index.find(key), scan(&keys, key), "{key:X} in {keys:X?}");
+            }
+        }
+        // every table's letters are separated
+        assert!(separated > tables().len(), "{separated}");
     }
 
     #[test]

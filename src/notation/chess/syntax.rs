@@ -256,7 +256,8 @@ pub fn parse_ok(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     if table.fast_path_ok() {
         match token.as_bytes() {
             [first, ..] if *first >= 0x80 => {
-                if let Common::Read(san) = common_lettered(token, table) {
+                let mut san = SanSyntax::blank();
+                if common_lettered(token, table, &mut san) == Verdict::Read {
                     return Some(san);
                 }
             }
@@ -335,14 +336,13 @@ fn fast_read(token: &str, table: &PieceTable, san: &mut SanSyntax) -> bool {
         return false;
     }
     // a letter in another script first: none of the ASCII common shapes
-    let general = if token.as_bytes().first().is_some_and(|&c| c >= 0x80) {
-        fast_lettered(token, table)
-    } else {
-        match common(token.as_bytes(), table, san) {
-            Verdict::Read => return true,
-            Verdict::Invalid => return false,
-            Verdict::Other => fast_general(token, table),
-        }
+    if token.as_bytes().first().is_some_and(|&c| c >= 0x80) {
+        return fast_lettered(token, table, san);
+    }
+    let general = match common(token.as_bytes(), table, san) {
+        Verdict::Read => return true,
+        Verdict::Invalid => return false,
+        Verdict::Other => fast_general(token, table),
     };
     match general {
         Some(read) => {
@@ -353,13 +353,20 @@ fn fast_read(token: &str, table: &PieceTable, san: &mut SanSyntax) -> bool {
     }
 }
 
-/// [`fast`] for a token that starts outside ASCII: [`common_lettered`], then
-/// [`fast_general`]. Not inlined, so that the ASCII path of [`fast`] stays small.
+/// [`fast_read`] for a token that starts outside ASCII: [`common_lettered`], then
+/// [`fast_general`]; the move is written into `san` as there. Not inlined, so that the
+/// ASCII path of [`fast`] stays small.
 #[inline(never)]
-fn fast_lettered(token: &str, table: &PieceTable) -> Option<SanSyntax> {
-    match common_lettered(token, table) {
-        Common::Read(san) => Some(san),
-        Common::Other => fast_general(token, table),
+fn fast_lettered(token: &str, table: &PieceTable, san: &mut SanSyntax) -> bool {
+    if common_lettered(token, table, san) == Verdict::Read {
+        return true;
+    }
+    match fast_general(token, table) {
+        Some(read) => {
+            *san = read;
+            true
+        }
+        None => false,
     }
 }
 
@@ -370,14 +377,6 @@ enum Verdict {
     Read,
     /// [`fast_general`] reads nothing.
     Invalid,
-    /// Not one of the common shapes: ask [`fast_general`].
-    Other,
-}
-
-/// What [`common_lettered`] makes of a token.
-enum Common {
-    /// The syntax [`fast_general`] reads.
-    Read(SanSyntax),
     /// Not one of the common shapes: ask [`fast_general`].
     Other,
 }
@@ -478,16 +477,18 @@ fn common(b: &[u8], table: &PieceTable, san: &mut SanSyntax) -> Verdict {
 /// then `f3`, `xf3`, `bd2`, `1e2`, `bxd2` or `1xe2`, each with `+` or `#` or neither.
 /// Gives what [`fast_general`] gives for them (the test
 /// `lettered_shapes_agree_with_fast_general` compares); any other token is `Other`.
+/// Like [`common`], the move is written into `san`, which is [`SanSyntax::blank`] on
+/// entry, one field at a time (and is anything on `Other`).
 #[inline(always)]
-fn common_lettered(token: &str, table: &PieceTable) -> Common {
+fn common_lettered(token: &str, table: &PieceTable, san: &mut SanSyntax) -> Verdict {
     let (role, b) = match table.match_letter_non_ascii(token) {
         Some((role, LetterCase::Table, len)) if role != Role::Pawn => {
             match token.as_bytes().get(len..) {
                 Some(rest) => (role, rest),
-                None => return Common::Other,
+                None => return Verdict::Other,
             }
         }
-        _ => return Common::Other,
+        _ => return Verdict::Other,
     };
     let (check, body) = match b {
         [body @ .., b'+'] => (CheckMark::Check, body),
@@ -495,9 +496,8 @@ fn common_lettered(token: &str, table: &PieceTable) -> Common {
         _ => (CheckMark::None, b),
     };
     let [ref head @ .., f @ b'a'..=b'h', r @ b'1'..=b'8'] = *body else {
-        return Common::Other;
+        return Verdict::Other;
     };
-    let mut san = SanSyntax::blank();
     san.role = role;
     san.check = check;
     san.to = ascii_square(f, r);
@@ -512,9 +512,9 @@ fn common_lettered(token: &str, table: &PieceTable) -> Common {
         [] => {}
         [d @ b'a'..=b'h'] => san.from_file = File::from_char(char::from(d)),
         [d @ b'1'..=b'8'] => san.from_rank = Rank::from_char(char::from(d)),
-        _ => return Common::Other,
+        _ => return Verdict::Other,
     }
-    Common::Read(san)
+    Verdict::Read
 }
 
 /// The square of an ASCII file letter `a`…`h` and rank digit `1`…`8`.
@@ -1586,10 +1586,11 @@ mod tests {
         let mut read = 0;
         for tok in &tokens {
             for t in tables_for_fast() {
-                let (got, san) = match common_lettered(tok, t) {
-                    Common::Read(san) => (Verdict::Read, san),
-                    Common::Other => (Verdict::Other, SanSyntax::blank()),
-                };
+                let mut san = SanSyntax::blank();
+                let got = common_lettered(tok, t, &mut san);
+                if got != Verdict::Read {
+                    san = SanSyntax::blank();
+                }
                 read += agrees_with_fast_general(got, san, tok, t);
             }
         }
