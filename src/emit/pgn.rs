@@ -101,9 +101,37 @@ fn usual_move(node: &MoveNode) -> Option<(&Move, SanHint)> {
 /// letters and move numbers may not fit: see [`PgnWriter::put_usual`]).
 const TOKEN: usize = 32;
 
+/// Move-number tokens below 1000, each after its separator and followed by the dots
+/// of Black's move: ` 7...`, ` 12...`, ` 123...`; the last byte is the number of digits.
+/// [`Token::push_number`] takes the first `2 + digits` bytes for White.
+const NUMBERS: [[u8; 8]; 1000] = {
+    let mut t = [[0; 8]; 1000];
+    let mut n = 0;
+    while n < 1000 {
+        let digits = if n < 10 {
+            1
+        } else if n < 100 {
+            2
+        } else {
+            3
+        };
+        let mut w = [b' ', b'.', b'.', b'.', b'.', b'.', b'.', digits as u8];
+        let mut i = digits;
+        let mut rest = n;
+        while i > 0 {
+            w[i] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            i -= 1;
+        }
+        t[n] = w;
+        n += 1;
+    }
+    t
+};
+
 /// Text put together in a fixed array, each byte stored without a check of a
 /// buffer's capacity. `len` counts every byte pushed, also those past the array's
-/// end (not stored): `len > TOKEN` tells that the text did not fit.
+/// end (stored over earlier ones): `len > TOKEN` tells that the text did not fit.
 struct Token {
     bytes: [u8; TOKEN],
     len: usize,
@@ -115,6 +143,26 @@ impl Token {
         Token {
             bytes: [0; TOKEN],
             len: 0,
+        }
+    }
+
+    /// Appends a move-number token after its separator (a space): ` 12.` for White,
+    /// ` 12...` for Black, from [`NUMBERS`] when the number is below 1000.
+    #[inline(always)]
+    fn push_number(&mut self, n: u32, turn: Color) {
+        let dots = if turn == Color::White { 1 } else { 3 };
+        match NUMBERS.get(n as usize) {
+            Some(w) if self.len == 0 => {
+                if let Some(b) = self.bytes.get_mut(..8) {
+                    b.copy_from_slice(w);
+                }
+                self.len = 1 + usize::from(w[7]) + dots;
+            }
+            _ => {
+                self.push_ascii(b' ');
+                super::push_u64(self, u64::from(n));
+                self.push_text(if dots == 1 { "." } else { "..." });
+            }
         }
     }
 
@@ -130,7 +178,9 @@ impl Token {
 impl SanOut for Token {
     #[inline(always)]
     fn push_ascii(&mut self, c: u8) {
-        if let Some(b) = self.bytes.get_mut(self.len) {
+        // always in the array (no check): bytes past its end are written over earlier
+        // ones, in a token `put_usual` drops
+        if let Some(b) = self.bytes.get_mut(self.len % TOKEN) {
             *b = c;
         }
         self.len += 1;
@@ -138,8 +188,14 @@ impl SanOut for Token {
 
     #[inline(always)]
     fn push_text(&mut self, s: &str) {
-        for &c in s.as_bytes() {
-            self.push_ascii(c);
+        // most letters are one byte: no loop for them
+        match s.as_bytes() {
+            [c] => self.push_ascii(*c),
+            bytes => {
+                for &c in bytes {
+                    self.push_ascii(c);
+                }
+            }
         }
     }
 }
@@ -159,7 +215,10 @@ fn all_hinted(line: &Line) -> bool {
             if !hinted {
                 return false;
             }
-            lines.extend(n.variations());
+            let variations = n.variations();
+            if !variations.is_empty() {
+                lines.extend(variations);
+            }
         }
     }
     true
@@ -434,10 +493,7 @@ impl<W: io::Write> PgnWriter<W> {
         let mut t = Token::new();
         let number = turn == Color::White || need_number;
         if number {
-            // its separator, set below
-            t.push_ascii(b' ');
-            super::push_u64(&mut t, u64::from(fullmoves));
-            t.push_text(if turn == Color::White { "." } else { "..." });
+            t.push_number(fullmoves, turn);
         }
         let san_at = t.len;
         t.push_ascii(b' ');
@@ -720,7 +776,7 @@ fn push_tag(buf: &mut Vec<u8>, name: &str, value: &str) {
     }
     if name
         .bytes()
-        .all(|b| b.is_ascii() && symbol_char(char::from(b)))
+        .all(|b| TAG_BYTES[usize::from(b)] & SYMBOL != 0)
     {
         buf.extend_from_slice(name.as_bytes());
     } else {
@@ -735,7 +791,7 @@ fn push_tag(buf: &mut Vec<u8>, name: &str, value: &str) {
     let mut rest = value.as_bytes();
     while let Some(i) = rest
         .iter()
-        .position(|b| matches!(b, b'\\' | b'"' | b'\n' | b'\r' | b'\t'))
+        .position(|&b| TAG_BYTES[usize::from(b)] & REPLACED != 0)
     {
         buf.extend_from_slice(rest.get(..i).unwrap_or(&[]));
         buf.extend_from_slice(match rest.get(i) {
@@ -749,9 +805,36 @@ fn push_tag(buf: &mut Vec<u8>, name: &str, value: &str) {
     buf.extend_from_slice(b"\"]\n");
 }
 
+/// What [`push_tag`] does with each byte, as bits: [`SYMBOL`], [`REPLACED`].
+const TAG_BYTES: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut b = 0;
+    while b < 128 {
+        if symbol_ascii(b as u8) {
+            t[b] |= SYMBOL;
+        }
+        if matches!(b as u8, b'\\' | b'"' | b'\n' | b'\r' | b'\t') {
+            t[b] |= REPLACED;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// An ASCII byte kept in a tag name ([`symbol_char`]).
+const SYMBOL: u8 = 1;
+/// A byte of a tag value written otherwise: `\` and `"` escaped, line breaks and tabs
+/// as spaces.
+const REPLACED: u8 = 2;
+
 /// A character kept in a tag name (a PGN symbol character).
 fn symbol_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-')
+    c.is_alphanumeric() || u8::try_from(c).is_ok_and(symbol_ascii)
+}
+
+/// An ASCII byte kept in a tag name: a letter, a digit or one of `_+#=:-`.
+const fn symbol_ascii(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
 }
 
 #[cfg(test)]
@@ -941,6 +1024,16 @@ mod tests {
             usual > 20_000 && moves - usual > 2_000,
             "{usual} of {moves}"
         );
+    }
+
+    /// [`NUMBERS`] holds ` n...` and the digits of `n`, as `format!` writes them.
+    #[test]
+    fn numbers_table() {
+        for (n, w) in NUMBERS.iter().enumerate() {
+            let want = format!(" {n}...");
+            assert_eq!(&w[..want.len()], want.as_bytes());
+            assert_eq!(usize::from(w[7]), want.len() - 4);
+        }
     }
 
     /// The longest usual move of every letter table (its longest letter for the piece
