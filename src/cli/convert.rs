@@ -17,8 +17,7 @@ use crate::{
     archive::{Piece, RawGame, csv::read_scoresheet},
     diag::{LineIndex, Severity},
     emit::{
-        self, CsvOptions, JsonOptions, MoveStyle, PgnOptions, PgnWriter, ScoresheetWriter,
-        XiangqiNotation,
+        self, CsvOptions, JsonOptions, MoveStyle, PgnOptions, ScoresheetWriter, XiangqiNotation,
     },
     game::{Game, Status},
     notation::chess::{SanStyle, english},
@@ -294,11 +293,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 (Vec::new(), None)
             } else {
                 match format {
-                    OutputFormat::Pgn => {
-                        let mut w = PgnWriter::new(Vec::new(), pgn_options);
-                        let _ = w.write_game(&game);
-                        (w.into_inner(), None)
-                    }
+                    OutputFormat::Pgn => (emit::pgn::to_pgn_bytes(&game, &pgn_options), None),
                     OutputFormat::Json => (emit::json::to_json_bytes(&game, &json_options), None),
                     OutputFormat::Csv => (Vec::new(), Some(game)),
                 }

@@ -291,17 +291,18 @@ pub fn is_initial(start: &StartPosition) -> bool {
     }
 }
 
-/// Appends a decimal number without going through `fmt`.
-pub(crate) fn push_u64(b: &mut String, v: u64) {
+/// Appends a decimal number without going through `fmt`, to a `String` or any other
+/// [`SanOut`].
+pub(crate) fn push_u64<O: SanOut + ?Sized>(b: &mut O, v: u64) {
     // move numbers and NAGs are mostly one or two digits: pushed as bytes
-    let digit = |d: u64| char::from(b'0' + (d % 10) as u8);
+    let digit = |d: u64| b'0' + (d % 10) as u8;
     if v < 10 {
-        b.push(digit(v));
+        b.push_ascii(digit(v));
     } else if v < 100 {
-        b.push(digit(v / 10));
-        b.push(digit(v));
+        b.push_ascii(digit(v / 10));
+        b.push_ascii(digit(v));
     } else {
-        b.push_str(itoa::Buffer::new().format(v));
+        b.push_text(itoa::Buffer::new().format(v));
     }
 }
 

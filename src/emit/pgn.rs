@@ -10,9 +10,10 @@ use std::io;
 
 use super::{Board, MoveStyle, SEVEN_TAG_ROSTER, is_initial};
 use crate::{
+    chess::Move,
     color::Color,
-    game::{AnyMove, Clock, Game, Line, MoveNode, StartPosition, Variant},
-    notation::chess::write_san_hinted,
+    game::{AnyMove, Clock, Game, Line, MoveNode, SanHint, StartPosition, Variant},
+    notation::chess::{SanOut, write_san_hinted, write_san_hinted_into},
 };
 
 /// Where the writer stands in a line: the position, from which each move's text is
@@ -56,7 +57,7 @@ impl Cursor {
     fn write_and_play(&mut self, out: &mut String, node: &MoveNode, style: &MoveStyle) {
         match self {
             Cursor::Board(b) => b.write_and_play(out, &node.mv, style),
-            Cursor::Hinted { fullmoves, turn } => {
+            Cursor::Hinted { .. } => {
                 match (&node.mv, node.san) {
                     (AnyMove::Chess(m), Some(hint)) => {
                         write_san_hinted(out, m, hint, &style.chess);
@@ -64,10 +65,136 @@ impl Cursor {
                     // a null move: `all_hinted` lets nothing else through
                     _ => out.push_str("--"),
                 }
-                if *turn == Color::Black {
-                    *fullmoves += 1;
+                self.pass_turn();
+            }
+        }
+    }
+
+    /// Moves a [`Cursor::Hinted`] on past a move (a `Board` is played instead).
+    #[inline(always)]
+    fn pass_turn(&mut self) {
+        if let Cursor::Hinted { fullmoves, turn } = self {
+            if *turn == Color::Black {
+                *fullmoves += 1;
+            }
+            *turn = !*turn;
+        }
+    }
+}
+
+/// The move of `node` and its [`SanHint`] when it is of the usual kind, written by
+/// [`PgnWriter::put_usual`]: a chess move with its hint, without comment, NAG, clock,
+/// draw offer or variation, not illegal.
+#[inline(always)]
+fn usual_move(node: &MoveNode) -> Option<(&Move, SanHint)> {
+    match (&node.mv, node.san) {
+        (AnyMove::Chess(m), Some(hint))
+            if !node.has_extras() && node.clock.is_none() && !node.draw_offer && !node.illegal =>
+        {
+            Some((m, hint))
+        }
+        _ => None,
+    }
+}
+
+/// Room of a [`Token`]: a move number, SAN and their separators (the longest piece
+/// letters and move numbers may not fit: see [`PgnWriter::put_usual`]).
+const TOKEN: usize = 32;
+
+/// Move-number tokens below 1000, each after its separator and followed by the dots
+/// of Black's move: ` 7...`, ` 12...`, ` 123...`; the last byte is the number of digits.
+/// [`Token::push_number`] takes the first `2 + digits` bytes for White.
+const NUMBERS: [[u8; 8]; 1000] = {
+    let mut t = [[0; 8]; 1000];
+    let mut n = 0;
+    while n < 1000 {
+        let digits = if n < 10 {
+            1
+        } else if n < 100 {
+            2
+        } else {
+            3
+        };
+        let mut w = [b' ', b'.', b'.', b'.', b'.', b'.', b'.', digits as u8];
+        let mut i = digits;
+        let mut rest = n;
+        while i > 0 {
+            w[i] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            i -= 1;
+        }
+        t[n] = w;
+        n += 1;
+    }
+    t
+};
+
+/// Text put together in a fixed array, each byte stored without a check of a
+/// buffer's capacity. `len` counts every byte pushed, also those past the array's
+/// end (stored over earlier ones): `len > TOKEN` tells that the text did not fit.
+struct Token {
+    bytes: [u8; TOKEN],
+    len: usize,
+}
+
+impl Token {
+    #[inline(always)]
+    fn new() -> Token {
+        Token {
+            bytes: [0; TOKEN],
+            len: 0,
+        }
+    }
+
+    /// Appends a move-number token after its separator (a space): ` 12.` for White,
+    /// ` 12...` for Black, from [`NUMBERS`] when the number is below 1000.
+    #[inline(always)]
+    fn push_number(&mut self, n: u32, turn: Color) {
+        let dots = if turn == Color::White { 1 } else { 3 };
+        match NUMBERS.get(n as usize) {
+            Some(w) if self.len == 0 => {
+                if let Some(b) = self.bytes.get_mut(..8) {
+                    b.copy_from_slice(w);
                 }
-                *turn = !*turn;
+                self.len = 1 + usize::from(w[7]) + dots;
+            }
+            _ => {
+                self.push_ascii(b' ');
+                super::push_u64(self, u64::from(n));
+                self.push_text(if dots == 1 { "." } else { "..." });
+            }
+        }
+    }
+
+    /// Writes `c` over the byte at `i` (a separator put in before it was known).
+    #[inline(always)]
+    fn set(&mut self, i: usize, c: u8) {
+        if let Some(b) = self.bytes.get_mut(i) {
+            *b = c;
+        }
+    }
+}
+
+impl SanOut for Token {
+    #[inline(always)]
+    fn push_ascii(&mut self, c: u8) {
+        // always in the array (no check): bytes past its end are written over earlier
+        // ones, in a token `put_usual` drops
+        if let Some(b) = self.bytes.get_mut(self.len % TOKEN) {
+            *b = c;
+        }
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn push_text(&mut self, s: &str) {
+        // most letters are one byte: no loop for them
+        match s.as_bytes() {
+            [c] => self.push_ascii(*c),
+            bytes => {
+                for &c in bytes {
+                    self.push_ascii(c);
+                }
             }
         }
     }
@@ -88,7 +215,10 @@ fn all_hinted(line: &Line) -> bool {
             if !hinted {
                 return false;
             }
-            lines.extend(n.variations());
+            let variations = n.variations();
+            if !variations.is_empty() {
+                lines.extend(variations);
+            }
         }
     }
     true
@@ -139,9 +269,9 @@ impl Default for PgnOptions {
 pub struct PgnWriter<W: io::Write> {
     out: W,
     opts: PgnOptions,
-    /// The game being rendered.
-    buf: String,
-    /// One move or number token.
+    /// The game being rendered (always UTF-8: whole strings and ASCII are appended).
+    buf: Vec<u8>,
+    /// One move, number or NAG token of the general path.
     tok: String,
     /// One comment word.
     word: String,
@@ -151,6 +281,12 @@ pub struct PgnWriter<W: io::Write> {
     /// Byte offset in `buf` where the current line starts, and its length in chars.
     line_start: usize,
     line_chars: usize,
+    /// Moves of the usual kind are written by [`Self::put_usual`] (always, but in the
+    /// test comparing it with the general path).
+    usual_path: bool,
+    /// The piece letters of the SAN style are ASCII: SAN has as many characters as
+    /// bytes.
+    ascii_letters: bool,
 }
 
 impl<W: io::Write> PgnWriter<W> {
@@ -158,33 +294,24 @@ impl<W: io::Write> PgnWriter<W> {
         PgnWriter {
             out,
             opts,
-            buf: String::with_capacity(4096),
-            tok: String::with_capacity(32),
-            word: String::with_capacity(64),
+            buf: Vec::new(),
+            tok: String::new(),
+            word: String::new(),
             last_start: 0,
             last_chars: 0,
             line_start: 0,
             line_chars: 0,
+            usual_path: true,
+            ascii_letters: crate::chess::Role::ALL
+                .iter()
+                .all(|&r| opts.moves.chess.table.letter(r).is_ascii()),
         }
     }
 
     /// Writes one game: tags, a blank line, movetext, a blank line.
     pub fn write_game(&mut self, game: &Game) -> io::Result<()> {
-        self.buf.clear();
-        self.write_tags(game);
-        self.buf.push('\n');
-        self.line_start = self.buf.len();
-        self.last_start = self.buf.len();
-        self.line_chars = 0;
-        self.write_line(&Cursor::new(game), &game.moves);
-        if !self.opts.reduced
-            && let Some(rest) = &game.unparsed
-        {
-            self.comment_words(["kyphu:", "unparsed:"], strip_unparsed_wrapper(rest));
-        }
-        self.token(game.result.as_str());
-        self.buf.push_str("\n\n");
-        self.out.write_all(self.buf.as_bytes())
+        self.render(game);
+        self.out.write_all(&self.buf)
     }
 
     /// Flushes the underlying writer.
@@ -195,6 +322,25 @@ impl<W: io::Write> PgnWriter<W> {
     /// The underlying writer.
     pub fn into_inner(self) -> W {
         self.out
+    }
+
+    /// Renders `game` into `buf` (cleared first), as [`Self::write_game`] writes it.
+    fn render(&mut self, game: &Game) {
+        self.buf.clear();
+        self.buf.reserve(size_hint(game));
+        self.write_tags(game);
+        self.buf.push(b'\n');
+        self.line_start = self.buf.len();
+        self.last_start = self.buf.len();
+        self.line_chars = 0;
+        self.write_line(&Cursor::new(game), &game.moves);
+        if !self.opts.reduced
+            && let Some(rest) = &game.unparsed
+        {
+            self.comment_words(["kyphu:", "unparsed:"], strip_unparsed_wrapper(rest));
+        }
+        self.token(game.result.as_str());
+        self.buf.extend_from_slice(b"\n\n");
     }
 
     fn write_tags(&mut self, game: &Game) {
@@ -254,6 +400,15 @@ impl<W: io::Write> PgnWriter<W> {
             }
         }
         for node in &line.moves {
+            if self.usual_path
+                && let Cursor::Hinted { fullmoves, turn } = &mut b
+                && let Some((m, hint)) = usual_move(node)
+                && self.put_usual(*fullmoves, *turn, need_number, m, hint)
+            {
+                b.pass_turn();
+                need_number = false;
+                continue;
+            }
             let n = b.fullmoves();
             if b.turn() == Color::White {
                 self.token_with(|t| {
@@ -317,29 +472,72 @@ impl<W: io::Write> PgnWriter<W> {
         }
     }
 
-    /// Appends the token that `write` writes, as [`Self::token`] does, but written
-    /// straight into the game's buffer (no copy): the space before it is written first
-    /// and turned into the line break when the token does not fit. A token starting
-    /// with `[` or `%` (never a move, number or NAG) is taken back and handed to
-    /// [`Self::token`], which has the rule for those.
-    fn token_with(&mut self, write: impl FnOnce(&mut String)) {
-        let spaced = self.line_chars > 0;
-        if spaced {
-            self.buf.push(' ');
+    /// Appends a move of the usual kind ([`usual_move`]) as the general path of
+    /// [`Self::write_line`] writes it, its move number first when White plays it or
+    /// when `need_number` (`fullmoves`: the move number; `turn`: the side playing it),
+    /// and returns `true`; returns `false`, with nothing written, when the tokens do
+    /// not fit in a [`Token`] (long piece letters and a long move number).
+    ///
+    /// The number and move tokens are put together in a [`Token`], each after its
+    /// separator, and appended with one copy of a known length; the separators are
+    /// laid out by [`Self::place`], the rule of [`Self::token`].
+    #[inline(always)]
+    fn put_usual(
+        &mut self,
+        fullmoves: u32,
+        turn: Color,
+        need_number: bool,
+        m: &Move,
+        hint: SanHint,
+    ) -> bool {
+        let mut t = Token::new();
+        let number = turn == Color::White || need_number;
+        if number {
+            t.push_number(fullmoves, turn);
         }
-        let start = self.buf.len();
-        write(&mut self.buf);
-        let written = self.buf.get(start..).unwrap_or("");
-        if written.starts_with(['[', '%']) {
-            let tok = written.to_owned();
-            self.buf.truncate(start - usize::from(spaced));
-            self.token(&tok);
-            return;
+        let san_at = t.len;
+        t.push_ascii(b' ');
+        write_san_hinted_into(&mut t, m, hint, &self.opts.moves.chess);
+        if t.len > TOKEN {
+            return false;
         }
-        let len = char_len(written);
-        if spaced {
+        // the separator before the first token is left out when the line is empty
+        // (the movetext's first token): every offset in `buf` is one less
+        let end = self.buf.len();
+        let skip = usize::from(self.line_chars == 0);
+        let at = end - skip;
+        if number {
+            let sep = self.place(at + 1, san_at - 1);
+            t.set(0, sep);
+        }
+        let san = t.bytes.get(san_at + 1..t.len).unwrap_or(&[]);
+        let chars = if self.ascii_letters {
+            san.len()
+        } else {
+            utf8_chars(san)
+        };
+        let sep = self.place(at + san_at + 1, chars);
+        t.set(san_at, sep);
+        self.buf.extend_from_slice(&t.bytes);
+        self.buf.truncate(end + t.len);
+        if skip == 1 {
+            self.buf.remove(end);
+        }
+        true
+    }
+
+    /// Lays out the next token, of `len` characters starting at byte `start` of
+    /// `buf`, after a separator at `start - 1` unless the line is empty, and returns
+    /// that separator: a space, or a line break when the token would make the line
+    /// longer than `max_line` (the rule of [`Self::token`] but for a token starting
+    /// with `[` or `%`). When the line is empty there is no separator: the space
+    /// returned is not to be written.
+    #[inline(always)]
+    fn place(&mut self, start: usize, len: usize) -> u8 {
+        let mut sep = b' ';
+        if self.line_chars > 0 {
             if self.line_chars + 1 + len > self.opts.max_line {
-                self.buf.replace_range(start - 1..start, "\n");
+                sep = b'\n';
                 self.line_start = start;
                 self.line_chars = 0;
             } else {
@@ -349,46 +547,55 @@ impl<W: io::Write> PgnWriter<W> {
         self.last_start = start;
         self.line_chars += len;
         self.last_chars = len;
+        sep
     }
 
-    /// Appends a token, breaking the line first if it would grow past `max_line`. A
-    /// line never starts with `[` or `%` (readers take those for a tag or an escape
-    /// line): such a token takes the previous token down with it, or, when the two do
-    /// not fit on one line, stays on the current line past `max_line`.
+    /// Appends the token that `write` writes, as [`Self::token`] does.
+    fn token_with(&mut self, write: impl FnOnce(&mut String)) {
+        let mut tok = std::mem::take(&mut self.tok);
+        tok.clear();
+        write(&mut tok);
+        self.token(&tok);
+        self.tok = tok;
+    }
+
+    /// Appends a token, breaking the line first if it would grow past `max_line`
+    /// ([`Self::place`]). A line never starts with `[` or `%` (readers take those for
+    /// a tag or an escape line): such a token takes the previous token down with it,
+    /// or, when the two do not fit on one line, stays on the current line past
+    /// `max_line`.
     fn token(&mut self, s: &str) {
         let len = char_len(s);
-        if self.line_chars > 0 {
-            if self.line_chars + 1 + len > self.opts.max_line {
-                let special = s.starts_with(['[', '%']);
-                let prev = self.buf.get(self.last_start..).unwrap_or("");
-                if special
-                    && self.last_start > self.line_start
-                    && !prev.starts_with(['[', '%'])
-                    && self.last_chars + 1 + len <= self.opts.max_line
-                {
-                    // turn the space before the previous token into the line break
-                    self.buf
-                        .replace_range(self.last_start - 1..self.last_start, "\n");
-                    self.line_start = self.last_start;
-                    self.line_chars = self.last_chars + 1;
-                    self.buf.push(' ');
-                } else if special {
-                    self.buf.push(' ');
-                    self.line_chars += 1;
-                } else {
-                    self.buf.push('\n');
-                    self.line_start = self.buf.len();
-                    self.line_chars = 0;
+        if self.line_chars > 0
+            && self.line_chars + 1 + len > self.opts.max_line
+            && s.starts_with(['[', '%'])
+        {
+            let prev = self.buf.get(self.last_start).copied();
+            if self.last_start > self.line_start
+                && !matches!(prev, Some(b'[' | b'%'))
+                && self.last_chars + 1 + len <= self.opts.max_line
+            {
+                // turn the space before the previous token into the line break
+                if let Some(b) = self.buf.get_mut(self.last_start - 1) {
+                    *b = b'\n';
                 }
+                self.line_start = self.last_start;
+                self.line_chars = self.last_chars + 1;
             } else {
-                self.buf.push(' ');
                 self.line_chars += 1;
             }
+            self.buf.push(b' ');
+            self.last_start = self.buf.len();
+            self.line_chars += len;
+            self.last_chars = len;
+        } else {
+            let spaced = self.line_chars > 0;
+            let sep = self.place(self.buf.len() + usize::from(spaced), len);
+            if spaced {
+                self.buf.push(sep);
+            }
         }
-        self.last_start = self.buf.len();
-        self.buf.push_str(s);
-        self.line_chars += len;
-        self.last_chars = len;
+        self.buf.extend_from_slice(s.as_bytes());
     }
 
     fn clock_comment(&mut self, cmd: &str, c: Clock) {
@@ -475,13 +682,27 @@ impl<W: io::Write> PgnWriter<W> {
     }
 }
 
+/// Renders one game as PGN bytes, as [`PgnWriter::write_game`] writes it, in a buffer
+/// of its own (for a caller that keeps each game's output apart).
+pub fn to_pgn_bytes(game: &Game, opts: &PgnOptions) -> Vec<u8> {
+    let mut w = PgnWriter::new(io::sink(), *opts);
+    w.render(game);
+    w.buf
+}
+
 /// Renders one game as a PGN string (convenience for tests and small jobs; prefer
 /// [`PgnWriter`] for archives).
 pub fn to_pgn_string(game: &Game, opts: &PgnOptions) -> String {
-    let mut w = PgnWriter::new(Vec::new(), *opts);
-    // Writing into a Vec cannot fail.
-    let _ = w.write_game(game);
-    String::from_utf8(w.into_inner()).unwrap_or_default()
+    // the writer appends only whole strings and ASCII: always UTF-8
+    String::from_utf8(to_pgn_bytes(game, opts))
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// About the length of the PGN of `game`, so that its buffer is mostly allocated
+/// once: its text (tags and movetext), with room for the spaces added after move
+/// numbers.
+fn size_hint(game: &Game) -> usize {
+    512 + game.source.text.len() + game.source.text.len() / 4
 }
 
 /// Byte offsets (ascending) of the braces of `text` that do not pair up.
@@ -535,49 +756,85 @@ fn char_len(s: &str) -> usize {
     }
 }
 
+/// The characters of UTF-8 `bytes`: the bytes that are not continuation bytes.
+fn utf8_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+}
+
 fn start_fen(start: &StartPosition) -> String {
     start.fen()
 }
 
 /// `[Name "value"]` with `\` and `"` escaped and line breaks/tabs as spaces.
-fn push_tag(buf: &mut String, name: &str, value: &str) {
-    buf.push('[');
+fn push_tag(buf: &mut Vec<u8>, name: &str, value: &str) {
+    buf.push(b'[');
     // a tag name is a PGN symbol: letters, digits and `_+#=:-`; anything else (from a
     // spreadsheet header, say) becomes `_`
     // and starts with an ASCII letter, as the splitter requires of a tag line
     if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
-        buf.push('X');
+        buf.push(b'X');
     }
     if name
         .bytes()
-        .all(|b| b.is_ascii() && symbol_char(char::from(b)))
+        .all(|b| TAG_BYTES[usize::from(b)] & SYMBOL != 0)
     {
-        buf.push_str(name);
+        buf.extend_from_slice(name.as_bytes());
     } else {
-        buf.extend(name.chars().map(|c| if symbol_char(c) { c } else { '_' }));
+        let mut utf8 = [0; 4];
+        for c in name.chars() {
+            let c = if symbol_char(c) { c } else { '_' };
+            buf.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+        }
     }
-    buf.push_str(" \"");
+    buf.extend_from_slice(b" \"");
     // the characters to replace are ASCII: the runs between them are copied whole
-    let mut rest = value;
+    let mut rest = value.as_bytes();
     while let Some(i) = rest
-        .bytes()
-        .position(|b| matches!(b, b'\\' | b'"' | b'\n' | b'\r' | b'\t'))
+        .iter()
+        .position(|&b| TAG_BYTES[usize::from(b)] & REPLACED != 0)
     {
-        buf.push_str(rest.get(..i).unwrap_or(""));
-        buf.push_str(match rest.as_bytes().get(i) {
-            Some(b'\\') => "\\\\",
-            Some(b'"') => "\\\"",
-            _ => " ",
+        buf.extend_from_slice(rest.get(..i).unwrap_or(&[]));
+        buf.extend_from_slice(match rest.get(i) {
+            Some(b'\\') => &b"\\\\"[..],
+            Some(b'"') => b"\\\"",
+            _ => b" ",
         });
-        rest = rest.get(i + 1..).unwrap_or("");
+        rest = rest.get(i + 1..).unwrap_or(&[]);
     }
-    buf.push_str(rest);
-    buf.push_str("\"]\n");
+    buf.extend_from_slice(rest);
+    buf.extend_from_slice(b"\"]\n");
 }
+
+/// What [`push_tag`] does with each byte, as bits: [`SYMBOL`], [`REPLACED`].
+const TAG_BYTES: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut b = 0;
+    while b < 128 {
+        if symbol_ascii(b as u8) {
+            t[b] |= SYMBOL;
+        }
+        if matches!(b as u8, b'\\' | b'"' | b'\n' | b'\r' | b'\t') {
+            t[b] |= REPLACED;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// An ASCII byte kept in a tag name ([`symbol_char`]).
+const SYMBOL: u8 = 1;
+/// A byte of a tag value written otherwise: `\` and `"` escaped, line breaks and tabs
+/// as spaces.
+const REPLACED: u8 = 2;
 
 /// A character kept in a tag name (a PGN symbol character).
 fn symbol_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-')
+    c.is_alphanumeric() || u8::try_from(c).is_ok_and(symbol_ascii)
+}
+
+/// An ASCII byte kept in a tag name: a letter, a digit or one of `_+#=:-`.
+const fn symbol_ascii(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
 }
 
 #[cfg(test)]
@@ -587,6 +844,7 @@ mod tests {
     use crate::{
         chess::Position,
         diag::Span,
+        emit::MoveStyle,
         game::{AnyMove, GameResult, MoveNode},
     };
 
@@ -612,59 +870,228 @@ mod tests {
         l
     }
 
-    /// `token_with` (a token written in place) lays out lines exactly as `token` (a
-    /// token copied in) does, whatever the tokens and the line width: moves, numbers,
-    /// wide characters, and the `[`/`%` tokens it hands back to `token`.
-    #[test]
-    fn token_with_lays_out_as_token() {
-        let words = [
-            "1.",
-            "e4",
-            "12...",
-            "Nbd7",
-            "O-O-O",
-            "exd8=Q#",
-            "$14",
-            "(=)",
-            "[%clk",
-            "%x",
-            "0:01:02]",
-            "Mã",
-            "王e2",
-            "♘f3",
-            "1-0",
-            "",
-            "{a",
-            "b}",
-            "abcdefghijklmnop",
+    /// A random PGN record for [`usual_path_agrees_with_general`]: random legal moves
+    /// from one of a few starts (the standard one, Black to move, move numbers about
+    /// to grow a digit or past 999, chess960, pawns about to promote), some moves
+    /// with what takes them off the usual path (NAGs, comments, clocks, variations,
+    /// draw offers, null moves, an illegal move) or with a long comment.
+    fn random_record(rng: &mut crate::testing::XorShift) -> String {
+        use crate::notation::chess::{SanStyle, write_san};
+        let starts = [
+            crate::chess::START_FEN,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 9",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 97",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 996",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 4294967290",
+            "1rk3r1/pppppppp/8/8/8/8/PPPPPPPP/1RK3R1 w GBgb - 0 1",
+            "r3k2r/1P4P1/8/3N1N2/8/8/1p4p1/R3K2R w KQkq - 0 1",
         ];
-        let mut rng = crate::testing::XorShift::new(0x2545_f491_4f6c_dd1d);
-        for round in 0..400 {
-            let opts = PgnOptions {
-                max_line: 1 + (round % 40),
-                ..PgnOptions::default()
+        let which = rng.below(starts.len());
+        let fen = starts[which];
+        let chess960 = which == 5;
+        let variant = if chess960 {
+            "[Variant \"Chess960\"]\n"
+        } else {
+            ""
+        };
+        let mut s = format!("[Event \"e\"]\n{variant}[FEN \"{fen}\"]\n\n");
+        if rng.below(8) == 0 {
+            s.push_str("{before the first move} ");
+        }
+        let pos = if chess960 {
+            crate::chess::Position::from_fen_chess960(fen)
+        } else {
+            crate::chess::Position::from_fen(fen)
+        };
+        let mut pos = pos.unwrap();
+        let plies = rng.below(160);
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            let number = pos.fullmoves();
+            if pos.turn() == Color::White {
+                s.push_str(&format!("{number}. "));
+            } else {
+                s.push_str(&format!("{number}... "));
+            }
+            let mut san = String::new();
+            write_san(&mut san, &pos, &m, &SanStyle::pgn());
+            match rng.below(40) {
+                0 => s.push_str(&format!("{san}!? ")),
+                1 => s.push_str(&format!("{san} {{a comment}} ")),
+                2 => s.push_str(&format!("{san} {{[%clk 0:0{}:05]}} ", rng.below(10))),
+                3 => s.push_str(&format!("{san} $4 $18 ")),
+                4 => {
+                    s.push_str(&san);
+                    if let Some(a) = moves.iter().find(|&&a| a != m) {
+                        let mut alt = String::new();
+                        write_san(&mut alt, &pos, a, &SanStyle::pgn());
+                        s.push_str(&format!(" ({alt} {{x}}) "));
+                    }
+                }
+                5 => {
+                    s.push_str("-- ");
+                    pos.play_null();
+                    continue;
+                }
+                6 => s.push_str(&format!("{san} (=) ")),
+                7 => s.push_str(&format!(
+                    "{san} {{[a] %b [c {} d}} ",
+                    "w ".repeat(rng.below(40))
+                )),
+                8 => s.push_str(&format!("{san} {{[%emt 0:00:07]}} ")),
+                // an illegal move (kept or not): it ends the main line
+                9 if rng.below(4) == 0 => s.push_str("Ke4 "),
+                _ => s.push_str(&format!("{san} ")),
+            }
+            pos.play_unchecked(&m);
+        }
+        s.push('*');
+        s
+    }
+
+    /// The game rendered with the usual path (`true`) or only the general path.
+    fn render_path(game: &Game, opts: &PgnOptions, usual_path: bool) -> String {
+        let mut w = PgnWriter::new(io::sink(), *opts);
+        w.usual_path = usual_path;
+        w.render(game);
+        String::from_utf8(w.buf).unwrap()
+    }
+
+    /// [`PgnWriter::put_usual`] writes what the general path of
+    /// [`PgnWriter::write_line`] writes, on random games with and without kept illegal
+    /// moves, in SAN styles with one-byte and longer letters, with and without check
+    /// marks, in every line width from 1 to 99, reduced or not, whatever the draw
+    /// offers' style.
+    #[test]
+    fn usual_path_agrees_with_general() {
+        use crate::notation::chess::{SanStyle, table};
+        let styles = [
+            SanStyle::pgn(),
+            SanStyle::figurine(),
+            SanStyle::fide(table("vi").unwrap()),
+            SanStyle::fide(table("zh").unwrap()),
+            SanStyle::fide(table("fa").unwrap()),
+            SanStyle {
+                check_marks: false,
+                ..SanStyle::pgn()
+            },
+        ];
+        let draws = [DrawOffers::Mark, DrawOffers::Comment, DrawOffers::Omit];
+        let mut rng = crate::testing::XorShift::new(0x5851_f42d_4c95_7f2d);
+        let (mut usual, mut moves) = (0, 0);
+        for round in 0..600 {
+            let text = random_record(&mut rng);
+            let options = crate::replay::ReplayOptions {
+                keep_illegal: round % 2 == 0,
+                ..crate::replay::ReplayOptions::default()
             };
-            let mut copied = PgnWriter::new(Vec::new(), opts);
-            let mut in_place = PgnWriter::new(Vec::new(), opts);
-            for _ in 0..60 {
-                let w = words[rng.below(words.len())];
-                copied.token(w);
-                in_place.token_with(|t| t.push_str(w));
-                assert_eq!(copied.buf, in_place.buf, "width {}", opts.max_line);
-                assert_eq!(
-                    (
-                        copied.line_chars,
-                        copied.line_start,
-                        copied.last_start,
-                        copied.last_chars
-                    ),
-                    (
-                        in_place.line_chars,
-                        in_place.line_start,
-                        in_place.last_start,
-                        in_place.last_chars
-                    )
+            for raw in crate::archive::read_str(&text) {
+                let game = crate::replay::replay(raw, &options);
+                for node in &game.moves.moves {
+                    moves += 1;
+                    usual += usize::from(usual_move(node).is_some());
+                }
+                for (i, chess) in styles.iter().enumerate() {
+                    let opts = PgnOptions {
+                        moves: MoveStyle {
+                            chess: *chess,
+                            ..MoveStyle::default()
+                        },
+                        reduced: rng.below(6) == 0,
+                        draw_offers: draws[rng.below(3)],
+                        max_line: if (round + i) % 3 == 0 {
+                            79
+                        } else {
+                            1 + rng.below(99)
+                        },
+                    };
+                    let fast = render_path(&game, &opts, true);
+                    let general = render_path(&game, &opts, false);
+                    assert_eq!(
+                        fast, general,
+                        "{} width {} reduced {} {:?}\n{text}",
+                        chess.table.code, opts.max_line, opts.reduced, opts.draw_offers
+                    );
+                }
+            }
+        }
+        // both paths are taken, many times
+        assert!(
+            usual > 20_000 && moves - usual > 2_000,
+            "{usual} of {moves}"
+        );
+    }
+
+    /// [`NUMBERS`] holds ` n...` and the digits of `n`, as `format!` writes them.
+    #[test]
+    fn numbers_table() {
+        for (n, w) in NUMBERS.iter().enumerate() {
+            let want = format!(" {n}...");
+            assert_eq!(&w[..want.len()], want.as_bytes());
+            assert_eq!(usize::from(w[7]), want.len() - 4);
+        }
+    }
+
+    /// The longest usual move of every letter table (its longest letter for the piece
+    /// and the promotion, both origin coordinates, a capture, mate), Black's move
+    /// numbered with the largest move number, fits in a [`Token`]: the usual path
+    /// writes it, as the general path does.
+    #[test]
+    fn longest_usual_move_fits_a_token() {
+        use crate::chess::{Role, Square};
+        use crate::notation::chess::{SanStyle, tables};
+        let pos = Position::from_fen("4k3/1Q6/8/8/8/8/8/Q3K2Q b - - 0 4294967295").unwrap();
+        let hint = SanHint {
+            file: true,
+            rank: true,
+            check: true,
+            mate: true,
+        };
+        for table in tables() {
+            let role = *Role::ALL
+                .iter()
+                .max_by_key(|&&r| table.letter(r).len())
+                .unwrap();
+            let m = Move::Normal {
+                role,
+                from: Square::A1,
+                capture: Some(Role::Queen),
+                to: Square::new(9).unwrap(),
+                promotion: Some(role),
+            };
+            let mut node = MoveNode::new(AnyMove::Chess(m), Span::default());
+            node.san = Some(hint);
+            let mut g = Game::new_chess();
+            g.start = StartPosition::Chess(Box::new(pos.clone()));
+            g.moves.moves.push(node);
+            for chess in [
+                SanStyle::fide(table),
+                SanStyle {
+                    table,
+                    ..SanStyle::pgn()
+                },
+            ] {
+                let opts = PgnOptions {
+                    moves: MoveStyle {
+                        chess,
+                        ..MoveStyle::default()
+                    },
+                    ..PgnOptions::default()
+                };
+                let mut w = PgnWriter::new(io::sink(), opts);
+                w.line_chars = 1;
+                assert!(
+                    w.put_usual(u32::MAX, Color::Black, true, &m, hint),
+                    "{}",
+                    table.code
                 );
+                let fast = render_path(&g, &opts, true);
+                assert_eq!(fast, render_path(&g, &opts, false));
+                assert!(fast.contains("\n\n4294967295... "), "{fast}");
             }
         }
     }
@@ -704,9 +1131,13 @@ mod tests {
         for n in 0..2000 {
             let name = piece(n % 5);
             let value = piece(n % 9);
-            let mut got = String::new();
+            let mut got = Vec::new();
             push_tag(&mut got, &name, &value);
-            assert_eq!(got, reference(&name, &value), "{name:?} {value:?}");
+            assert_eq!(
+                got,
+                reference(&name, &value).as_bytes(),
+                "{name:?} {value:?}"
+            );
         }
     }
 
@@ -719,9 +1150,9 @@ mod tests {
             ("a\nb", "[X \"a b\"]\n"),
         ];
         for (v, want) in cases {
-            let mut s = String::new();
+            let mut s = Vec::new();
             push_tag(&mut s, "X", v);
-            assert_eq!(s, want);
+            assert_eq!(s, want.as_bytes());
         }
         for (name, want) in [
             ("White Elo", "[White_Elo \"v\"]\n"),
@@ -731,9 +1162,9 @@ mod tests {
             ("ہيآ_Date", "[Xہيآ_Date \"v\"]\n"),
             ("Đen", "[XĐen \"v\"]\n"),
         ] {
-            let mut s = String::new();
+            let mut s = Vec::new();
             push_tag(&mut s, name, "v");
-            assert_eq!(s, want);
+            assert_eq!(s, want.as_bytes());
         }
     }
 

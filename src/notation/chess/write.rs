@@ -164,18 +164,30 @@ pub(crate) fn write_san_hinted_into<O: SanOut>(
 }
 
 /// SAN without the check mark, the origin coordinates `(file, rank)` given.
+#[inline(always)]
 fn write_san_parts<O: SanOut>(
     out: &mut O,
     mv: &Move,
     (file, rank): (bool, bool),
     style: &SanStyle,
 ) {
-    if let Some(side) = mv.castling_side() {
-        write_castle(out, side, style.castle_zeros);
-        return;
-    }
-    let role = mv.role();
-    let from = mv.from();
+    // the move's parts, read at once
+    let (role, from, capture, to, promotion) = match *mv {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => (role, from, capture.is_some(), to, promotion),
+        Move::EnPassant { from, to } => (Role::Pawn, from, true, to, None),
+        Move::Castle { .. } => {
+            if let Some(side) = mv.castling_side() {
+                write_castle(out, side, style.castle_zeros);
+            }
+            return;
+        }
+    };
     if role != Role::Pawn {
         out.push_text(style.table.letter(role));
     }
@@ -185,11 +197,11 @@ fn write_san_parts<O: SanOut>(
     if rank {
         out.push_ascii(b'1' + from.rank().index());
     }
-    if mv.is_capture() {
+    if capture {
         out.push_ascii(b'x');
     }
-    push_square(out, mv.to());
-    write_promotion(out, mv, style);
+    push_square(out, to);
+    write_promotion(out, promotion, style);
 }
 
 fn write_castle<O: SanOut>(out: &mut O, side: CastlingSide, zeros: bool) {
@@ -201,8 +213,8 @@ fn write_castle<O: SanOut>(out: &mut O, side: CastlingSide, zeros: bool) {
     });
 }
 
-fn write_promotion<O: SanOut>(out: &mut O, mv: &Move, style: &SanStyle) {
-    if let Some(p) = mv.promotion() {
+fn write_promotion<O: SanOut>(out: &mut O, promotion: Option<Role>, style: &SanStyle) {
+    if let Some(p) = promotion {
         if style.promotion_eq {
             out.push_ascii(b'=');
         }
@@ -227,7 +239,7 @@ pub fn write_long(out: &mut String, pos: &Position, mv: &Move, style: &SanStyle)
         push_square(out, mv.from());
         out.push(if mv.is_capture() { 'x' } else { '-' });
         push_square(out, mv.to());
-        write_promotion(out, mv, style);
+        write_promotion(out, mv.promotion(), style);
     }
     if style.check_marks {
         write_check_suffix(out, pos, mv);
