@@ -247,18 +247,13 @@ const PLAIN_TAIL: &[u8; 100] = b",\"comments\":[],\"nags\":[],\"clock\":null,\"e
 /// SAN in other scripts; [`size_hint`] reserves this much per move.
 const MOVE_BYTES: usize = 224;
 
-/// About the length of the JSON line of `game`, so that its buffer is allocated once.
+/// About the length of the JSON line of `game`, so that its buffer is mostly
+/// allocated once: the moves of the main line, not those of variations (counting them
+/// would visit every move; a game with variations may grow its buffer).
 fn size_hint(game: &Game) -> usize {
-    fn moves(line: &Line) -> usize {
-        let mut n = line.moves.len();
-        for node in line.moves.iter().filter(|n| n.has_extras()) {
-            n += node.variations().iter().map(moves).sum::<usize>();
-        }
-        n
-    }
     // the text holds the tags (written twice), comments and `written` fields
     1024 + 2 * game.source.text.len()
-        + MOVE_BYTES * moves(&game.moves)
+        + MOVE_BYTES * game.moves.moves.len()
         + 256 * game.diagnostics.len()
 }
 
@@ -1127,8 +1122,8 @@ impl<'a> LineCursor<'a> {
     }
 
     /// Moves the cursor to the line holding `offset` (at most the text's length), not
-    /// the current one: from the current line forward a line at a time (the usual
-    /// step is to the next line), from the text's start back.
+    /// the current one: forward to the next line (the usual step), then past the
+    /// lines between at once; back from the text's start.
     #[inline(never)]
     fn seek(&mut self, offset: usize) {
         if offset < self.line_start {
@@ -1136,9 +1131,17 @@ impl<'a> LineCursor<'a> {
             self.breaks = memchr::memchr_iter(b'\n', bytes).count() as u64;
             return self.enter_line(memchr::memrchr(b'\n', bytes).map_or(0, |last| last + 1));
         }
-        while offset > self.line_end && self.line_end < self.text.len() {
+        // the next line, then, when the offset is further on, the lines before its
+        // line at once
+        if self.line_end < self.text.len() {
             self.breaks += 1;
             self.enter_line(self.line_end + 1);
+        }
+        if offset > self.line_end && self.line_end < self.text.len() {
+            let from = self.line_end + 1;
+            let between = self.text.as_bytes().get(from..offset).unwrap_or(&[]);
+            self.breaks += 1 + memchr::memchr_iter(b'\n', between).count() as u64;
+            self.enter_line(memchr::memrchr(b'\n', between).map_or(from, |last| from + last + 1));
         }
     }
 
