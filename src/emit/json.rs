@@ -121,33 +121,9 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
     b.extend_from_slice(b",\"variant\":");
     push_str(b, game.variant.name());
     b.extend_from_slice(b",\"tags\":{");
-    // each tag with whether its name and value need no escape, checked once for the
-    // two places it is written
-    let tags: Vec<(&str, &str, bool)> = game
-        .tags
-        .iter()
-        .map(|(n, v)| (n, v, all_plain(n.as_bytes()) && all_plain(v.as_bytes())))
-        .collect();
-    let mut o = Out::new(b, &mut ctx.scratch);
-    let mut first = true;
-    for (i, &(n, v, plain)) in tags.iter().enumerate() {
-        // first value of a name wins; the full list is in `tag_list`
-        if tags.iter().take(i).any(|&(m, _, _)| m == n) {
-            continue;
-        }
-        if !first {
-            o.put(b",");
-        }
-        first = false;
-        o.put_pair(n, b":", v, plain);
+    if !(plain_path && put_plain_tags(b, &game.tags)) {
+        put_tags(b, &mut ctx.scratch, &game.tags);
     }
-    o.put(b"},\"tag_list\":[");
-    for (i, &(n, v, plain)) in tags.iter().enumerate() {
-        o.put(if i > 0 { b",[" } else { b"[" });
-        o.put_pair(n, b",", v, plain);
-        o.put(b"]");
-    }
-    o.flush();
     b.extend_from_slice(b"],\"start_fen\":");
     match &game.start {
         // the usual start, without writing its FEN
@@ -227,6 +203,149 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
         None => b.extend_from_slice(b"null"),
     }
     b.extend_from_slice(b"}\n");
+}
+
+/// Appends the pairs of the `tags` object, then `},"tag_list":[` and the items of the
+/// list (the general path: see [`put_plain_tags`]).
+fn put_tags(b: &mut Vec<u8>, scratch: &mut [u8; SCRATCH], tags: &crate::game::Tags) {
+    // each tag with whether its name and value need no escape, checked once for the
+    // two places it is written
+    let tags: Vec<(&str, &str, bool)> = tags
+        .iter()
+        .map(|(n, v)| (n, v, all_plain(n.as_bytes()) && all_plain(v.as_bytes())))
+        .collect();
+    let mut o = Out::new(b, scratch);
+    let mut first = true;
+    for (i, &(n, v, plain)) in tags.iter().enumerate() {
+        // first value of a name wins; the full list is in `tag_list`
+        if tags.iter().take(i).any(|&(m, _, _)| m == n) {
+            continue;
+        }
+        if !first {
+            o.put(b",");
+        }
+        first = false;
+        o.put_pair(n, b":", v, plain);
+    }
+    o.put(b"},\"tag_list\":[");
+    for (i, &(n, v, plain)) in tags.iter().enumerate() {
+        o.put(if i > 0 { b",[" } else { b"[" });
+        o.put_pair(n, b",", v, plain);
+        o.put(b"]");
+    }
+    o.flush();
+}
+
+/// Longest tag list [`put_plain_tags`] writes.
+const PLAIN_TAGS: usize = 32;
+
+/// Appends what [`put_tags`] appends and returns `true` when no name or value needs an
+/// escape and there are at most [`PLAIN_TAGS`] tags (otherwise `false`, and nothing
+/// appended): every name and value is copied from the tags' text
+/// ([`crate::game::Tags::raw_parts`]) in pieces of 16 bytes, into room appended
+/// once; names are compared as words for the first value of each name.
+fn put_plain_tags(b: &mut Vec<u8>, tags: &crate::game::Tags) -> bool {
+    let (text, items) = tags.raw_parts();
+    let text = text.as_bytes();
+    if items.len() > PLAIN_TAGS || !all_plain(text) {
+        return false;
+    }
+    let at = b.len();
+    // each name and value twice, the signs around them and 16 bytes past the end
+    b.resize(at + 2 * text.len() + 16 * items.len() + 64, 0);
+    let written = b
+        .get_mut(at..)
+        .and_then(|room| fill_plain_tags(room, text, items));
+    b.truncate(at + written.unwrap_or(0));
+    written.is_some()
+}
+
+/// [`put_plain_tags`] into `room`: the length written, `None` when it does not fit.
+fn fill_plain_tags(room: &mut [u8], text: &[u8], items: &[(usize, usize, usize)]) -> Option<usize> {
+    // each name as its length and its first eight bytes, compared at once
+    let mut keys = [(0, 0); PLAIN_TAGS];
+    for (key, &(a, b, _)) in keys.iter_mut().zip(items) {
+        *key = (b - a, head_word(text, a, b));
+    }
+    let o = &mut 0;
+    let mut first = true;
+    for (i, (&(a, b, c), key)) in items.iter().zip(&keys).enumerate() {
+        // first value of a name wins; the full list is in `tag_list`
+        let repeat = items.iter().zip(&keys).take(i).any(|(&(a2, b2, _), k)| {
+            k == key && (key.0 <= 8 || text.get(a2..b2) == text.get(a..b))
+        });
+        if repeat {
+            continue;
+        }
+        // the first pair without its comma
+        put_in(
+            room,
+            o,
+            if first { b"\"\"" } else { b",\"" },
+            2 - usize::from(first),
+        )?;
+        first = false;
+        copy_text(room, o, text, a, b)?;
+        put_in(room, o, b"\":\"", 3)?;
+        copy_text(room, o, text, b, c)?;
+        put_in(room, o, b"\"", 1)?;
+    }
+    put_in(room, o, b"},\"tag_list\":[", 14)?;
+    for (i, &(a, b, c)) in items.iter().enumerate() {
+        put_in(
+            room,
+            o,
+            if i > 0 { b",[\"" } else { b"[\"\"" },
+            3 - usize::from(i == 0),
+        )?;
+        copy_text(room, o, text, a, b)?;
+        put_in(room, o, b"\",\"", 3)?;
+        copy_text(room, o, text, b, c)?;
+        put_in(room, o, b"\"]", 2)?;
+    }
+    Some(*o)
+}
+
+/// The first eight bytes of `text[a..b]` (zeros past `b`) as a word.
+fn head_word(text: &[u8], a: usize, b: usize) -> u64 {
+    let mut word = [0; 8];
+    let name = text.get(a..b).unwrap_or(&[]);
+    for (w, &c) in word.iter_mut().zip(name) {
+        *w = c;
+    }
+    u64::from_le_bytes(word)
+}
+
+/// Copies `text[from..to]` into `room` at `*o` in pieces of 16 bytes (read past `to`
+/// while `text` goes on, written past the copy in `room`, which is room), and counts
+/// its bytes; `None` when `room` is too short.
+#[inline(always)]
+fn copy_text(room: &mut [u8], o: &mut usize, text: &[u8], from: usize, to: usize) -> Option<()> {
+    let len = to.checked_sub(from)?;
+    let mut p = 0;
+    while p < len {
+        let (at, q) = (from + p, *o + p);
+        let Some(piece) = text
+            .get(at..at + 16)
+            .and_then(|s| <&[u8; 16]>::try_from(s).ok())
+        else {
+            // the end of the text
+            copy_exact(room.get_mut(q..)?, text.get(at..to)?)?;
+            break;
+        };
+        room.get_mut(q..q + 16)?.copy_from_slice(piece);
+        p += 16;
+    }
+    *o += len;
+    Some(())
+}
+
+/// Copies `s` to the start of `room`; `None` when it does not fit.
+#[cold]
+#[inline(never)]
+fn copy_exact(room: &mut [u8], s: &[u8]) -> Option<()> {
+    room.get_mut(..s.len())?.copy_from_slice(s);
+    Some(())
 }
 
 /// Whether every move written in `style` needs no escape in a JSON string: the
@@ -480,12 +599,7 @@ fn put_plain_move(
 /// all: the rest is room written over later), for [`put_plain_move`]; `None`, and
 /// nothing written, when `s` does not fit.
 #[inline(always)]
-fn put_in<const K: usize>(
-    room: &mut [u8; SCRATCH],
-    at: &mut usize,
-    s: &[u8; K],
-    n: usize,
-) -> Option<()> {
+fn put_in<const K: usize>(room: &mut [u8], at: &mut usize, s: &[u8; K], n: usize) -> Option<()> {
     room.get_mut(*at..*at + K)?.copy_from_slice(s);
     *at += n.min(K);
     Some(())
@@ -1690,6 +1804,71 @@ mod tests {
             }
         }
         assert!(checked > 100);
+    }
+
+    /// [`put_plain_tags`] appends what the general path ([`put_tags`]) appends, or
+    /// nothing, on random tag lists: repeated names (also long ones sharing their first
+    /// eight bytes), empty and long values, values to escape, the text's end within 16
+    /// bytes of a name or value, more tags than [`PLAIN_TAGS`].
+    #[test]
+    fn plain_tags_agree_with_general() {
+        let names = [
+            "Event",
+            "Site",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "WhiteElo",
+            "BlackElo",
+            "ECO",
+            "WhiteRatingDiff",
+            "BlackRatingDiff",
+            "WhiteRatingDiffX",
+            "WhiteRatingDiffY",
+            "A",
+            "Trắng",
+        ];
+        let values = [
+            "",
+            "?",
+            "1-0",
+            "Abdusattorov,Nodirbek",
+            "a value of exactly 32 bytes, ok.",
+            "a value longer than thirty-two bytes, read in three pieces",
+            "Trắng đi trước",
+            "quote \" inside",
+            "tab\there",
+        ];
+        let mut rng = crate::testing::XorShift::new(5);
+        let (mut fast, mut plain) = (0, 0);
+        for _ in 0..3000 {
+            let mut tags = crate::game::Tags::default();
+            let many = rng.below(10) == 0;
+            let n = rng.below(if many { 40 } else { 12 });
+            for _ in 0..n {
+                tags.push(
+                    names[rng.below(names.len())],
+                    values[rng.below(values.len())],
+                );
+            }
+            let mut general = b"x".to_vec();
+            put_tags(&mut general, &mut [0; SCRATCH], &tags);
+            let mut got = b"x".to_vec();
+            if put_plain_tags(&mut got, &tags) {
+                assert_eq!(
+                    String::from_utf8(got).unwrap(),
+                    String::from_utf8(general).unwrap()
+                );
+                fast += 1;
+            } else {
+                assert_eq!(got, b"x");
+            }
+            let escapes = tags.iter().any(|(n, v)| needs_escape(n) || needs_escape(v));
+            plain += usize::from(n <= PLAIN_TAGS && !escapes);
+        }
+        assert!(fast > 300 && fast == plain, "{fast} {plain}");
     }
 
     /// [`SanWords::san`] is what `write_san_hinted_into` writes, for every legal move
