@@ -246,6 +246,13 @@ impl Tags {
         }
     }
 
+    /// The text of all names and values, each name followed by its value, in input
+    /// order, and where each tag's name starts, its value starts and its value ends
+    /// in it: for a writer that copies them from one text.
+    pub(crate) fn raw_parts(&self) -> (&str, &[(usize, usize, usize)]) {
+        (&self.text, &self.items)
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.items
             .iter()

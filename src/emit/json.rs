@@ -91,6 +91,8 @@ struct Ctx<'a> {
     /// Moves of the usual kind are written by [`put_plain_move`] (always, but in the
     /// test that compares it with the general path).
     plain_path: bool,
+    /// The pieces of SAN in the style, for [`put_plain_move`].
+    san_words: SanWords,
 }
 
 /// Appends the JSON line of `game` to `b`.
@@ -105,16 +107,12 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
     let mut ctx = Ctx {
         game,
         style: &opts.moves,
-        lines: Lines {
-            cursor: LineCursor::new(&game.source.text, game.source.first_line.max(1)),
-            field: [0; FIELD],
-            field_len: 0,
-            field_line: None,
-        },
-        tok: String::with_capacity(32),
+        lines: Lines::new(&game.source.text, game.source.first_line.max(1)),
+        tok: String::new(),
         plain_moves: plain_moves(&opts.moves),
         scratch: [0; SCRATCH],
         plain_path,
+        san_words: SanWords::new(&opts.moves.chess),
     };
     b.extend_from_slice(b"{\"schema_version\":\"");
     b.extend_from_slice(SCHEMA_VERSION.as_bytes());
@@ -123,33 +121,9 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
     b.extend_from_slice(b",\"variant\":");
     push_str(b, game.variant.name());
     b.extend_from_slice(b",\"tags\":{");
-    // each tag with whether its name and value need no escape, checked once for the
-    // two places it is written
-    let tags: Vec<(&str, &str, bool)> = game
-        .tags
-        .iter()
-        .map(|(n, v)| (n, v, all_plain(n.as_bytes()) && all_plain(v.as_bytes())))
-        .collect();
-    let mut o = Out::new(b, &mut ctx.scratch);
-    let mut first = true;
-    for (i, &(n, v, plain)) in tags.iter().enumerate() {
-        // first value of a name wins; the full list is in `tag_list`
-        if tags.iter().take(i).any(|&(m, _, _)| m == n) {
-            continue;
-        }
-        if !first {
-            o.put(b",");
-        }
-        first = false;
-        o.put_pair(n, b":", v, plain);
+    if !(plain_path && put_plain_tags(b, &game.tags)) {
+        put_tags(b, &mut ctx.scratch, &game.tags);
     }
-    o.put(b"},\"tag_list\":[");
-    for (i, &(n, v, plain)) in tags.iter().enumerate() {
-        o.put(if i > 0 { b",[" } else { b"[" });
-        o.put_pair(n, b",", v, plain);
-        o.put(b"]");
-    }
-    o.flush();
     b.extend_from_slice(b"],\"start_fen\":");
     match &game.start {
         // the usual start, without writing its FEN
@@ -231,6 +205,149 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
     b.extend_from_slice(b"}\n");
 }
 
+/// Appends the pairs of the `tags` object, then `},"tag_list":[` and the items of the
+/// list (the general path: see [`put_plain_tags`]).
+fn put_tags(b: &mut Vec<u8>, scratch: &mut [u8; SCRATCH], tags: &crate::game::Tags) {
+    // each tag with whether its name and value need no escape, checked once for the
+    // two places it is written
+    let tags: Vec<(&str, &str, bool)> = tags
+        .iter()
+        .map(|(n, v)| (n, v, all_plain(n.as_bytes()) && all_plain(v.as_bytes())))
+        .collect();
+    let mut o = Out::new(b, scratch);
+    let mut first = true;
+    for (i, &(n, v, plain)) in tags.iter().enumerate() {
+        // first value of a name wins; the full list is in `tag_list`
+        if tags.iter().take(i).any(|&(m, _, _)| m == n) {
+            continue;
+        }
+        if !first {
+            o.put(b",");
+        }
+        first = false;
+        o.put_pair(n, b":", v, plain);
+    }
+    o.put(b"},\"tag_list\":[");
+    for (i, &(n, v, plain)) in tags.iter().enumerate() {
+        o.put(if i > 0 { b",[" } else { b"[" });
+        o.put_pair(n, b",", v, plain);
+        o.put(b"]");
+    }
+    o.flush();
+}
+
+/// Longest tag list [`put_plain_tags`] writes.
+const PLAIN_TAGS: usize = 32;
+
+/// Appends what [`put_tags`] appends and returns `true` when no name or value needs an
+/// escape and there are at most [`PLAIN_TAGS`] tags (otherwise `false`, and nothing
+/// appended): every name and value is copied from the tags' text
+/// ([`crate::game::Tags::raw_parts`]) in pieces of 16 bytes, into room appended
+/// once; names are compared as words for the first value of each name.
+fn put_plain_tags(b: &mut Vec<u8>, tags: &crate::game::Tags) -> bool {
+    let (text, items) = tags.raw_parts();
+    let text = text.as_bytes();
+    if items.len() > PLAIN_TAGS || !all_plain(text) {
+        return false;
+    }
+    let at = b.len();
+    // each name and value twice, the signs around them and 16 bytes past the end
+    b.resize(at + 2 * text.len() + 16 * items.len() + 64, 0);
+    let written = b
+        .get_mut(at..)
+        .and_then(|room| fill_plain_tags(room, text, items));
+    b.truncate(at + written.unwrap_or(0));
+    written.is_some()
+}
+
+/// [`put_plain_tags`] into `room`: the length written, `None` when it does not fit.
+fn fill_plain_tags(room: &mut [u8], text: &[u8], items: &[(usize, usize, usize)]) -> Option<usize> {
+    // each name as its length and its first eight bytes, compared at once
+    let mut keys = [(0, 0); PLAIN_TAGS];
+    for (key, &(a, b, _)) in keys.iter_mut().zip(items) {
+        *key = (b - a, head_word(text, a, b));
+    }
+    let o = &mut 0;
+    let mut first = true;
+    for (i, (&(a, b, c), key)) in items.iter().zip(&keys).enumerate() {
+        // first value of a name wins; the full list is in `tag_list`
+        let repeat = items.iter().zip(&keys).take(i).any(|(&(a2, b2, _), k)| {
+            k == key && (key.0 <= 8 || text.get(a2..b2) == text.get(a..b))
+        });
+        if repeat {
+            continue;
+        }
+        // the first pair without its comma
+        put_in(
+            room,
+            o,
+            if first { b"\"\"" } else { b",\"" },
+            2 - usize::from(first),
+        )?;
+        first = false;
+        copy_text(room, o, text, a, b)?;
+        put_in(room, o, b"\":\"", 3)?;
+        copy_text(room, o, text, b, c)?;
+        put_in(room, o, b"\"", 1)?;
+    }
+    put_in(room, o, b"},\"tag_list\":[", 14)?;
+    for (i, &(a, b, c)) in items.iter().enumerate() {
+        put_in(
+            room,
+            o,
+            if i > 0 { b",[\"" } else { b"[\"\"" },
+            3 - usize::from(i == 0),
+        )?;
+        copy_text(room, o, text, a, b)?;
+        put_in(room, o, b"\",\"", 3)?;
+        copy_text(room, o, text, b, c)?;
+        put_in(room, o, b"\"]", 2)?;
+    }
+    Some(*o)
+}
+
+/// The first eight bytes of `text[a..b]` (zeros past `b`) as a word.
+fn head_word(text: &[u8], a: usize, b: usize) -> u64 {
+    let mut word = [0; 8];
+    let name = text.get(a..b).unwrap_or(&[]);
+    for (w, &c) in word.iter_mut().zip(name) {
+        *w = c;
+    }
+    u64::from_le_bytes(word)
+}
+
+/// Copies `text[from..to]` into `room` at `*o` in pieces of 16 bytes (read past `to`
+/// while `text` goes on, written past the copy in `room`, which is room), and counts
+/// its bytes; `None` when `room` is too short.
+#[inline(always)]
+fn copy_text(room: &mut [u8], o: &mut usize, text: &[u8], from: usize, to: usize) -> Option<()> {
+    let len = to.checked_sub(from)?;
+    let mut p = 0;
+    while p < len {
+        let (at, q) = (from + p, *o + p);
+        let Some(piece) = text
+            .get(at..at + 16)
+            .and_then(|s| <&[u8; 16]>::try_from(s).ok())
+        else {
+            // the end of the text
+            copy_exact(room.get_mut(q..)?, text.get(at..to)?)?;
+            break;
+        };
+        room.get_mut(q..q + 16)?.copy_from_slice(piece);
+        p += 16;
+    }
+    *o += len;
+    Some(())
+}
+
+/// Copies `s` to the start of `room`; `None` when it does not fit.
+#[cold]
+#[inline(never)]
+fn copy_exact(room: &mut [u8], s: &[u8]) -> Option<()> {
+    room.get_mut(..s.len())?.copy_from_slice(s);
+    Some(())
+}
+
 /// Whether every move written in `style` needs no escape in a JSON string: the
 /// chess piece letters of the style need none and xiangqi moves are in ICCS.
 fn plain_moves(style: &MoveStyle) -> bool {
@@ -242,25 +359,20 @@ fn plain_moves(style: &MoveStyle) -> bool {
 
 /// The fields of a move object after `column` when the move has no comment, NAG,
 /// clock, draw offer or variation and is legal: the usual case, written in one piece.
-const PLAIN_TAIL: &[u8] = b",\"comments\":[],\"nags\":[],\"clock\":null,\"emt\":null,\
+const PLAIN_TAIL: &[u8; 100] = b",\"comments\":[],\"nags\":[],\"clock\":null,\"emt\":null,\
 \"draw_offer\":false,\"illegal\":false,\"variations\":[]}";
 
 /// Bytes of a move object besides its `written` text, with room for long numbers and
 /// SAN in other scripts; [`size_hint`] reserves this much per move.
 const MOVE_BYTES: usize = 224;
 
-/// About the length of the JSON line of `game`, so that its buffer is allocated once.
+/// About the length of the JSON line of `game`, so that its buffer is mostly
+/// allocated once: the moves of the main line, not those of variations (counting them
+/// would visit every move; a game with variations may grow its buffer).
 fn size_hint(game: &Game) -> usize {
-    fn moves(line: &Line) -> usize {
-        let mut n = line.moves.len();
-        for node in line.moves.iter().filter(|n| n.has_extras()) {
-            n += node.variations().iter().map(moves).sum::<usize>();
-        }
-        n
-    }
     // the text holds the tags (written twice), comments and `written` fields
     1024 + 2 * game.source.text.len()
-        + MOVE_BYTES * moves(&game.moves)
+        + MOVE_BYTES * game.moves.moves.len()
         + 256 * game.diagnostics.len()
 }
 
@@ -280,14 +392,19 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
     let plain_path = ctx.plain_path && ctx.plain_moves && matches!(board, Board::Chess(_));
     let chess960 = matches!(board, Board::Chess(p) if p.chess960());
     let mut played = 0;
-    for (i, node) in line.moves.iter().enumerate() {
+    let mut i = 0;
+    while i < line.moves.len() {
         // comments before the first move of the line belong to it in JSON
-        if plain_path
-            && (i > 0 || line.comments.is_empty())
-            && put_plain_move(b, ctx, i == 0, first_ply + i as u64, node, chess960)
-        {
-            continue;
+        if plain_path && (i > 0 || line.comments.is_empty()) {
+            let rest = line.moves.get(i..).unwrap_or(&[]);
+            i += put_plain_run(b, ctx, rest, i == 0, first_ply + i as u64, chess960);
         }
+        let Some(node) = line.moves.get(i) else {
+            break;
+        };
+        i += 1;
+        // the general path, for the move at `i - 1`
+        let i = i - 1;
         let mut o = Out::new(b, &mut ctx.scratch);
         o.put(if i > 0 { b",{\"ply\":" } else { b"{\"ply\":" });
         o.put_u64(first_ply + i as u64);
@@ -368,104 +485,266 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
     played
 }
 
-/// Appends the object of a move of the usual kind, as the general path of
-/// [`write_line`] writes it, and returns `true`: a chess move with its
-/// [`crate::game::SanHint`], without comment, NAG, clock, draw offer or variation, not
-/// illegal, written in the text (a span) as up to eight bytes that need no escape,
-/// with a ply and a column below 1000 (the first move of a line: without comments
-/// before it, which the caller checks). Every other move is left to the general path:
-/// this one returns `false` and leaves `b` as it was.
+/// Room appended to the buffer at a time for the objects of [`put_plain_run`] (while
+/// the buffer's capacity lasts), written over, then cut to what was written.
+const ROOM: usize = 2048;
+
+/// Appends the objects of the moves of the usual kind at the head of `nodes` (see
+/// [`put_plain_move`]), as the general path of [`write_line`] writes them, and returns
+/// how many: the objects of a run of such moves go one after the other into room
+/// appended to `b` once for several of them ([`grow_room`]). `first`: the first of
+/// `nodes` is its line's first move; `ply`: its ply; `chess960`: the game's castling
+/// is written king-takes-rook in UCI.
+fn put_plain_run(
+    b: &mut Vec<u8>,
+    ctx: &mut Ctx<'_>,
+    nodes: &[MoveNode],
+    first: bool,
+    ply: u64,
+    chess960: bool,
+) -> usize {
+    let mut end = b.len();
+    let mut n = 0;
+    for node in nodes {
+        let Some(len) = put_plain_move(b, end, ctx, node, first && n == 0, ply + n, chess960)
+        else {
+            break;
+        };
+        end += len;
+        n += 1;
+    }
+    b.truncate(end);
+    n as usize
+}
+
+/// Makes at least [`SCRATCH`] bytes of room in `b` from `at` (at most its length), up
+/// to [`ROOM`] while its capacity lasts: bytes that are written over.
+#[inline(never)]
+fn grow_room(b: &mut Vec<u8>, at: usize) {
+    let want = (at + ROOM).min(b.capacity()).max(at + SCRATCH);
+    b.resize(want, 0);
+}
+
+/// Writes the object of a move of the usual kind at `at` in `b`, as the general path
+/// of [`write_line`] writes it, into room past `at` (made by [`grow_room`] when there
+/// is too little; what is past the object is room, cut by [`put_plain_run`]), and
+/// returns its length: a chess move with its [`crate::game::SanHint`], without
+/// comment, NAG, clock, draw offer or variation, not illegal, written in the text (a
+/// span) as up to eight bytes that need no escape, with a ply and a column below 1000
+/// (the first move of a line: without comments before it, which the caller checks).
+/// Every other move is left to the general path: `None`, and nothing written before
+/// `at`.
 ///
-/// The object is written straight into `b`, into room of [`SCRATCH`] bytes appended
-/// first (far more than the longest object) and cut to the object's length, from
-/// pieces of lengths known when compiling. `first`: the line's first move (no comma
-/// before it); `ply`: its ply; `chess960`: the game's castling is written
-/// king-takes-rook in UCI.
+/// The pieces are copied at lengths known when compiling ([`put_in`]); the SAN is put
+/// together in a word ([`SanWord`]), compared with the move's text at once (a SAN
+/// longer than eight bytes is left to the general path).
+/// `first`: the line's first move (no comma before it); `ply`: its ply; `chess960`:
+/// the game's castling is written king-takes-rook in UCI.
 #[inline(always)]
 fn put_plain_move(
     b: &mut Vec<u8>,
+    at: usize,
     ctx: &mut Ctx<'_>,
+    node: &MoveNode,
     first: bool,
     ply: u64,
-    node: &MoveNode,
     chess960: bool,
-) -> bool {
+) -> Option<usize> {
     let (AnyMove::Chess(m), Some(hint)) = (&node.mv, node.san) else {
-        return false;
+        return None;
     };
     let span = node.span;
     let (start, len) = (span.start as usize, span.len() as usize);
-    let Some(word) = ctx
-        .game
-        .source
-        .text
-        .as_bytes()
-        .get(start..start + 8)
-        .and_then(|w| <[u8; 8]>::try_from(w).ok())
-    else {
-        return false;
-    };
     if !is_plain(node) || len == 0 || len > 8 {
-        return false;
+        return None;
     }
-    let Some(ply) = usize::try_from(ply).ok().and_then(|p| DIGITS.get(p)) else {
-        return false;
-    };
-    let column = ctx.lines.field_for(start);
-    let Some(column) = DIGITS.get(column as usize) else {
-        return false;
-    };
-    let (uci, uci_len) = chess_coords(m, chess960);
-    let at = b.len();
-    b.extend_from_slice(&[0; SCRATCH]);
-    let Some(room) = b
-        .get_mut(at..)
-        .and_then(|r| <&mut [u8; SCRATCH]>::try_from(r).ok())
-    else {
-        b.truncate(at);
-        return false;
-    };
-    let mut o = Fill {
-        bytes: room,
-        len: 0,
-    };
-    // `{"ply":` for the first move, its last byte written over
-    o.put_prefix(
-        if first { b"{\"ply\":\"" } else { b",{\"ply\":" },
-        8 - usize::from(first),
-    );
-    o.put_prefix(ply, usize::from(ply[3]));
-    o.put(b",\"uci\":\"");
-    o.put_prefix(&uci, uci_len);
-    o.put(b"\",\"san\":\"");
-    let san = o.len;
-    write_san_hinted_into(&mut o, m, hint, &ctx.style.chess);
+    let text = &ctx.game.source.text;
+    let word = <[u8; 8]>::try_from(text.as_bytes().get(start..start + 8)?).ok()?;
+    let ply = DIGITS.get(usize::try_from(ply).ok()?)?;
+    let column = DIGITS.get(ctx.lines.field_for(start) as usize)?;
+    let san = ctx.san_words.san(m, hint);
     // the move written as its SAN (plain: see `plain_moves`) needs no more checks
-    let as_san = o.len - san == len
-        && o.bytes
-            .get(san..san + 8)
-            .and_then(|w| <[u8; 8]>::try_from(w).ok())
-            .is_some_and(|w| {
-                let keep = u64::MAX >> (64 - 8 * len);
-                (u64::from_le_bytes(w) ^ u64::from_le_bytes(word)) & keep == 0
-            });
-    if !as_san && !plain_written(&ctx.game.source.text, start, len, word) {
-        b.truncate(at);
-        return false;
+    let keep = u64::MAX >> (64 - 8 * len);
+    let as_san = san.len == len && (san.word ^ u64::from_le_bytes(word)) & keep == 0;
+    if !as_san && !plain_written(text, start, len, word) {
+        return None;
     }
-    o.put(b"\",\"written\":\"");
-    o.put_prefix(&word, len);
-    o.put(b"\"");
-    o.put_prefix(&ctx.lines.field, ctx.lines.field_len);
-    o.put_prefix(column, usize::from(column[3]));
-    o.put(PLAIN_TAIL);
-    let written = o.len;
-    if written > SCRATCH {
-        b.truncate(at);
-        return false;
+    if san.len > 8 {
+        return None;
     }
-    b.truncate(at + written);
-    true
+    if b.len() < at + SCRATCH {
+        grow_room(b, at);
+    }
+    let room = <&mut [u8; SCRATCH]>::try_from(b.get_mut(at..at + SCRATCH)?).ok()?;
+    let o = &mut 0;
+    // `{"ply":` for the first move, its last byte written over
+    let prefix = if first { b"{\"ply\":\"" } else { b",{\"ply\":" };
+    put_in(room, o, prefix, 8 - usize::from(first))?;
+    put_in(room, o, ply, usize::from(ply[3]))?;
+    put_in(room, o, b",\"uci\":\"", 8)?;
+    let (uci, uci_len) = chess_coords(m, chess960);
+    put_in(room, o, &uci, uci_len)?;
+    put_in(room, o, b"\",\"san\":\"", 9)?;
+    put_in(room, o, &san.word.to_le_bytes(), san.len)?;
+    put_in(room, o, b"\",\"written\":\"", 13)?;
+    put_in(room, o, &word, len)?;
+    put_in(room, o, b"\"", 1)?;
+    put_in(room, o, &ctx.lines.field, ctx.lines.field_len)?;
+    put_in(room, o, column, usize::from(column[3]))?;
+    put_in(room, o, PLAIN_TAIL, PLAIN_TAIL.len())?;
+    Some(*o)
+}
+
+/// Copies all of `s` into `room` at `*at` and counts `n` of its bytes as used (at most
+/// all: the rest is room written over later), for [`put_plain_move`]; `None`, and
+/// nothing written, when `s` does not fit.
+#[inline(always)]
+fn put_in<const K: usize>(room: &mut [u8], at: &mut usize, s: &[u8; K], n: usize) -> Option<()> {
+    room.get_mut(*at..*at + K)?.copy_from_slice(s);
+    *at += n.min(K);
+    Some(())
+}
+
+/// SAN put together in a word ([`put_plain_move`]): its first eight bytes
+/// (little-endian) and its length, which may be more (the bytes past the eighth are
+/// then lost).
+#[derive(Default)]
+struct SanWord {
+    word: u64,
+    len: usize,
+}
+
+impl SanWord {
+    /// Appends the first `len` bytes of `word` (little-endian, up to eight: no more are
+    /// kept).
+    #[inline(always)]
+    fn push_word(&mut self, (word, len): (u64, usize)) {
+        // once past the eighth byte the shift wraps around: those bytes are not used
+        self.word |= word.wrapping_shl(8 * self.len as u32);
+        self.len += len;
+    }
+
+    /// Appends an ASCII character.
+    #[inline(always)]
+    fn push_ascii(&mut self, c: u8) {
+        self.push_word((u64::from(c), 1));
+    }
+}
+
+/// The pieces of SAN in one style as words ([`SanWord`]), for [`SanWords::san`].
+struct SanWords {
+    /// The letter of each role, by [`crate::chess::Role::index`].
+    letters: [(u64, usize); 6],
+    /// The letter written before a move of each role: none for a pawn.
+    pieces: [(u64, usize); 6],
+    /// King-side and queen-side castling.
+    castles: [(u64, usize); 2],
+    promotion_eq: bool,
+    check_marks: bool,
+}
+
+impl SanWords {
+    /// The words of `style`.
+    fn new(style: &crate::notation::chess::SanStyle) -> SanWords {
+        use crate::chess::{CastlingSide, Role};
+        // what `write_san_hinted_into` writes of each piece
+        let word = |write: &dyn Fn(&mut SanWord)| {
+            let mut w = SanWord::default();
+            write(&mut w);
+            (w.word, w.len)
+        };
+        let letters = Role::ALL.map(|r| word(&|w| w.push_text(style.table.letter(r))));
+        let mut pieces = letters;
+        pieces[Role::Pawn.index()] = (0, 0);
+        let castle = |side| {
+            word(&|w| {
+                let (king, rook) = match side {
+                    CastlingSide::KingSide => (crate::chess::Square::E1, crate::chess::Square::H1),
+                    CastlingSide::QueenSide => (crate::chess::Square::E1, crate::chess::Square::A1),
+                };
+                let hint = crate::game::SanHint {
+                    file: false,
+                    rank: false,
+                    check: false,
+                    mate: false,
+                };
+                write_san_hinted_into(w, &crate::chess::Move::Castle { king, rook }, hint, style);
+            })
+        };
+        SanWords {
+            letters,
+            pieces,
+            castles: [
+                castle(CastlingSide::KingSide),
+                castle(CastlingSide::QueenSide),
+            ],
+            promotion_eq: style.promotion_eq,
+            check_marks: style.check_marks,
+        }
+    }
+
+    /// The SAN of `m`, what [`write_san_hinted_into`] writes from `hint` in the style,
+    /// put together from words without a loop.
+    #[inline(always)]
+    fn san(&self, m: &crate::chess::Move, hint: crate::game::SanHint) -> SanWord {
+        use crate::chess::{Move, Role};
+        let word = |t: &[(u64, usize)], i: usize| t.get(i).copied().unwrap_or((0, 0));
+        let mut s = SanWord::default();
+        let (role, from, to, capture, promotion) = match *m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => (role, from, to, capture.is_some(), promotion),
+            Move::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
+            Move::Castle { .. } => {
+                let queen_side = m.castling_side() == Some(crate::chess::CastlingSide::QueenSide);
+                s.push_word(word(&self.castles, usize::from(queen_side)));
+                return self.check_mark(s, hint);
+            }
+        };
+        s.push_word(word(&self.pieces, role.index()));
+        if hint.file {
+            s.push_ascii(b'a' + from.file().index());
+        }
+        if hint.rank {
+            s.push_ascii(b'1' + from.rank().index());
+        }
+        if capture {
+            s.push_ascii(b'x');
+        }
+        s.push_word((square_word(to), 2));
+        if let Some(p) = promotion {
+            if self.promotion_eq {
+                s.push_ascii(b'=');
+            }
+            s.push_word(word(&self.letters, p.index()));
+        }
+        self.check_mark(s, hint)
+    }
+
+    /// `s` with the check mark of `hint` in the style.
+    #[inline(always)]
+    fn check_mark(&self, mut s: SanWord, hint: crate::game::SanHint) -> SanWord {
+        if self.check_marks && hint.check {
+            s.push_ascii(if hint.mate { b'#' } else { b'+' });
+        }
+        s
+    }
+}
+
+impl SanOut for SanWord {
+    #[inline(always)]
+    fn push_ascii(&mut self, c: u8) {
+        SanWord::push_ascii(self, c);
+    }
+    fn push_text(&mut self, s: &str) {
+        for &c in s.as_bytes() {
+            SanWord::push_ascii(self, c);
+        }
+    }
 }
 
 /// Whether the `len` bytes of `text` from `start` (up to 8, the first of `word`) are
@@ -483,8 +762,7 @@ fn plain_written(text: &str, start: usize, len: usize, word: [u8; 8]) -> bool {
 
 /// Copies all of `s` into `bytes` at `*len` and counts `n` of its bytes as used
 /// (`n` ≤ `s.len()`: the rest is room written over later); `false`, and nothing
-/// written, when `s` does not fit. The copy of [`Fill`] and [`Out`], which differ only
-/// in what they do with a piece that does not fit.
+/// written, when `s` does not fit: the copy of [`Out`].
 #[inline(always)]
 fn copy_at(bytes: &mut [u8], len: &mut usize, s: &[u8], n: usize) -> bool {
     match bytes.get_mut(*len..*len + s.len()) {
@@ -494,49 +772,6 @@ fn copy_at(bytes: &mut [u8], len: &mut usize, s: &[u8], n: usize) -> bool {
             true
         }
         None => false,
-    }
-}
-
-/// One move object put together in an array ([`put_plain_move`]): each piece copied
-/// at a length known when compiling, without a check of the buffer's capacity. A
-/// piece that does not fit leaves the array unusable (`len` past its end: a slice of
-/// it is `None`), never a short object.
-struct Fill<'a> {
-    bytes: &'a mut [u8; SCRATCH],
-    /// The bytes in use (past the end once a piece did not fit).
-    len: usize,
-}
-
-impl Fill<'_> {
-    /// Appends `s`.
-    #[inline(always)]
-    fn put(&mut self, s: &[u8]) {
-        if !copy_at(self.bytes, &mut self.len, s, s.len()) {
-            self.len = SCRATCH + 1;
-        }
-    }
-
-    /// Appends the first `n` bytes of `s` (all of it when `n` is larger), copying
-    /// all of it: one copy of a known length.
-    #[inline(always)]
-    fn put_prefix<const K: usize>(&mut self, s: &[u8; K], n: usize) {
-        if !copy_at(self.bytes, &mut self.len, s, n.min(K)) {
-            self.len = SCRATCH + 1;
-        }
-    }
-}
-
-impl SanOut for Fill<'_> {
-    #[inline(always)]
-    fn push_ascii(&mut self, c: u8) {
-        self.put(&[c]);
-    }
-    #[inline(always)]
-    fn push_text(&mut self, s: &str) {
-        // a piece letter: mostly one byte, copied without a call
-        for &c in s.as_bytes() {
-            self.put(&[c]);
-        }
     }
 }
 
@@ -599,9 +834,9 @@ fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, node: &MoveNo
 
 /// What [`Board::write_coords`] writes (UCI for chess, ICCS for xiangqi: letters and
 /// digits, nothing to escape), as bytes: the first `len` of the array.
-fn coords(board: &Board, mv: &AnyMove) -> ([u8; 5], usize) {
+fn coords(board: &Board, mv: &AnyMove) -> ([u8; 8], usize) {
     match (board, mv) {
-        (_, AnyMove::Null) => (*b"0000 ", 4),
+        (_, AnyMove::Null) => (*b"0000    ", 4),
         (_, AnyMove::Chess(m)) => chess_coords(m, matches!(board, Board::Chess(p) if p.chess960())),
         (_, AnyMove::Xiangqi(m)) => (
             [
@@ -609,6 +844,9 @@ fn coords(board: &Board, mv: &AnyMove) -> ([u8; 5], usize) {
                 b'0' + m.from.rank(),
                 b'a' + m.to.file(),
                 b'0' + m.to.rank(),
+                b' ',
+                b' ',
+                b' ',
                 b' ',
             ],
             4,
@@ -618,27 +856,45 @@ fn coords(board: &Board, mv: &AnyMove) -> ([u8; 5], usize) {
 
 /// The UCI of a chess move, as [`coords`] (`chess960`: castling as king-takes-rook).
 #[inline(always)]
-fn chess_coords(m: &crate::chess::Move, chess960: bool) -> ([u8; 5], usize) {
-    let to = match *m {
-        crate::chess::Move::Castle { rook, .. } if chess960 => rook,
-        _ => m.to(),
+fn chess_coords(m: &crate::chess::Move, chess960: bool) -> ([u8; 8], usize) {
+    use crate::chess::Move;
+    let (from, to, promotion) = match *m {
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => (from, to, promotion),
+        Move::EnPassant { from, to } => (from, to, None),
+        Move::Castle { king, rook } if chess960 => (king, rook, None),
+        Move::Castle { king, .. } => (king, m.to(), None),
     };
-    let from = m.from();
-    let mut c = [
-        b'a' + from.file().index(),
-        b'1' + from.rank().index(),
-        b'a' + to.file().index(),
-        b'1' + to.rank().index(),
-        b' ',
-    ];
-    match m.promotion() {
-        Some(p) => {
-            c[4] = u8::try_from(p.lower_char()).unwrap_or(b'?');
-            (c, 5)
-        }
-        None => (c, 4),
-    }
+    let promotion = promotion.map_or(0, |p| u8::try_from(p.lower_char()).unwrap_or(b'?'));
+    let word = square_word(from) | square_word(to) << 16 | u64::from(promotion) << 32;
+    (word.to_le_bytes(), 4 + usize::from(promotion != 0))
 }
+
+/// The name of `sq` (`e4`) in the low two bytes of a word, little-endian.
+#[inline(always)]
+fn square_word(sq: crate::chess::Square) -> u64 {
+    // a square's index is below 64: the mask only spares a check
+    let [file, rank] = SQUARE_NAMES
+        .get(usize::from(sq.index()) & 63)
+        .copied()
+        .unwrap_or_default();
+    u64::from(file) | u64::from(rank) << 8
+}
+
+/// The names of the 64 squares, `a1` to `h8`, by [`crate::chess::Square::index`].
+const SQUARE_NAMES: [[u8; 2]; 64] = {
+    let mut t = [[0; 2]; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = [b'a' + (i % 8) as u8, b'1' + (i / 8) as u8];
+        i += 1;
+    }
+    t
+};
 
 /// Whether the fields after `column` of `node`'s object are those of [`PLAIN_TAIL`]
 /// (comments before a line's first move aside).
@@ -836,11 +1092,28 @@ impl Lines<'_> {
     /// returns its column.
     #[inline(always)]
     fn field_for(&mut self, offset: usize) -> u32 {
+        // on the ASCII line of `field`, the column counts bytes
+        let from_start = offset.wrapping_sub(self.fast_start);
+        if from_start <= self.fast_len {
+            return column_number(from_start);
+        }
+        self.field_for_slow(offset)
+    }
+
+    /// [`Lines::field_for`] of an offset off the line of the fast path.
+    #[inline(never)]
+    fn field_for_slow(&mut self, offset: usize) -> u32 {
         let lc = self.cursor.locate(offset);
         // written again only when the line changes
         if self.field_line != Some(lc.line) {
             self.set_field(lc.line);
         }
+        let c = &self.cursor;
+        (self.fast_start, self.fast_len) = if c.line_ascii {
+            (c.line_start, c.line_end - c.line_start)
+        } else {
+            (usize::MAX, 0)
+        };
         lc.column
     }
 
@@ -871,6 +1144,34 @@ struct Lines<'a> {
     field: [u8; FIELD],
     field_len: usize,
     field_line: Option<u64>,
+    /// The offsets `o` with `o - fast_start <= fast_len` (wrapping) are on the line of
+    /// `field`, an ASCII line starting at `fast_start`: none before the first
+    /// location ([`Lines::field_for`]) and on a line that is not ASCII.
+    fast_start: usize,
+    fast_len: usize,
+}
+
+impl<'a> Lines<'a> {
+    /// Locations in `text`, whose first line is line `first_line` of its file.
+    fn new(text: &'a str, first_line: u64) -> Lines<'a> {
+        Lines {
+            cursor: LineCursor::new(text, first_line),
+            field: [0; FIELD],
+            field_len: 0,
+            field_line: None,
+            fast_start: usize::MAX,
+            fast_len: 0,
+        }
+    }
+}
+
+/// The 1-based column of the character `from_start` bytes into an ASCII line, as
+/// [`LineCursor::here`] gives it.
+#[inline(always)]
+fn column_number(from_start: usize) -> u32 {
+    u32::try_from(from_start)
+        .unwrap_or(u32::MAX)
+        .saturating_add(1)
 }
 
 /// Room for `,"line":N,"column":` with the longest `N`.
@@ -935,8 +1236,8 @@ impl<'a> LineCursor<'a> {
     }
 
     /// Moves the cursor to the line holding `offset` (at most the text's length), not
-    /// the current one: from the current line forward a line at a time (the usual
-    /// step is to the next line), from the text's start back.
+    /// the current one: forward to the next line (the usual step), then past the
+    /// lines between at once; back from the text's start.
     #[inline(never)]
     fn seek(&mut self, offset: usize) {
         if offset < self.line_start {
@@ -944,9 +1245,17 @@ impl<'a> LineCursor<'a> {
             self.breaks = memchr::memchr_iter(b'\n', bytes).count() as u64;
             return self.enter_line(memchr::memrchr(b'\n', bytes).map_or(0, |last| last + 1));
         }
-        while offset > self.line_end && self.line_end < self.text.len() {
+        // the next line, then, when the offset is further on, the lines before its
+        // line at once
+        if self.line_end < self.text.len() {
             self.breaks += 1;
             self.enter_line(self.line_end + 1);
+        }
+        if offset > self.line_end && self.line_end < self.text.len() {
+            let from = self.line_end + 1;
+            let between = self.text.as_bytes().get(from..offset).unwrap_or(&[]);
+            self.breaks += 1 + memchr::memchr_iter(b'\n', between).count() as u64;
+            self.enter_line(memchr::memrchr(b'\n', between).map_or(from, |last| from + last + 1));
         }
     }
 
@@ -984,7 +1293,7 @@ impl<'a> LineCursor<'a> {
     fn here(&self, column: usize) -> LineCol {
         LineCol {
             line: self.first_line + self.breaks,
-            column: u32::try_from(column).unwrap_or(u32::MAX).saturating_add(1),
+            column: column_number(column),
         }
     }
 }
@@ -1497,6 +1806,125 @@ mod tests {
         assert!(checked > 100);
     }
 
+    /// [`put_plain_tags`] appends what the general path ([`put_tags`]) appends, or
+    /// nothing, on random tag lists: repeated names (also long ones sharing their first
+    /// eight bytes), empty and long values, values to escape, the text's end within 16
+    /// bytes of a name or value, more tags than [`PLAIN_TAGS`].
+    #[test]
+    fn plain_tags_agree_with_general() {
+        let names = [
+            "Event",
+            "Site",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "WhiteElo",
+            "BlackElo",
+            "ECO",
+            "WhiteRatingDiff",
+            "BlackRatingDiff",
+            "WhiteRatingDiffX",
+            "WhiteRatingDiffY",
+            "A",
+            "Trắng",
+        ];
+        let values = [
+            "",
+            "?",
+            "1-0",
+            "Abdusattorov,Nodirbek",
+            "a value of exactly 32 bytes, ok.",
+            "a value longer than thirty-two bytes, read in three pieces",
+            "Trắng đi trước",
+            "quote \" inside",
+            "tab\there",
+        ];
+        let mut rng = crate::testing::XorShift::new(5);
+        let (mut fast, mut plain) = (0, 0);
+        for _ in 0..3000 {
+            let mut tags = crate::game::Tags::default();
+            let many = rng.below(10) == 0;
+            let n = rng.below(if many { 40 } else { 12 });
+            for _ in 0..n {
+                tags.push(
+                    names[rng.below(names.len())],
+                    values[rng.below(values.len())],
+                );
+            }
+            let mut general = b"x".to_vec();
+            put_tags(&mut general, &mut [0; SCRATCH], &tags);
+            let mut got = b"x".to_vec();
+            if put_plain_tags(&mut got, &tags) {
+                assert_eq!(
+                    String::from_utf8(got).unwrap(),
+                    String::from_utf8(general).unwrap()
+                );
+                fast += 1;
+            } else {
+                assert_eq!(got, b"x");
+            }
+            let escapes = tags.iter().any(|(n, v)| needs_escape(n) || needs_escape(v));
+            plain += usize::from(n <= PLAIN_TAGS && !escapes);
+        }
+        assert!(fast > 300 && fast == plain, "{fast} {plain}");
+    }
+
+    /// [`SanWords::san`] is what `write_san_hinted_into` writes, for every legal move
+    /// of a few positions (castling both ways, chess960 too, promotions, en passant)
+    /// with every hint, in every style: its eight bytes and its length.
+    #[test]
+    fn san_words_agree_with_write_san() {
+        use crate::notation::chess::{SanStyle, table};
+        let positions = [
+            crate::chess::Position::from_fen("r3k2r/1P4P1/8/3N1N2/8/8/1p4p1/R3K2R w KQkq - 0 1"),
+            crate::chess::Position::from_fen("r3k2r/1P4P1/8/3N1N2/8/8/1p4p1/R3K2R b KQkq - 0 1"),
+            crate::chess::Position::from_fen(
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            ),
+            crate::chess::Position::from_fen_chess960(
+                "1rk3r1/pppppppp/8/8/8/8/PPPPPPPP/1RK3R1 w GBgb - 0 1",
+            ),
+            crate::chess::Position::from_fen_chess960("4k3/8/8/8/8/8/8/RK4R1 w GA - 0 1"),
+        ];
+        let mut styles = four_styles().to_vec();
+        styles.push(SanStyle::fide(table("fa").unwrap()));
+        styles.push(SanStyle {
+            promotion_eq: false,
+            castle_zeros: true,
+            ..SanStyle::pgn()
+        });
+        let mut checked = 0;
+        for pos in positions {
+            let pos = pos.unwrap();
+            for m in &pos.legal_moves() {
+                for bits in 0..16u8 {
+                    let hint = crate::game::SanHint {
+                        file: bits & 1 != 0,
+                        rank: bits & 2 != 0,
+                        check: bits & 4 != 0,
+                        mate: bits & 8 != 0,
+                    };
+                    for style in &styles {
+                        let mut want = String::new();
+                        write_san_hinted_into(&mut want, m, hint, style);
+                        let got = SanWords::new(style).san(m, hint);
+                        assert_eq!(got.len, want.len(), "{want} {m:?}");
+                        let mut eight = want.as_bytes().to_vec();
+                        eight.resize(8, 0);
+                        if got.len <= 8 {
+                            let bytes = got.word.to_le_bytes();
+                            assert_eq!(bytes[..], eight[..], "{want} {m:?}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
+
     #[test]
     fn san_agrees_with_write_and_play() {
         let fens = [
@@ -1525,16 +1953,12 @@ mod tests {
                     let mut ctx = Ctx {
                         game: &game,
                         style: &style,
-                        lines: Lines {
-                            cursor: LineCursor::new("", 1),
-                            field: [0; FIELD],
-                            field_len: 0,
-                            field_line: None,
-                        },
+                        lines: Lines::new("", 1),
                         tok: String::new(),
                         plain_moves: plain_moves(&style),
                         scratch: [0; SCRATCH],
                         plain_path: true,
+                        san_words: SanWords::new(&style.chess),
                     };
                     let mut board = Board::Chess(pos.clone());
                     let mut got = Vec::new();
