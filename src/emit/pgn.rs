@@ -97,8 +97,9 @@ fn usual_move(node: &MoveNode) -> Option<(&Move, SanHint)> {
     }
 }
 
-/// Room of a [`Token`]: a move number, SAN and their separators (the longest piece
-/// letters and move numbers may not fit: see [`PgnWriter::put_usual`]).
+/// Room of a [`Token`]: a move number, SAN and their separators. The longest usual
+/// move of every letter table fits (test `longest_usual_move_fits_a_token`); a longer
+/// one would be left to the general path ([`PgnWriter::put_usual`]).
 const TOKEN: usize = 32;
 
 /// Move-number tokens below 1000, each after its separator and followed by the dots
