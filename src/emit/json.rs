@@ -2098,7 +2098,7 @@ mod tests {
         use crate::chess::Position;
         use crate::notation::chess::{SanStyle, write_san};
         let first = choices.first().copied().unwrap_or(0);
-        let (tags, fen) = match first % 5 {
+        let (tags, fen) = match first % 6 {
             0 => ("", crate::chess::START_FEN),
             1 => (
                 "[Variant \"Chess960\"]\n",
@@ -2109,13 +2109,15 @@ mod tests {
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 497",
             ),
             3 => ("", "r3k2r/1P4P1/8/3N1N2/8/8/1p4p1/R3K2R w KQkq - 0 1"),
+            // few moves, an en-passant capture among them, and more pawns to come
+            4 => ("", "8/1p6/8/k2pP3/1pP5/8/P7/K7 w - d6 0 1"),
             _ => ("[White \"Trắng\"]\n", crate::chess::START_FEN),
         };
         let mut s = format!("[Event \"e\"]\n{tags}[FEN \"{fen}\"]\n\n");
         if first & 0x100 != 0 {
             s.push_str("{before} ");
         }
-        let chess960 = first % 5 == 1;
+        let chess960 = first % 6 == 1;
         let Ok(mut pos) = (if chess960 {
             Position::from_fen_chess960(fen)
         } else {
@@ -2228,7 +2230,7 @@ mod tests {
     #[test]
     fn random_records_cover_both_paths() {
         let mut rng = crate::testing::XorShift::new(99);
-        let (mut moves, mut kinds) = (0, [0usize; 4]);
+        let (mut moves, mut kinds) = (0, [0usize; 5]);
         for _ in 0..200 {
             let choices: Vec<u16> = (0..160).map(|_| rng.next() as u16).collect();
             for raw in crate::archive::read_str(&random_record(&choices)) {
@@ -2239,11 +2241,19 @@ mod tests {
                     kinds[1] += usize::from(!node.comments().is_empty());
                     kinds[2] += usize::from(!node.variations().is_empty());
                     kinds[3] += usize::from(node.clock.is_some());
+                    kinds[4] += usize::from(
+                        is_plain(node)
+                            && node.san.is_some()
+                            && matches!(
+                                node.mv,
+                                AnyMove::Chess(crate::chess::Move::EnPassant { .. })
+                            ),
+                    );
                 }
             }
         }
         assert!(
-            moves > 10_000 && kinds.iter().all(|&k| k > 200),
+            moves > 10_000 && kinds[..4].iter().all(|&k| k > 200) && kinds[4] > 3,
             "{moves} {kinds:?}"
         );
     }
