@@ -75,7 +75,7 @@ impl Cursor {
     fn pass_turn(&mut self) {
         if let Cursor::Hinted { fullmoves, turn } = self {
             if *turn == Color::Black {
-                *fullmoves += 1;
+                *fullmoves = fullmoves.saturating_add(1); // as `Position::play` counts
             }
             *turn = !*turn;
         }
