@@ -394,6 +394,24 @@ impl Move {
         }
     }
 
+    /// What SAN writes of a move that is not castling, read in one match: the moving
+    /// role, the origin, the destination, whether it captures (en passant too) and the
+    /// promotion. `None` for castling.
+    #[inline(always)]
+    pub fn san_parts(&self) -> Option<(Role, Square, Square, bool, Option<Role>)> {
+        match *self {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => Some((role, from, to, capture.is_some(), promotion)),
+            Move::EnPassant { from, to } => Some((Role::Pawn, from, to, true, None)),
+            Move::Castle { .. } => None,
+        }
+    }
+
     /// For castling moves, which side.
     pub fn castling_side(&self) -> Option<CastlingSide> {
         match *self {

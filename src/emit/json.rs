@@ -687,23 +687,12 @@ impl SanWords {
     /// put together from words without a loop.
     #[inline(always)]
     fn san(&self, m: &crate::chess::Move, hint: crate::game::SanHint) -> SanWord {
-        use crate::chess::{Move, Role};
         let word = |t: &[(u64, usize)], i: usize| t.get(i).copied().unwrap_or((0, 0));
         let mut s = SanWord::default();
-        let (role, from, to, capture, promotion) = match *m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => (role, from, to, capture.is_some(), promotion),
-            Move::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
-            Move::Castle { .. } => {
-                let queen_side = m.castling_side() == Some(crate::chess::CastlingSide::QueenSide);
-                s.push_word(word(&self.castles, usize::from(queen_side)));
-                return self.check_mark(s, hint);
-            }
+        let Some((role, from, to, capture, promotion)) = m.san_parts() else {
+            let queen_side = m.castling_side() == Some(crate::chess::CastlingSide::QueenSide);
+            s.push_word(word(&self.castles, usize::from(queen_side)));
+            return self.check_mark(s, hint);
         };
         s.push_word(word(&self.pieces, role.index()));
         if hint.file {
@@ -2036,21 +2025,7 @@ mod tests {
             "1. e4 e5 2. Nf3 Nf9 3. Bb5 *".to_owned(),
             "[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *".to_owned(),
         ];
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/chess");
-        let mut stack = vec![dir];
-        while let Some(d) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&d) else {
-                continue;
-            };
-            for p in entries.filter_map(Result::ok).map(|e| e.path()) {
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "pgn") {
-                    let bytes = std::fs::read(&p).unwrap();
-                    texts.push(String::from_utf8_lossy(&bytes).into_owned());
-                }
-            }
-        }
+        texts.extend(crate::testing::corpus_pgn_texts("chess"));
         let mut games = Vec::new();
         for keep_illegal in [false, true] {
             let options = crate::replay::ReplayOptions {

@@ -171,22 +171,11 @@ fn write_san_parts<O: SanOut>(
     (file, rank): (bool, bool),
     style: &SanStyle,
 ) {
-    // the move's parts, read at once
-    let (role, from, capture, to, promotion) = match *mv {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => (role, from, capture.is_some(), to, promotion),
-        Move::EnPassant { from, to } => (Role::Pawn, from, true, to, None),
-        Move::Castle { .. } => {
-            if let Some(side) = mv.castling_side() {
-                write_castle(out, side, style.castle_zeros);
-            }
-            return;
+    let Some((role, from, to, capture, promotion)) = mv.san_parts() else {
+        if let Some(side) = mv.castling_side() {
+            write_castle(out, side, style.castle_zeros);
         }
+        return;
     };
     if role != Role::Pawn {
         out.push_text(style.table.letter(role));
