@@ -1334,20 +1334,7 @@ mod tests {
             }
             games.push(text);
         }
-        let corpus = std::path::Path::new("../shared/corpus/chess");
-        let mut dirs = vec![corpus.to_path_buf()];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "pgn")
-                    && let Ok(bytes) = std::fs::read(&path)
-                {
-                    games.push(String::from_utf8_lossy(&bytes).into_owned());
-                }
-            }
-        }
+        games.extend(crate::testing::corpus_pgn_texts("chess"));
         let mut seen = [0usize; 2];
         for text in &games {
             for raw in read_str(text) {

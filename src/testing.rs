@@ -59,6 +59,42 @@ pub(crate) fn all_words(alphabet: &[u8], max_len: usize) -> Vec<Vec<u8>> {
     words
 }
 
+/// The text of every `.pgn` file under `../shared/corpus/<sub>` (next to the crate;
+/// `sub` may be empty), read as UTF-8 with invalid bytes replaced. Empty, with a note
+/// on standard error, when the shared corpus is absent (a checkout without it), so
+/// that the corpus cases of a test are skipped visibly.
+pub(crate) fn corpus_pgn_texts(sub: &str) -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(sub);
+    if !root.is_dir() {
+        eprintln!(
+            "note: {} is absent: its corpus cases are skipped",
+            root.display()
+        );
+        return Vec::new();
+    }
+    let mut texts = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for path in std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+        {
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "pgn") {
+                let bytes =
+                    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                texts.push(String::from_utf8_lossy(&bytes).into_owned());
+            }
+        }
+    }
+    texts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

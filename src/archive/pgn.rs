@@ -1724,20 +1724,7 @@ mod tests {
                 }
             }
         }
-        let corpus = std::path::Path::new("../shared/corpus");
-        let mut dirs = vec![corpus.to_path_buf()];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "pgn")
-                    && let Ok(bytes) = std::fs::read(&path)
-                {
-                    texts.push(String::from_utf8_lossy(&bytes).into_owned());
-                }
-            }
-        }
+        texts.extend(crate::testing::corpus_pgn_texts(""));
         let mut variations = 0;
         for text in &texts {
             for raw in crate::archive::read_str(text) {
