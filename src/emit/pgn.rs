@@ -749,17 +749,19 @@ fn strip_unparsed_wrapper(rest: &str) -> &str {
     }
 }
 
+/// The characters of `s`, what the length of a PGN line counts.
 fn char_len(s: &str) -> usize {
-    if s.is_ascii() {
-        s.len()
-    } else {
-        s.chars().count()
-    }
+    utf8_chars(s.as_bytes())
 }
 
-/// The characters of UTF-8 `bytes`: the bytes that are not continuation bytes.
+/// The characters of UTF-8 `bytes`: the bytes that are not continuation bytes (all
+/// of them when the text is ASCII, told at once).
 fn utf8_chars(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+    if bytes.is_ascii() {
+        bytes.len()
+    } else {
+        bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+    }
 }
 
 fn start_fen(start: &StartPosition) -> String {
