@@ -874,7 +874,7 @@ fn place_remarks(diagnostics: &mut [Diagnostic], first: usize, span: Span, ply: 
 /// diagnostics at the move's span and ply; few moves have any.
 #[cold]
 fn chess_remarks(
-    resolved: &san::Resolved,
+    resolved: san::Resolved,
     token: &str,
     span: Span,
     ply: u32,
@@ -924,7 +924,9 @@ fn read_chess_move(
     } else {
         san::resolve_play(syntax, pos, token)
     };
-    let resolved = match &played {
+    // taken by value (it is `Copy`): no reference to it leaves the hot path, so that
+    // it stays in registers
+    let resolved = match played {
         Ok(r) => r,
         Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
     };
