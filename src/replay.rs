@@ -390,7 +390,7 @@ struct ReadAhead<'a> {
 impl ReadAhead<'_> {
     /// The syntax of the `i`-th main-line move, when it was read ahead from this very
     /// token (the same bytes of the game text).
-    fn get(&self, i: usize, token: &str) -> Option<san::SanSyntax> {
+    fn get(&self, i: usize, token: &[u8]) -> Option<san::SanSyntax> {
         let read = self.tokens.get(i)?;
         if std::ptr::eq(read.as_ptr(), token.as_ptr()) && read.len() == token.len() {
             self.syntax.get(i).copied()
@@ -582,16 +582,27 @@ fn walk(
                 continue;
             }
         };
-        let token = raw.slice(span);
+        // the move's bytes: its text (`raw.slice`, which checks character
+        // boundaries) is sliced only when it is needed, seldom for a usual move
+        let bytes = span_bytes(&raw.text, span);
         let read = if main {
             main_moves += 1;
-            ahead.get(main_moves - 1, token)
+            ahead.get(main_moves - 1, bytes)
         } else {
             None
         };
-        let Err(mut d) = read_move(token, reader, read, &mut frame, span, diagnostics) else {
+        let Err(mut d) = read_move(
+            &raw.text,
+            bytes,
+            reader,
+            read,
+            &mut frame,
+            span,
+            diagnostics,
+        ) else {
             continue;
         };
+        let token = raw.slice(span);
         if !main {
             // the variation is cut at this move: its rest is quoted, not read
             let close = skip_variation(&mut elements);
@@ -833,7 +844,8 @@ fn short_message(mut d: Diagnostic) -> Diagnostic {
 /// `read` is its syntax when [`choose_table`] read it ahead. The error is boxed: the
 /// walk tests a pointer for each move, not a whole diagnostic.
 fn read_move(
-    token: &str,
+    text: &str,
+    bytes: &[u8],
     reader: Reader,
     read: Option<san::SanSyntax>,
     frame: &mut Frame,
@@ -841,9 +853,20 @@ fn read_move(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(), Box<Diagnostic>> {
     match reader {
-        Reader::Chess(table) => read_chess_move(token, table, read, frame, span, diagnostics),
-        Reader::Xiangqi(dialect) => read_xiangqi_move(token, dialect, frame, span, diagnostics),
+        Reader::Chess(table) => read_chess_move(text, bytes, table, read, frame, span, diagnostics),
+        Reader::Xiangqi(dialect) => {
+            read_xiangqi_move(span.slice(text), dialect, frame, span, diagnostics)
+        }
     }
+}
+
+/// The bytes of `text` that `span` covers (none when out of range): what
+/// [`Span::slice`] gives, as bytes, without its checks of character boundaries.
+#[inline]
+fn span_bytes(text: &str, span: Span) -> &[u8] {
+    text.as_bytes()
+        .get(span.start as usize..span.end as usize)
+        .unwrap_or_default()
 }
 
 /// The error of the move at `span`, ply `ply`.
@@ -874,7 +897,7 @@ fn place_remarks(diagnostics: &mut [Diagnostic], first: usize, span: Span, ply: 
 /// diagnostics at the move's span and ply; few moves have any.
 #[cold]
 fn chess_remarks(
-    resolved: &san::Resolved,
+    resolved: san::Resolved,
     token: &str,
     span: Span,
     ply: u32,
@@ -887,9 +910,14 @@ fn chess_remarks(
 
 /// [`read_move`] for a chess move: every move of a chess game comes this way, so it
 /// does only what each move needs (remarks, NAG and draw offer when there are some).
+/// `bytes` are those of the move's span in `text`; its text is sliced (checking
+/// character boundaries) only when the move is not in one of the common shapes
+/// ([`san::syntax::common_into`]) or not settled by the resolver's quick path, or has
+/// remarks.
 #[inline]
 fn read_chess_move(
-    token: &str,
+    text: &str,
+    bytes: &[u8],
     table: &'static PieceTable,
     read: Option<san::SanSyntax>,
     frame: &mut Frame,
@@ -902,13 +930,18 @@ fn read_chess_move(
     };
     // The syntax and the resolution are used where they were built, by reference: no
     // copies of them per move.
+    let token = || span.slice(text);
     let mut parsed = san::SanSyntax::blank();
     let syntax = match &read {
         Some(s) => s,
-        None => match san::syntax::parse_into(token, table, &mut parsed) {
-            Ok(()) => &parsed,
-            Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
-        },
+        None if san::syntax::common_into(bytes, table, &mut parsed) => &parsed,
+        None => {
+            parsed = san::SanSyntax::blank();
+            match san::syntax::parse_into(token(), table, &mut parsed) {
+                Ok(()) => &parsed,
+                Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
+            }
+        }
     };
     // The position before the move, where a variation on it starts. Set before the
     // move is read: after an error the line is cut or the game ends, and this
@@ -922,14 +955,16 @@ fn read_chess_move(
     let played = if frame.sound {
         san::resolve_play_sound(syntax, pos, token)
     } else {
-        san::resolve_play(syntax, pos, token)
+        san::resolve_play(syntax, pos, token())
     };
-    let resolved = match &played {
+    // taken by value (it is `Copy`): no reference to it leaves the hot path, so that
+    // it stays in registers
+    let resolved = match played {
         Ok(r) => r,
         Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
     };
     if !resolved.remarks.is_empty() {
-        chess_remarks(resolved, token, span, ply, diagnostics);
+        chess_remarks(resolved, token(), span, ply, diagnostics);
     }
     // built whole and pushed: the node's bytes go straight to the line
     let mut node = MoveNode::new(resolved.mv.map_or(AnyMove::Null, AnyMove::Chess), span);

@@ -415,14 +415,17 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
             break RunStop::Done;
         }
         if first.is_ascii_digit() {
-            // digits: at most nine, so that the value fits in a `u32`
+            // digits: at most nine, so that the value fits in a `u32` (their end
+            // bounded once, so that the loop keeps two values and one test a digit)
+            let digits_end = s.len().min(pos + 9);
             let mut i = pos + 1;
             let mut number = u32::from(first - b'0');
-            while let Some(&b) = s.get(i)
-                && b.is_ascii_digit()
-                && i - pos < 9
-            {
-                number = number * 10 + u32::from(b - b'0');
+            while i < digits_end {
+                let digit = s.get(i).map_or(10, |&b| b.wrapping_sub(b'0'));
+                if digit > 9 {
+                    break;
+                }
+                number = number * 10 + u32::from(digit);
                 i += 1;
             }
             let (black, end) = match s.get(i) {

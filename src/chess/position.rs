@@ -549,7 +549,11 @@ impl Position {
         // it, and only along that line, from a slider of theirs that moves along such
         // lines: the others are legal as they stand. With no such slider on any line
         // of that kind from the king (rook or bishop lines), no piece on those lines
-        // needs a look.
+        // needs a look. Most moves start off every line from the king (one look-up
+        // tells): those are all legal, and the sliders need no look either.
+        if (froms & attacks::reach(color, Role::Queen, king)).is_empty() {
+            return legal | froms;
+        }
         let them_bb = self.by_color(them);
         let queens = self.by_role(Role::Queen);
         let straight = (self.by_role(Role::Rook) | queens) & them_bb;

@@ -456,7 +456,7 @@ pub fn resolve_play(
     pos: &mut Position,
     token: &str,
 ) -> Result<Resolved, Box<ResolveError>> {
-    resolve_play_in(san, pos, token, false)
+    resolve_play_in(san, pos, || token, false)
 }
 
 /// [`resolve_play`] on a *sound* position: one reached by legal moves from a valid
@@ -464,11 +464,14 @@ pub fn resolve_play(
 /// giving check after the move can be found from the move alone
 /// ([`Position::play_legal`]). The replay uses it until a game keeps an illegal move
 /// (`--keep-illegal`), after which the side not to move may stand in check.
+///
+/// `token` gives the text as written, for messages: asked for only when the move is
+/// not settled by [`quick`] (the replay slices it from the game text only then).
 #[inline]
-pub(crate) fn resolve_play_sound(
+pub(crate) fn resolve_play_sound<'t>(
     san: &SanSyntax,
     pos: &mut Position,
-    token: &str,
+    token: impl FnOnce() -> &'t str,
 ) -> Result<Resolved, Box<ResolveError>> {
     resolve_play_in(san, pos, token, true)
 }
@@ -483,10 +486,10 @@ pub(crate) fn resolve_play_sound(
 /// the same [`finish`]. Inlined in its two callers, so that the [`Resolved`] of a
 /// move stays in registers.
 #[inline(always)]
-fn resolve_play_in(
+fn resolve_play_in<'t>(
     san: &SanSyntax,
     pos: &mut Position,
-    token: &str,
+    token: impl FnOnce() -> &'t str,
     sound: bool,
 ) -> Result<Resolved, Box<ResolveError>> {
     if usual_form(san)
@@ -495,7 +498,7 @@ fn resolve_play_in(
         let remarks = describe(san, san.role, m, origin, Remarks::default());
         return Ok(finish(san, pos, Some(m), remarks, origin, sound));
     }
-    let (mv, remarks, origin) = find_move_in_full(san, pos, token)?;
+    let (mv, remarks, origin) = find_move_in_full(san, pos, token())?;
     Ok(finish(san, pos, mv, remarks, origin, sound))
 }
 

@@ -328,6 +328,22 @@ fn fast_into(token: &str, table: &PieceTable, san: &mut SanSyntax) -> bool {
     fast_read(token, table, san)
 }
 
+/// The first step of [`parse_into`] on a token's bytes alone, for a caller that holds
+/// the bytes and not yet the text (the replay slices a move's `&str`, checking its
+/// character boundaries, only when it needs it): `true` when the token starts and
+/// ends with an ASCII byte and is one of the common shapes ([`common`]), read into
+/// `san` ([`SanSyntax::blank`] on entry) as [`parse_into`] reads it (whose fast path
+/// takes the same step first, [`fast_read`]); `false` leaves the token to
+/// [`parse_into`], with `san` made blank again. (A slice of a `&str` that starts and
+/// ends with an ASCII byte starts and ends on character boundaries: the same text.)
+#[inline(never)]
+pub(crate) fn common_into(token: &[u8], table: &PieceTable, san: &mut SanSyntax) -> bool {
+    token.first().is_some_and(u8::is_ascii)
+        && token.last().is_some_and(u8::is_ascii)
+        && table.fast_path_ok()
+        && common(token, table, san) == Verdict::Read
+}
+
 /// [`fast`], writing the move into `san`, which is [`SanSyntax::blank`] on entry (and
 /// anything on `false`): the common shapes ([`common`]) write only the fields they set.
 #[inline(always)]
@@ -1515,6 +1531,43 @@ mod tests {
                 let mut san = SanSyntax::blank();
                 let got = common(tok.as_bytes(), t, &mut san);
                 read += agrees_with_fast_general(got, san, tok, t);
+            }
+        }
+        assert!(read > 10_000, "{read}");
+    }
+
+    /// [`common_into`], the replay's first step on a move's bytes, reads a token only
+    /// as [`parse_into`] reads its text, under every table: every byte string of up to
+    /// four bytes over an alphabet of the common shapes' bytes, a space and the bytes
+    /// of `é` (so that some strings cut a character), and random longer ones. A string
+    /// that is no whole text (a cut character) is never read.
+    #[test]
+    fn common_into_agrees_with_parse_into() {
+        let alphabet = b"abeh1458xNBRQKOPSDnb0=-+# \xc3\xa9";
+        let mut tokens = all_words(alphabet, 4);
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..50_000 {
+            tokens.push(random_word(&mut rng, alphabet, 5));
+        }
+        for extra in [
+            "exd8=Q+", "bxa8=N#", "Nbxd2+", "R1xe2#", "O-O-O#", "O-O+", "e4",
+        ] {
+            tokens.push(extra.as_bytes().to_vec());
+        }
+        let mut read = 0;
+        for tok in &tokens {
+            for t in tables_for_fast() {
+                let mut san = SanSyntax::blank();
+                if !common_into(tok, t, &mut san) {
+                    continue;
+                }
+                let Ok(text) = std::str::from_utf8(tok) else {
+                    panic!("{} {tok:?}: read, but not a whole text", t.code);
+                };
+                let mut want = SanSyntax::blank();
+                assert!(parse_into(text, t, &mut want).is_ok(), "{} {text}", t.code);
+                assert_eq!(san, want, "{} {text}", t.code);
+                read += 1;
             }
         }
         assert!(read > 10_000, "{read}");
