@@ -10,7 +10,7 @@ use std::io;
 use super::{Board, MoveStyle};
 use crate::{
     diag::{LineCol, Severity, Span},
-    game::{AnyMove, Clock, Game, Line, MoveNode, StartPosition},
+    game::{AnyMove, Clock, Game, Line, MainLine, MoveNode, StartPosition},
     notation::chess::{SanOut, write_san_hinted_into},
 };
 
@@ -101,8 +101,9 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
 }
 
 /// [`render`], the moves of the usual kind written by [`put_plain_move`] when
-/// `plain_path`, by the general path otherwise (for the test comparing them).
-fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: bool) {
+/// `plain_path`, by the general path otherwise (for the test comparing them); returns
+/// what it took the main line to be.
+fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: bool) -> MainLine {
     b.reserve(size_hint(game));
     let mut ctx = Ctx {
         game,
@@ -134,11 +135,17 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
     }
     b.extend_from_slice(b",\"moves\":");
     let mut board = Board::new(&game.start);
-    let played = write_line(b, &mut ctx, &mut board, &game.moves);
+    let (played, plain) = write_line(b, &mut ctx, &mut board, &game.moves);
+    // a main line written by the plain path alone is one of hinted legal moves
+    let main_line = if plain {
+        MainLine::PLAIN
+    } else {
+        game.main_line()
+    };
     b.extend_from_slice(b",\"result\":");
     push_str(b, game.result.as_str());
     b.extend_from_slice(b",\"final_fen\":");
-    let fen = match game.recorded_end() {
+    let fen = match game.recorded_end_of(main_line) {
         Some(end) => end.fen(),
         None => {
             play_pending(&mut board, game.moves.moves.get(played..).unwrap_or(&[]));
@@ -151,7 +158,7 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
     };
     push_str(b, &fen);
     b.extend_from_slice(b",\"status\":");
-    push_str(b, status_name(game));
+    push_str(b, status_name(game.status_of(main_line)));
     b.extend_from_slice(b",\"diagnostics\":[");
     for (i, d) in game.diagnostics.iter().enumerate() {
         if i > 0 {
@@ -203,6 +210,7 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
         None => b.extend_from_slice(b"null"),
     }
     b.extend_from_slice(b"}\n");
+    main_line
 }
 
 /// Appends the pairs of the `tags` object, then `},"tag_list":[` and the items of the
@@ -377,14 +385,16 @@ fn size_hint(game: &Game) -> usize {
 }
 
 /// Writes a line as an array of move objects from `board`, the position before its
-/// first move, and returns how many of its moves are played on `board`.
+/// first move, and returns how many of its moves are played on `board` and whether
+/// every move was written by [`put_plain_run`] (then each carries its hint and none
+/// is illegal: the line is [`MainLine::PLAIN`]).
 ///
 /// The usual chess move is written from its hint ([`crate::game::SanHint`]) without
 /// the board, so the board is left behind: the moves since the last one played on it
 /// are played ([`play_pending`]) only when a move needs the board (one without a
 /// hint, or with variations, which start from the position before it). The caller
 /// plays the rest if it needs the line's end position.
-fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) -> usize {
+fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) -> (usize, bool) {
     b.push(b'[');
     // every move, a null one too, passes the turn: one ply each
     let first_ply = u64::from(board.ply());
@@ -392,6 +402,7 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
     let plain_path = ctx.plain_path && ctx.plain_moves && matches!(board, Board::Chess(_));
     let chess960 = matches!(board, Board::Chess(p) if p.chess960());
     let mut played = 0;
+    let mut plain = true;
     let mut i = 0;
     while i < line.moves.len() {
         // comments before the first move of the line belong to it in JSON
@@ -405,6 +416,7 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         i += 1;
         // the general path, for the move at `i - 1`
         let i = i - 1;
+        plain = false;
         let mut o = Out::new(b, &mut ctx.scratch);
         o.put(if i > 0 { b",{\"ply\":" } else { b"{\"ply\":" });
         o.put_u64(first_ply + i as u64);
@@ -482,7 +494,7 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         b.extend_from_slice(b"]}");
     }
     b.push(b']');
-    played
+    (played, plain)
 }
 
 /// Room appended to the buffer at a time for the objects of [`put_plain_run`] (while
@@ -898,8 +910,8 @@ fn kind_name(game: &Game) -> &'static str {
     }
 }
 
-fn status_name(game: &Game) -> &'static str {
-    match game.status() {
+fn status_name(status: crate::game::Status) -> &'static str {
+    match status {
         crate::game::Status::Clean => "clean",
         crate::game::Status::Repaired => "repaired",
         crate::game::Status::Partial => "partial",
@@ -1106,9 +1118,34 @@ impl Lines<'_> {
         lc.column
     }
 
-    /// Writes the `field` of line `line`.
-    #[cold]
+    /// Writes the `field` of line `line`: the number of the line before counted up in
+    /// place (the usual step), any other written anew.
     fn set_field(&mut self, line: u64) {
+        if self.field_line.and_then(|l| l.checked_add(1)) == Some(line) && self.count_up() {
+            self.field_line = Some(line);
+            return;
+        }
+        self.write_field(line);
+    }
+
+    /// Adds one to the line number in `field`, its last digit up and the nines
+    /// before it to zeros; `false` when it gains a digit (then to be written anew).
+    #[inline(always)]
+    fn count_up(&mut self) -> bool {
+        let digits = self.field.get_mut(8..self.field_len.saturating_sub(10));
+        for d in digits.into_iter().flatten().rev() {
+            if *d != b'9' {
+                *d += 1;
+                return true;
+            }
+            *d = b'0';
+        }
+        false
+    }
+
+    /// Writes the `field` of line `line` anew.
+    #[cold]
+    fn write_field(&mut self, line: u64) {
         let mut number = itoa::Buffer::new();
         let digits = number.format(line).as_bytes();
         let (key, rest) = self.field.split_at_mut(8);
@@ -1716,6 +1753,42 @@ mod tests {
             "[White \"Trắng\"]\n\n1. e4 e5 2. Nf3\nNc6 3. Bb5\r\n3... a6 {é}\n4. Ba4\n",
         ];
         let mut rng = crate::testing::XorShift::new(7);
+        // the line field of every offset, in increasing order, and by random steps
+        // (numbers gaining digits, lines skipped, empty lines, going back)
+        let many: String = (0..1200)
+            .map(|i| ["a\n", "bc d\n", "\n", "é e\n"][i % 7 % 4])
+            .collect();
+        for (text, first) in texts.iter().map(|t| (*t, 7)).chain([
+            (many.as_str(), 1),
+            (many.as_str(), 95),
+            (many.as_str(), 9_990),
+            (many.as_str(), 99_999_990),
+        ]) {
+            let index = LineIndex::new(text, first);
+            let mut lines = Lines::new(text, first);
+            let check = |o: usize, lines: &mut Lines<'_>| {
+                let want = index.locate(text, o);
+                let column = lines.field_for(o);
+                let field = lines.field.get(..lines.field_len).unwrap();
+                assert_eq!(column, want.column, "{first} at {o}");
+                let want_field = format!(",\"line\":{},\"column\":", want.line);
+                assert_eq!(String::from_utf8_lossy(field), want_field, "{first} at {o}");
+            };
+            for o in 0..=text.len() + 2 {
+                check(o, &mut lines);
+            }
+            let mut lines = Lines::new(text, first);
+            let mut o = 0usize;
+            for _ in 0..2000 {
+                o = match rng.below(16) {
+                    0 => rng.below(text.len() + 3),
+                    1 => o.saturating_sub(rng.below(6)),
+                    2 => o + rng.below(40),
+                    _ => o + rng.below(4),
+                } % (text.len() + 3);
+                check(o, &mut lines);
+            }
+        }
         for text in texts {
             let index = LineIndex::new(text, 7);
             let want = |o: usize| index.locate(text, o);
@@ -2051,6 +2124,13 @@ mod tests {
         for game in sample_games() {
             let mut forgotten = game.clone();
             forgotten.forget_end();
+            // from one pass over the main line as from the passes of each
+            let line = game.main_line();
+            assert_eq!(game.status_of(line), game.status());
+            assert_eq!(
+                game.recorded_end_of(line).map(Board::fen),
+                game.recorded_end().map(Board::fen)
+            );
             if let Some(end) = game.recorded_end() {
                 recorded += 1;
                 assert_eq!(end.fen(), forgotten.end_position().fen());
@@ -2188,8 +2268,10 @@ mod tests {
                             moves: MoveStyle { chess, ..MoveStyle::default() },
                         };
                         let (mut fast, mut general) = (Vec::new(), Vec::new());
-                        render_with(&mut fast, &game, &opts, true);
+                        let line = render_with(&mut fast, &game, &opts, true);
                         render_with(&mut general, &game, &opts, false);
+                        // the main line as the plain path saw it, as a pass over it
+                        proptest::prop_assert_eq!(line, game.main_line());
                         proptest::prop_assert_eq!(
                             String::from_utf8_lossy(&fast),
                             String::from_utf8_lossy(&general)
