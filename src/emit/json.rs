@@ -247,29 +247,43 @@ fn put_tags(b: &mut Vec<u8>, scratch: &mut [u8; SCRATCH], tags: &crate::game::Ta
 /// Longest tag list [`put_plain_tags`] writes.
 const PLAIN_TAGS: usize = 32;
 
+/// Room of [`put_plain_tags`] (a power of two): for tags whose text (twice) and signs
+/// ([`plain_tags_fit`]) fit in it.
+const TAGS_ROOM: usize = 1024;
+
+/// Whether [`put_plain_tags`] writes tags of `text_len` bytes in `items` items: they
+/// fit in [`TAGS_ROOM`] with room for a piece of 16 bytes written past them (each
+/// tag's signs take 14 bytes, and 14 more once).
+fn plain_tags_fit(text_len: usize, items: usize) -> bool {
+    items <= PLAIN_TAGS && 2 * text_len + 16 * items + 16 <= TAGS_ROOM
+}
+
 /// Appends what [`put_tags`] appends and returns `true` when no name or value needs an
-/// escape and there are at most [`PLAIN_TAGS`] tags (otherwise `false`, and nothing
+/// escape and the tags fit ([`plain_tags_fit`]; otherwise `false`, and nothing
 /// appended): every name and value is copied from the tags' text
-/// ([`crate::game::Tags::raw_parts`]) in pieces of 16 bytes, into room appended
-/// once; names are compared as words for the first value of each name.
+/// ([`crate::game::Tags::raw_parts`]) in pieces of 16 bytes into a fixed array
+/// appended with one copy; names are compared for the first value of each name only
+/// when a mask of their words says they may repeat.
 fn put_plain_tags(b: &mut Vec<u8>, tags: &crate::game::Tags) -> bool {
     let (text, items) = tags.raw_parts();
     let text = text.as_bytes();
-    if items.len() > PLAIN_TAGS || !all_plain(text) {
+    if !plain_tags_fit(text.len(), items.len()) || !all_plain(text) {
         return false;
     }
-    let at = b.len();
-    // each name and value twice, the signs around them and 16 bytes past the end
-    b.resize(at + 2 * text.len() + 16 * items.len() + 64, 0);
-    let written = b
-        .get_mut(at..)
-        .and_then(|room| fill_plain_tags(room, text, items));
-    b.truncate(at + written.unwrap_or(0));
-    written.is_some()
+    let mut room = [0; TAGS_ROOM + 16];
+    let len = fill_plain_tags(&mut room, text, items);
+    b.extend_from_slice(room.get(..len).unwrap_or(&[]));
+    true
 }
 
-/// [`put_plain_tags`] into `room`: the length written, `None` when it does not fit.
-fn fill_plain_tags(room: &mut [u8], text: &[u8], items: &[(usize, usize, usize)]) -> Option<usize> {
+/// [`put_plain_tags`] into `room`: the length written. Every offset written at is
+/// below [`TAGS_ROOM`] ([`plain_tags_fit`]): taken below it by a mask, which changes
+/// none but spares the checks of the room's length.
+fn fill_plain_tags(
+    room: &mut [u8; TAGS_ROOM + 16],
+    text: &[u8],
+    items: &[(usize, usize, usize)],
+) -> usize {
     // each name as its length and its first eight bytes, compared at once
     let mut keys = [(0, 0); PLAIN_TAGS];
     for (key, &(a, b, _)) in keys.iter_mut().zip(items) {
@@ -277,41 +291,47 @@ fn fill_plain_tags(room: &mut [u8], text: &[u8], items: &[(usize, usize, usize)]
     }
     let o = &mut 0;
     let mut first = true;
+    // a bit for each name written, picked by its key: only a name whose bit is set
+    // may repeat one
+    let mut seen = 0u64;
     for (i, (&(a, b, c), key)) in items.iter().zip(&keys).enumerate() {
+        let bit = 1u64 << ((key.1 ^ key.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
         // first value of a name wins; the full list is in `tag_list`
-        let repeat = items.iter().zip(&keys).take(i).any(|(&(a2, b2, _), k)| {
-            k == key && (key.0 <= 8 || text.get(a2..b2) == text.get(a..b))
-        });
+        let repeat = seen & bit != 0
+            && items.iter().zip(&keys).take(i).any(|(&(a2, b2, _), k)| {
+                k == key && (key.0 <= 8 || text.get(a2..b2) == text.get(a..b))
+            });
+        seen |= bit;
         if repeat {
             continue;
         }
         // the first pair without its comma
-        put_in(
+        put_tag(
             room,
             o,
             if first { b"\"\"" } else { b",\"" },
             2 - usize::from(first),
-        )?;
+        );
         first = false;
-        copy_text(room, o, text, a, b)?;
-        put_in(room, o, b"\":\"", 3)?;
-        copy_text(room, o, text, b, c)?;
-        put_in(room, o, b"\"", 1)?;
+        copy_text(room, o, text, a, b);
+        put_tag(room, o, b"\":\"", 3);
+        copy_text(room, o, text, b, c);
+        put_tag(room, o, b"\"", 1);
     }
-    put_in(room, o, b"},\"tag_list\":[", 14)?;
+    put_tag(room, o, b"},\"tag_list\":[", 14);
     for (i, &(a, b, c)) in items.iter().enumerate() {
-        put_in(
+        put_tag(
             room,
             o,
             if i > 0 { b",[\"" } else { b"[\"\"" },
             3 - usize::from(i == 0),
-        )?;
-        copy_text(room, o, text, a, b)?;
-        put_in(room, o, b"\",\"", 3)?;
-        copy_text(room, o, text, b, c)?;
-        put_in(room, o, b"\"]", 2)?;
+        );
+        copy_text(room, o, text, a, b);
+        put_tag(room, o, b"\",\"", 3);
+        copy_text(room, o, text, b, c);
+        put_tag(room, o, b"\"]", 2);
     }
-    Some(*o)
+    *o
 }
 
 /// The first eight bytes of `text[a..b]` (zeros past `b`) as a word.
@@ -324,36 +344,53 @@ fn head_word(text: &[u8], a: usize, b: usize) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// Copies `text[from..to]` into `room` at `*o` in pieces of 16 bytes (read past `to`
-/// while `text` goes on, written past the copy in `room`, which is room), and counts
-/// its bytes; `None` when `room` is too short.
+/// Copies all of `s` into `room` at `*at` (below [`TAGS_ROOM`]: see
+/// [`fill_plain_tags`]) and counts `n` of its bytes as used (at most `K`: the rest is
+/// room written over later).
 #[inline(always)]
-fn copy_text(room: &mut [u8], o: &mut usize, text: &[u8], from: usize, to: usize) -> Option<()> {
-    let len = to.checked_sub(from)?;
+fn put_tag<const K: usize>(room: &mut [u8; TAGS_ROOM + 16], at: &mut usize, s: &[u8; K], n: usize) {
+    const { assert!(K <= 16 && TAGS_ROOM.is_power_of_two()) };
+    let from = *at & (TAGS_ROOM - 1);
+    if let Some(to) = room.get_mut(from..from + K) {
+        to.copy_from_slice(s);
+    }
+    *at = from + n;
+}
+
+/// Copies `text[from..to]` into `room` at `*o` (below [`TAGS_ROOM`]: see
+/// [`fill_plain_tags`]) in pieces of 16 bytes (read past `to` while `text` goes on,
+/// written past the copy in `room`, which is room), and counts its bytes.
+#[inline(always)]
+fn copy_text(room: &mut [u8; TAGS_ROOM + 16], o: &mut usize, text: &[u8], from: usize, to: usize) {
+    let len = to.saturating_sub(from);
     let mut p = 0;
     while p < len {
-        let (at, q) = (from + p, *o + p);
+        let (at, q) = (from + p, (*o + p) & (TAGS_ROOM - 1));
         let Some(piece) = text
             .get(at..at + 16)
             .and_then(|s| <&[u8; 16]>::try_from(s).ok())
         else {
-            // the end of the text
-            copy_exact(room.get_mut(q..)?, text.get(at..to)?)?;
+            // the end of the text: less than 16 bytes
+            copy_exact(room.get_mut(q..q + 16), text.get(at..to));
             break;
         };
-        room.get_mut(q..q + 16)?.copy_from_slice(piece);
+        if let Some(to) = room.get_mut(q..q + 16) {
+            to.copy_from_slice(piece);
+        }
         p += 16;
     }
     *o += len;
-    Some(())
 }
 
-/// Copies `s` to the start of `room`; `None` when it does not fit.
+/// Copies `s` to the start of `room` when both are there and it fits.
 #[cold]
 #[inline(never)]
-fn copy_exact(room: &mut [u8], s: &[u8]) -> Option<()> {
-    room.get_mut(..s.len())?.copy_from_slice(s);
-    Some(())
+fn copy_exact(room: Option<&mut [u8]>, s: Option<&[u8]>) {
+    if let (Some(room), Some(s)) = (room, s)
+        && let Some(to) = room.get_mut(..s.len())
+    {
+        to.copy_from_slice(s);
+    }
 }
 
 /// Whether every move written in `style` needs no escape in a JSON string: the
@@ -1928,7 +1965,8 @@ mod tests {
                 assert_eq!(got, b"x");
             }
             let escapes = tags.iter().any(|(n, v)| needs_escape(n) || needs_escape(v));
-            plain += usize::from(n <= PLAIN_TAGS && !escapes);
+            let fits = plain_tags_fit(tags.raw_parts().0.len(), n);
+            plain += usize::from(fits && !escapes);
         }
         assert!(fast > 300 && fast == plain, "{fast} {plain}");
     }
