@@ -610,7 +610,7 @@ fn put_plain_move(
     let text = &ctx.game.source.text;
     let word = <[u8; 8]>::try_from(text.as_bytes().get(start..start + 8)?).ok()?;
     let ply = DIGITS.get(usize::try_from(ply).ok()?)?;
-    let column = DIGITS.get(ctx.lines.field_for(start) as usize)?;
+    let column = ctx.lines.column_digits(start)?;
     let san = ctx.san_words.san(m, hint);
     // the move written as its SAN (plain: see `plain_moves`) needs no more checks
     let keep = u64::MAX >> (64 - 8 * len);
@@ -629,7 +629,7 @@ fn put_plain_move(
     // `{"ply":` for the first move, its last byte written over
     let prefix = if first { b"{\"ply\":\"" } else { b",{\"ply\":" };
     put_in(room, o, prefix, 8 - usize::from(first))?;
-    put_in(room, o, ply, usize::from(ply[3]))?;
+    put_in(room, o, ply, digits_len(ply))?;
     put_in(room, o, b",\"uci\":\"", 8)?;
     let (uci, uci_len) = chess_coords(m, chess960);
     put_in(room, o, &uci, uci_len)?;
@@ -639,7 +639,7 @@ fn put_plain_move(
     put_in(room, o, &word, len)?;
     put_in(room, o, b"\"", 1)?;
     put_in(room, o, &ctx.lines.field, ctx.lines.field_len)?;
-    put_in(room, o, column, usize::from(column[3]))?;
+    put_in(room, o, column, digits_len(column))?;
     put_in(room, o, PLAIN_TAIL, PLAIN_TAIL.len())?;
     Some(*o)
 }
@@ -1024,7 +1024,7 @@ impl<'a> Out<'a> {
     #[inline(always)]
     fn put_u64(&mut self, v: u64) {
         match usize::try_from(v).ok().and_then(|i| DIGITS.get(i)) {
-            Some(d) => self.put_prefix(d, usize::from(d[3])),
+            Some(d) => self.put_prefix(d, digits_len(d)),
             None => self.put(itoa::Buffer::new().format(v).as_bytes()),
         }
     }
@@ -1136,6 +1136,17 @@ impl Lines<'_> {
             return column_number(from_start);
         }
         self.field_for_slow(offset)
+    }
+
+    /// [`Lines::field_for`] with the column as its entry of [`DIGITS`] (`None` past
+    /// 999): on the line of the fast path, from the offset without a conversion.
+    #[inline(always)]
+    fn column_digits(&mut self, offset: usize) -> Option<&'static [u8; 4]> {
+        let from_start = offset.wrapping_sub(self.fast_start);
+        if from_start <= self.fast_len {
+            return DIGITS.get(from_start.checked_add(1)?);
+        }
+        DIGITS.get(self.field_for_slow(offset) as usize)
     }
 
     /// [`Lines::field_for`] of an offset off the line of the fast path.
@@ -1416,9 +1427,16 @@ fn hex_digit(d: u8) -> u8 {
 /// Appends a decimal number.
 fn push_u64(b: &mut Vec<u8>, v: u64) {
     match usize::try_from(v).ok().and_then(|i| DIGITS.get(i)) {
-        Some(d) => b.extend_from_slice(d.get(..usize::from(d[3])).unwrap_or(d)),
+        Some(d) => b.extend_from_slice(d.get(..digits_len(d)).unwrap_or(d)),
         None => b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes()),
     }
+}
+
+/// How many digits an entry of [`DIGITS`] has: its last byte, 1 to 3 (masked so
+/// that it is seen to be below 4 when compiling).
+#[inline(always)]
+fn digits_len(d: &[u8; 4]) -> usize {
+    usize::from(d[3] & 3)
 }
 
 /// The numbers below 1000 in decimal: the digits, then how many they are (the last
@@ -1805,6 +1823,8 @@ mod tests {
             let mut lines = Lines::new(text, first);
             let check = |o: usize, lines: &mut Lines<'_>| {
                 let want = index.locate(text, o);
+                let digits = lines.column_digits(o);
+                assert_eq!(digits, DIGITS.get(want.column as usize), "{first} at {o}");
                 let column = lines.field_for(o);
                 let field = lines.field.get(..lines.field_len).unwrap();
                 assert_eq!(column, want.column, "{first} at {o}");
