@@ -486,6 +486,26 @@ pub struct Source {
     pub encoding: Option<&'static str>,
 }
 
+/// What a pass over the moves of a game's main line finds ([`Game::main_line`]), for
+/// [`Game::status_of`] and [`Game::recorded_end_of`]: a writer that looks at every
+/// move anyway may know it without the pass ([`MainLine::PLAIN`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MainLine {
+    /// Every move carries its [`SanHint`].
+    pub hinted: bool,
+    /// Some move is a kept illegal one.
+    pub illegal: bool,
+}
+
+impl MainLine {
+    /// A main line whose moves all carry their hints, none of them illegal (as an
+    /// empty one).
+    pub const PLAIN: MainLine = MainLine {
+        hinted: true,
+        illegal: false,
+    };
+}
+
 /// How a game came through reading and replay (the archive accounting categories).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -587,15 +607,34 @@ impl Game {
     /// since, and for a main line holding a move replay gives no hint (a null move,
     /// a kept illegal move, any xiangqi move); [`Game::end_position`] works it out.
     pub fn recorded_end(&self) -> Option<&Board> {
+        self.recorded_end_given(|| self.moves.moves.iter().all(|n| n.san.is_some()))
+    }
+
+    /// [`Game::recorded_end`] from what a pass over the main line found.
+    pub fn recorded_end_of(&self, line: MainLine) -> Option<&Board> {
+        self.recorded_end_given(|| line.hinted)
+    }
+
+    /// [`Game::recorded_end`], `hinted` telling (when asked) whether every move of the
+    /// main line carries its hint.
+    fn recorded_end_given(&self, hinted: impl FnOnce() -> bool) -> Option<&Board> {
         let r = self.recorded.0.as_deref()?;
-        let moves = &self.moves.moves;
         let same_start = match (&r.start, &self.start) {
             (Board::Chess(a), StartPosition::Chess(b)) => *a == **b,
             (Board::Xiangqi(a), StartPosition::Xiangqi(b)) => *a == **b,
             _ => false,
         };
-        let holds = r.moves == moves.len() && same_start && moves.iter().all(|n| n.san.is_some());
+        let holds = r.moves == self.moves.moves.len() && same_start && hinted();
         holds.then_some(&r.end)
+    }
+
+    /// What one pass over the moves of the main line finds, for
+    /// [`Game::recorded_end_of`] and [`Game::status_of`].
+    pub fn main_line(&self) -> MainLine {
+        let (hinted, illegal) = self.moves.moves.iter().fold((true, false), |(h, i), n| {
+            (h & n.san.is_some(), i | n.illegal)
+        });
+        MainLine { hinted, illegal }
     }
 
     /// The position after the last move of the main line: the one replay recorded
@@ -623,6 +662,17 @@ impl Game {
 
     /// The accounting category of this game.
     pub fn status(&self) -> Status {
+        self.status_given(|| self.moves.moves.iter().any(|m| m.illegal))
+    }
+
+    /// [`Game::status`] from what a pass over the main line found.
+    pub fn status_of(&self, line: MainLine) -> Status {
+        self.status_given(|| line.illegal)
+    }
+
+    /// [`Game::status`], `illegal` telling (when asked) whether the main line holds a
+    /// kept illegal move.
+    fn status_given(&self, illegal: impl FnOnce() -> bool) -> Status {
         let has_error = self
             .diagnostics
             .iter()
@@ -637,7 +687,7 @@ impl Game {
             .diagnostics
             .iter()
             .any(|d| d.severity == Severity::Warning)
-            || self.moves.moves.iter().any(|m| m.illegal)
+            || illegal()
         {
             Status::Repaired
         } else {

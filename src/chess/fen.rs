@@ -259,37 +259,60 @@ impl Position {
         s
     }
 
+    /// Appends the piece placement field: the letter of each square's piece taken from
+    /// the twelve bitboards into a table at once (as [`Position::piece_at`] finds it:
+    /// White before Black, the first role), then the ranks written from the table
+    /// into a fixed array appended with one copy.
     fn write_placement(&self, s: &mut String) {
-        let occupied = self.occupied();
-        for rank in (0..8).rev() {
-            let mut empty = 0u8;
-            for file in 0..8 {
-                let sq = Square::from_coords(
-                    File::new(file).unwrap_or(File::A),
-                    Rank::new(rank).unwrap_or(Rank::FIRST),
-                );
-                if !occupied.contains(sq) {
-                    empty += 1;
-                    continue;
-                }
-                match self.piece_at(sq) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        s.push(p.char());
+        let mut letters = [0u8; 64];
+        // later pieces written over earlier ones: Black, then White; the roles last
+        // to first
+        for color in [Color::Black, Color::White] {
+            for &role in Role::ALL.iter().rev() {
+                // ASCII: a FEN letter
+                let c = u8::try_from(Piece { color, role }.char()).unwrap_or(b'?');
+                for sq in self.by_color[color.index()] & self.by_role[role.index()] {
+                    if let Some(l) = letters.get_mut(usize::from(sq.index())) {
+                        *l = c;
                     }
-                    None => empty += 1,
                 }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
             }
         }
+        // the squares with a letter, rank by rank: the letters, and the number of
+        // empty squares before each and after the last
+        let roles = self.by_role.iter().fold(Bitboard::EMPTY, |a, &r| a | r);
+        let lettered = (self.occupied() & roles).0;
+        // eight letters a rank and seven `/` at most
+        let mut out = [0u8; 71];
+        let mut n = 0;
+        let mut put = |c: u8| {
+            if let Some(o) = out.get_mut(n) {
+                *o = c;
+            }
+            n += 1;
+        };
+        for (i, rank) in letters.chunks_exact(8).enumerate().rev() {
+            if i < 7 {
+                put(b'/');
+            }
+            let mut squares = (lettered >> (8 * i)) & 0xFF;
+            // the file after the last letter written
+            let mut next = 0;
+            while squares != 0 {
+                let file = squares.trailing_zeros() as usize;
+                squares &= squares - 1;
+                if file > next {
+                    put(b'0' + (file - next) as u8);
+                }
+                put(rank.get(file).copied().unwrap_or_default());
+                next = file + 1;
+            }
+            if next < 8 {
+                put(b'0' + (8 - next) as u8);
+            }
+        }
+        // the bytes written are ASCII
+        s.push_str(std::str::from_utf8(out.get(..n).unwrap_or(&[])).unwrap_or_default());
     }
 
     fn castling_char(
@@ -539,6 +562,81 @@ fn parse_number(field: FenField, text: &str) -> Result<u32, FenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The placement written from the bitboards at once ([`Position::board_fen`]) is
+    /// the one read square by square with [`Position::piece_at`]: on positions
+    /// reached by random legal moves, and on random bitboards (squares of both
+    /// colours, of several roles, of a colour and no role, of a role and no colour).
+    #[test]
+    fn placement_agrees_with_piece_at() {
+        let by_squares = |p: &Position| {
+            let mut s = String::new();
+            for rank in (0..8).rev() {
+                let mut empty = 0u8;
+                for file in 0..8 {
+                    let sq =
+                        Square::from_coords(File::new(file).unwrap(), Rank::new(rank).unwrap());
+                    match p.piece_at(sq) {
+                        Some(piece) => {
+                            if empty > 0 {
+                                s.push(char::from(b'0' + empty));
+                                empty = 0;
+                            }
+                            s.push(piece.char());
+                        }
+                        None => empty += 1,
+                    }
+                }
+                if empty > 0 {
+                    s.push(char::from(b'0' + empty));
+                }
+                if rank > 0 {
+                    s.push('/');
+                }
+            }
+            s
+        };
+        let mut rng = crate::testing::XorShift::new(7);
+        let mut positions = 0;
+        for fen in [
+            START_FEN,
+            "r3k2r/1P4P1/8/3N1N2/8/8/1p4p1/R3K2R w KQkq - 0 1",
+            "8/1p6/8/k2pP3/1pP5/8/P7/K7 w - d6 0 1",
+        ] {
+            for _ in 0..20 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for _ in 0..300 {
+                    assert_eq!(pos.board_fen(), by_squares(&pos));
+                    assert!(pos.fen().starts_with(&by_squares(&pos)));
+                    positions += 1;
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.next() as usize % moves.len()];
+                    pos.play_unchecked(&m);
+                }
+            }
+        }
+        for _ in 0..2000 {
+            let mut pos = Position::empty();
+            // sparse, dense and overlapping boards
+            let board = |rng: &mut crate::testing::XorShift| match rng.next() % 3 {
+                0 => Bitboard(rng.next() & rng.next()),
+                1 => Bitboard(rng.next()),
+                _ => Bitboard(rng.next() & rng.next() & rng.next()),
+            };
+            for b in &mut pos.by_color {
+                *b = board(&mut rng);
+            }
+            for b in &mut pos.by_role {
+                *b = board(&mut rng);
+            }
+            assert_eq!(pos.board_fen(), by_squares(&pos));
+            positions += 1;
+        }
+        assert!(positions > 10_000, "{positions}");
+    }
 
     #[test]
     fn start_round_trip() {

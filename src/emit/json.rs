@@ -10,7 +10,7 @@ use std::io;
 use super::{Board, MoveStyle};
 use crate::{
     diag::{LineCol, Severity, Span},
-    game::{AnyMove, Clock, Game, Line, MoveNode, StartPosition},
+    game::{AnyMove, Clock, Game, Line, MainLine, MoveNode, StartPosition},
     notation::chess::{SanOut, write_san_hinted_into},
 };
 
@@ -101,8 +101,9 @@ fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
 }
 
 /// [`render`], the moves of the usual kind written by [`put_plain_move`] when
-/// `plain_path`, by the general path otherwise (for the test comparing them).
-fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: bool) {
+/// `plain_path`, by the general path otherwise (for the test comparing them); returns
+/// what it took the main line to be.
+fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: bool) -> MainLine {
     b.reserve(size_hint(game));
     let mut ctx = Ctx {
         game,
@@ -134,11 +135,17 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
     }
     b.extend_from_slice(b",\"moves\":");
     let mut board = Board::new(&game.start);
-    let played = write_line(b, &mut ctx, &mut board, &game.moves);
+    let (played, plain) = write_line(b, &mut ctx, &mut board, &game.moves);
+    // a main line written by the plain path alone is one of hinted legal moves
+    let main_line = if plain {
+        MainLine::PLAIN
+    } else {
+        game.main_line()
+    };
     b.extend_from_slice(b",\"result\":");
     push_str(b, game.result.as_str());
     b.extend_from_slice(b",\"final_fen\":");
-    let fen = match game.recorded_end() {
+    let fen = match game.recorded_end_of(main_line) {
         Some(end) => end.fen(),
         None => {
             play_pending(&mut board, game.moves.moves.get(played..).unwrap_or(&[]));
@@ -151,7 +158,7 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
     };
     push_str(b, &fen);
     b.extend_from_slice(b",\"status\":");
-    push_str(b, status_name(game));
+    push_str(b, status_name(game.status_of(main_line)));
     b.extend_from_slice(b",\"diagnostics\":[");
     for (i, d) in game.diagnostics.iter().enumerate() {
         if i > 0 {
@@ -203,6 +210,7 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
         None => b.extend_from_slice(b"null"),
     }
     b.extend_from_slice(b"}\n");
+    main_line
 }
 
 /// Appends the pairs of the `tags` object, then `},"tag_list":[` and the items of the
@@ -239,29 +247,43 @@ fn put_tags(b: &mut Vec<u8>, scratch: &mut [u8; SCRATCH], tags: &crate::game::Ta
 /// Longest tag list [`put_plain_tags`] writes.
 const PLAIN_TAGS: usize = 32;
 
+/// Room of [`put_plain_tags`] (a power of two): for tags whose text (twice) and signs
+/// ([`plain_tags_fit`]) fit in it.
+const TAGS_ROOM: usize = 1024;
+
+/// Whether [`put_plain_tags`] writes tags of `text_len` bytes in `items` items: they
+/// fit in [`TAGS_ROOM`] with room for a piece of 16 bytes written past them (each
+/// tag's signs take 14 bytes, and 14 more once).
+fn plain_tags_fit(text_len: usize, items: usize) -> bool {
+    items <= PLAIN_TAGS && 2 * text_len + 16 * items + 16 <= TAGS_ROOM
+}
+
 /// Appends what [`put_tags`] appends and returns `true` when no name or value needs an
-/// escape and there are at most [`PLAIN_TAGS`] tags (otherwise `false`, and nothing
+/// escape and the tags fit ([`plain_tags_fit`]; otherwise `false`, and nothing
 /// appended): every name and value is copied from the tags' text
-/// ([`crate::game::Tags::raw_parts`]) in pieces of 16 bytes, into room appended
-/// once; names are compared as words for the first value of each name.
+/// ([`crate::game::Tags::raw_parts`]) in pieces of 16 bytes into a fixed array
+/// appended with one copy; names are compared for the first value of each name only
+/// when a mask of their words says they may repeat.
 fn put_plain_tags(b: &mut Vec<u8>, tags: &crate::game::Tags) -> bool {
     let (text, items) = tags.raw_parts();
     let text = text.as_bytes();
-    if items.len() > PLAIN_TAGS || !all_plain(text) {
+    if !plain_tags_fit(text.len(), items.len()) || !all_plain(text) {
         return false;
     }
-    let at = b.len();
-    // each name and value twice, the signs around them and 16 bytes past the end
-    b.resize(at + 2 * text.len() + 16 * items.len() + 64, 0);
-    let written = b
-        .get_mut(at..)
-        .and_then(|room| fill_plain_tags(room, text, items));
-    b.truncate(at + written.unwrap_or(0));
-    written.is_some()
+    let mut room = [0; TAGS_ROOM + 16];
+    let len = fill_plain_tags(&mut room, text, items);
+    b.extend_from_slice(room.get(..len).unwrap_or(&[]));
+    true
 }
 
-/// [`put_plain_tags`] into `room`: the length written, `None` when it does not fit.
-fn fill_plain_tags(room: &mut [u8], text: &[u8], items: &[(usize, usize, usize)]) -> Option<usize> {
+/// [`put_plain_tags`] into `room`: the length written. Every offset written at is
+/// below [`TAGS_ROOM`] ([`plain_tags_fit`]): taken below it by a mask, which changes
+/// none but spares the checks of the room's length.
+fn fill_plain_tags(
+    room: &mut [u8; TAGS_ROOM + 16],
+    text: &[u8],
+    items: &[(usize, usize, usize)],
+) -> usize {
     // each name as its length and its first eight bytes, compared at once
     let mut keys = [(0, 0); PLAIN_TAGS];
     for (key, &(a, b, _)) in keys.iter_mut().zip(items) {
@@ -269,41 +291,47 @@ fn fill_plain_tags(room: &mut [u8], text: &[u8], items: &[(usize, usize, usize)]
     }
     let o = &mut 0;
     let mut first = true;
+    // a bit for each name written, picked by its key: only a name whose bit is set
+    // may repeat one
+    let mut seen = 0u64;
     for (i, (&(a, b, c), key)) in items.iter().zip(&keys).enumerate() {
+        let bit = 1u64 << ((key.1 ^ key.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
         // first value of a name wins; the full list is in `tag_list`
-        let repeat = items.iter().zip(&keys).take(i).any(|(&(a2, b2, _), k)| {
-            k == key && (key.0 <= 8 || text.get(a2..b2) == text.get(a..b))
-        });
+        let repeat = seen & bit != 0
+            && items.iter().zip(&keys).take(i).any(|(&(a2, b2, _), k)| {
+                k == key && (key.0 <= 8 || text.get(a2..b2) == text.get(a..b))
+            });
+        seen |= bit;
         if repeat {
             continue;
         }
         // the first pair without its comma
-        put_in(
+        put_tag(
             room,
             o,
             if first { b"\"\"" } else { b",\"" },
             2 - usize::from(first),
-        )?;
+        );
         first = false;
-        copy_text(room, o, text, a, b)?;
-        put_in(room, o, b"\":\"", 3)?;
-        copy_text(room, o, text, b, c)?;
-        put_in(room, o, b"\"", 1)?;
+        copy_text(room, o, text, a, b);
+        put_tag(room, o, b"\":\"", 3);
+        copy_text(room, o, text, b, c);
+        put_tag(room, o, b"\"", 1);
     }
-    put_in(room, o, b"},\"tag_list\":[", 14)?;
+    put_tag(room, o, b"},\"tag_list\":[", 14);
     for (i, &(a, b, c)) in items.iter().enumerate() {
-        put_in(
+        put_tag(
             room,
             o,
             if i > 0 { b",[\"" } else { b"[\"\"" },
             3 - usize::from(i == 0),
-        )?;
-        copy_text(room, o, text, a, b)?;
-        put_in(room, o, b"\",\"", 3)?;
-        copy_text(room, o, text, b, c)?;
-        put_in(room, o, b"\"]", 2)?;
+        );
+        copy_text(room, o, text, a, b);
+        put_tag(room, o, b"\",\"", 3);
+        copy_text(room, o, text, b, c);
+        put_tag(room, o, b"\"]", 2);
     }
-    Some(*o)
+    *o
 }
 
 /// The first eight bytes of `text[a..b]` (zeros past `b`) as a word.
@@ -316,36 +344,53 @@ fn head_word(text: &[u8], a: usize, b: usize) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// Copies `text[from..to]` into `room` at `*o` in pieces of 16 bytes (read past `to`
-/// while `text` goes on, written past the copy in `room`, which is room), and counts
-/// its bytes; `None` when `room` is too short.
+/// Copies all of `s` into `room` at `*at` (below [`TAGS_ROOM`]: see
+/// [`fill_plain_tags`]) and counts `n` of its bytes as used (at most `K`: the rest is
+/// room written over later).
 #[inline(always)]
-fn copy_text(room: &mut [u8], o: &mut usize, text: &[u8], from: usize, to: usize) -> Option<()> {
-    let len = to.checked_sub(from)?;
+fn put_tag<const K: usize>(room: &mut [u8; TAGS_ROOM + 16], at: &mut usize, s: &[u8; K], n: usize) {
+    const { assert!(K <= 16 && TAGS_ROOM.is_power_of_two()) };
+    let from = *at & (TAGS_ROOM - 1);
+    if let Some(to) = room.get_mut(from..from + K) {
+        to.copy_from_slice(s);
+    }
+    *at = from + n;
+}
+
+/// Copies `text[from..to]` into `room` at `*o` (below [`TAGS_ROOM`]: see
+/// [`fill_plain_tags`]) in pieces of 16 bytes (read past `to` while `text` goes on,
+/// written past the copy in `room`, which is room), and counts its bytes.
+#[inline(always)]
+fn copy_text(room: &mut [u8; TAGS_ROOM + 16], o: &mut usize, text: &[u8], from: usize, to: usize) {
+    let len = to.saturating_sub(from);
     let mut p = 0;
     while p < len {
-        let (at, q) = (from + p, *o + p);
+        let (at, q) = (from + p, (*o + p) & (TAGS_ROOM - 1));
         let Some(piece) = text
             .get(at..at + 16)
             .and_then(|s| <&[u8; 16]>::try_from(s).ok())
         else {
-            // the end of the text
-            copy_exact(room.get_mut(q..)?, text.get(at..to)?)?;
+            // the end of the text: less than 16 bytes
+            copy_exact(room.get_mut(q..q + 16), text.get(at..to));
             break;
         };
-        room.get_mut(q..q + 16)?.copy_from_slice(piece);
+        if let Some(to) = room.get_mut(q..q + 16) {
+            to.copy_from_slice(piece);
+        }
         p += 16;
     }
     *o += len;
-    Some(())
 }
 
-/// Copies `s` to the start of `room`; `None` when it does not fit.
+/// Copies `s` to the start of `room` when both are there and it fits.
 #[cold]
 #[inline(never)]
-fn copy_exact(room: &mut [u8], s: &[u8]) -> Option<()> {
-    room.get_mut(..s.len())?.copy_from_slice(s);
-    Some(())
+fn copy_exact(room: Option<&mut [u8]>, s: Option<&[u8]>) {
+    if let (Some(room), Some(s)) = (room, s)
+        && let Some(to) = room.get_mut(..s.len())
+    {
+        to.copy_from_slice(s);
+    }
 }
 
 /// Whether every move written in `style` needs no escape in a JSON string: the
@@ -377,14 +422,16 @@ fn size_hint(game: &Game) -> usize {
 }
 
 /// Writes a line as an array of move objects from `board`, the position before its
-/// first move, and returns how many of its moves are played on `board`.
+/// first move, and returns how many of its moves are played on `board` and whether
+/// every move was written by [`put_plain_run`] (then each carries its hint and none
+/// is illegal: the line is [`MainLine::PLAIN`]).
 ///
 /// The usual chess move is written from its hint ([`crate::game::SanHint`]) without
 /// the board, so the board is left behind: the moves since the last one played on it
 /// are played ([`play_pending`]) only when a move needs the board (one without a
 /// hint, or with variations, which start from the position before it). The caller
 /// plays the rest if it needs the line's end position.
-fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) -> usize {
+fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) -> (usize, bool) {
     b.push(b'[');
     // every move, a null one too, passes the turn: one ply each
     let first_ply = u64::from(board.ply());
@@ -392,6 +439,7 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
     let plain_path = ctx.plain_path && ctx.plain_moves && matches!(board, Board::Chess(_));
     let chess960 = matches!(board, Board::Chess(p) if p.chess960());
     let mut played = 0;
+    let mut plain = true;
     let mut i = 0;
     while i < line.moves.len() {
         // comments before the first move of the line belong to it in JSON
@@ -405,6 +453,7 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         i += 1;
         // the general path, for the move at `i - 1`
         let i = i - 1;
+        plain = false;
         let mut o = Out::new(b, &mut ctx.scratch);
         o.put(if i > 0 { b",{\"ply\":" } else { b"{\"ply\":" });
         o.put_u64(first_ply + i as u64);
@@ -482,7 +531,7 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         b.extend_from_slice(b"]}");
     }
     b.push(b']');
-    played
+    (played, plain)
 }
 
 /// Room appended to the buffer at a time for the objects of [`put_plain_run`] (while
@@ -561,7 +610,7 @@ fn put_plain_move(
     let text = &ctx.game.source.text;
     let word = <[u8; 8]>::try_from(text.as_bytes().get(start..start + 8)?).ok()?;
     let ply = DIGITS.get(usize::try_from(ply).ok()?)?;
-    let column = DIGITS.get(ctx.lines.field_for(start) as usize)?;
+    let column = ctx.lines.column_digits(start)?;
     let san = ctx.san_words.san(m, hint);
     // the move written as its SAN (plain: see `plain_moves`) needs no more checks
     let keep = u64::MAX >> (64 - 8 * len);
@@ -580,7 +629,7 @@ fn put_plain_move(
     // `{"ply":` for the first move, its last byte written over
     let prefix = if first { b"{\"ply\":\"" } else { b",{\"ply\":" };
     put_in(room, o, prefix, 8 - usize::from(first))?;
-    put_in(room, o, ply, usize::from(ply[3]))?;
+    put_in(room, o, ply, digits_len(ply))?;
     put_in(room, o, b",\"uci\":\"", 8)?;
     let (uci, uci_len) = chess_coords(m, chess960);
     put_in(room, o, &uci, uci_len)?;
@@ -590,7 +639,7 @@ fn put_plain_move(
     put_in(room, o, &word, len)?;
     put_in(room, o, b"\"", 1)?;
     put_in(room, o, &ctx.lines.field, ctx.lines.field_len)?;
-    put_in(room, o, column, usize::from(column[3]))?;
+    put_in(room, o, column, digits_len(column))?;
     put_in(room, o, PLAIN_TAIL, PLAIN_TAIL.len())?;
     Some(*o)
 }
@@ -898,8 +947,8 @@ fn kind_name(game: &Game) -> &'static str {
     }
 }
 
-fn status_name(game: &Game) -> &'static str {
-    match game.status() {
+fn status_name(status: crate::game::Status) -> &'static str {
+    match status {
         crate::game::Status::Clean => "clean",
         crate::game::Status::Repaired => "repaired",
         crate::game::Status::Partial => "partial",
@@ -975,7 +1024,7 @@ impl<'a> Out<'a> {
     #[inline(always)]
     fn put_u64(&mut self, v: u64) {
         match usize::try_from(v).ok().and_then(|i| DIGITS.get(i)) {
-            Some(d) => self.put_prefix(d, usize::from(d[3])),
+            Some(d) => self.put_prefix(d, digits_len(d)),
             None => self.put(itoa::Buffer::new().format(v).as_bytes()),
         }
     }
@@ -1089,6 +1138,17 @@ impl Lines<'_> {
         self.field_for_slow(offset)
     }
 
+    /// [`Lines::field_for`] with the column as its entry of [`DIGITS`] (`None` past
+    /// 999): on the line of the fast path, from the offset without a conversion.
+    #[inline(always)]
+    fn column_digits(&mut self, offset: usize) -> Option<&'static [u8; 4]> {
+        let from_start = offset.wrapping_sub(self.fast_start);
+        if from_start <= self.fast_len {
+            return DIGITS.get(from_start.checked_add(1)?);
+        }
+        DIGITS.get(self.field_for_slow(offset) as usize)
+    }
+
     /// [`Lines::field_for`] of an offset off the line of the fast path.
     #[inline(never)]
     fn field_for_slow(&mut self, offset: usize) -> u32 {
@@ -1106,9 +1166,34 @@ impl Lines<'_> {
         lc.column
     }
 
-    /// Writes the `field` of line `line`.
-    #[cold]
+    /// Writes the `field` of line `line`: the number of the line before counted up in
+    /// place (the usual step), any other written anew.
     fn set_field(&mut self, line: u64) {
+        if self.field_line.and_then(|l| l.checked_add(1)) == Some(line) && self.count_up() {
+            self.field_line = Some(line);
+            return;
+        }
+        self.write_field(line);
+    }
+
+    /// Adds one to the line number in `field`, its last digit up and the nines
+    /// before it to zeros; `false` when it gains a digit (then to be written anew).
+    #[inline(always)]
+    fn count_up(&mut self) -> bool {
+        let digits = self.field.get_mut(8..self.field_len.saturating_sub(10));
+        for d in digits.into_iter().flatten().rev() {
+            if *d != b'9' {
+                *d += 1;
+                return true;
+            }
+            *d = b'0';
+        }
+        false
+    }
+
+    /// Writes the `field` of line `line` anew.
+    #[cold]
+    fn write_field(&mut self, line: u64) {
         let mut number = itoa::Buffer::new();
         let digits = number.format(line).as_bytes();
         let (key, rest) = self.field.split_at_mut(8);
@@ -1342,9 +1427,16 @@ fn hex_digit(d: u8) -> u8 {
 /// Appends a decimal number.
 fn push_u64(b: &mut Vec<u8>, v: u64) {
     match usize::try_from(v).ok().and_then(|i| DIGITS.get(i)) {
-        Some(d) => b.extend_from_slice(d.get(..usize::from(d[3])).unwrap_or(d)),
+        Some(d) => b.extend_from_slice(d.get(..digits_len(d)).unwrap_or(d)),
         None => b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes()),
     }
+}
+
+/// How many digits an entry of [`DIGITS`] has: its last byte, 1 to 3 (masked so
+/// that it is seen to be below 4 when compiling).
+#[inline(always)]
+fn digits_len(d: &[u8; 4]) -> usize {
+    usize::from(d[3] & 3)
 }
 
 /// The numbers below 1000 in decimal: the digits, then how many they are (the last
@@ -1716,6 +1808,44 @@ mod tests {
             "[White \"Trắng\"]\n\n1. e4 e5 2. Nf3\nNc6 3. Bb5\r\n3... a6 {é}\n4. Ba4\n",
         ];
         let mut rng = crate::testing::XorShift::new(7);
+        // the line field of every offset, in increasing order, and by random steps
+        // (numbers gaining digits, lines skipped, empty lines, going back)
+        let many: String = (0..1200)
+            .map(|i| ["a\n", "bc d\n", "\n", "é e\n"][i % 7 % 4])
+            .collect();
+        for (text, first) in texts.iter().map(|t| (*t, 7)).chain([
+            (many.as_str(), 1),
+            (many.as_str(), 95),
+            (many.as_str(), 9_990),
+            (many.as_str(), 99_999_990),
+        ]) {
+            let index = LineIndex::new(text, first);
+            let mut lines = Lines::new(text, first);
+            let check = |o: usize, lines: &mut Lines<'_>| {
+                let want = index.locate(text, o);
+                let digits = lines.column_digits(o);
+                assert_eq!(digits, DIGITS.get(want.column as usize), "{first} at {o}");
+                let column = lines.field_for(o);
+                let field = lines.field.get(..lines.field_len).unwrap();
+                assert_eq!(column, want.column, "{first} at {o}");
+                let want_field = format!(",\"line\":{},\"column\":", want.line);
+                assert_eq!(String::from_utf8_lossy(field), want_field, "{first} at {o}");
+            };
+            for o in 0..=text.len() + 2 {
+                check(o, &mut lines);
+            }
+            let mut lines = Lines::new(text, first);
+            let mut o = 0usize;
+            for _ in 0..2000 {
+                o = match rng.below(16) {
+                    0 => rng.below(text.len() + 3),
+                    1 => o.saturating_sub(rng.below(6)),
+                    2 => o + rng.below(40),
+                    _ => o + rng.below(4),
+                } % (text.len() + 3);
+                check(o, &mut lines);
+            }
+        }
         for text in texts {
             let index = LineIndex::new(text, 7);
             let want = |o: usize| index.locate(text, o);
@@ -1855,7 +1985,8 @@ mod tests {
                 assert_eq!(got, b"x");
             }
             let escapes = tags.iter().any(|(n, v)| needs_escape(n) || needs_escape(v));
-            plain += usize::from(n <= PLAIN_TAGS && !escapes);
+            let fits = plain_tags_fit(tags.raw_parts().0.len(), n);
+            plain += usize::from(fits && !escapes);
         }
         assert!(fast > 300 && fast == plain, "{fast} {plain}");
     }
@@ -2051,6 +2182,13 @@ mod tests {
         for game in sample_games() {
             let mut forgotten = game.clone();
             forgotten.forget_end();
+            // from one pass over the main line as from the passes of each
+            let line = game.main_line();
+            assert_eq!(game.status_of(line), game.status());
+            assert_eq!(
+                game.recorded_end_of(line).map(Board::fen),
+                game.recorded_end().map(Board::fen)
+            );
             if let Some(end) = game.recorded_end() {
                 recorded += 1;
                 assert_eq!(end.fen(), forgotten.end_position().fen());
@@ -2188,8 +2326,10 @@ mod tests {
                             moves: MoveStyle { chess, ..MoveStyle::default() },
                         };
                         let (mut fast, mut general) = (Vec::new(), Vec::new());
-                        render_with(&mut fast, &game, &opts, true);
+                        let line = render_with(&mut fast, &game, &opts, true);
                         render_with(&mut general, &game, &opts, false);
+                        // the main line as the plain path saw it, as a pass over it
+                        proptest::prop_assert_eq!(line, game.main_line());
                         proptest::prop_assert_eq!(
                             String::from_utf8_lossy(&fast),
                             String::from_utf8_lossy(&general)
