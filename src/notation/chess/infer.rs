@@ -118,6 +118,8 @@ struct Heads {
     /// `other_keys` (a branch that goes one way, where a scan ends at a different
     /// place for each letter).
     other_slots: [u32; 64],
+    /// One bit per low six bits of the keys of `other_keys`.
+    other_low: u64,
 }
 
 impl Heads {
@@ -127,6 +129,7 @@ impl Heads {
             ascii: 0,
             other_keys: Vec::new(),
             other_slots: [0; 64],
+            other_low: 0,
         }
     }
 
@@ -198,6 +201,7 @@ impl Heads {
     /// Notes a head that starts with the character of [`utf8_key`] `key`.
     #[inline(always)]
     fn add_key(&mut self, key: u32) {
+        self.other_low |= 1 << (key & 63);
         let slot = &mut self.other_slots[(key & 63) as usize];
         if *slot == key {
             return;
@@ -227,6 +231,11 @@ impl Heads {
     /// of one character stands at a head when a head starts with that character; a
     /// longer one is looked for in the heads only when its first character starts one.
     fn has_letter_of(&self, table: &PieceTable, tokens: &[&str]) -> bool {
+        let (ascii_firsts, low_firsts) = table.first_masks();
+        if self.ascii & ascii_firsts == 0 && self.other_low & low_firsts == 0 {
+            // no head starts with the first character of a letter of the table
+            return false;
+        }
         let (ascii, others) = table.letter_heads();
         self.ascii & ascii != 0
             || table
@@ -364,11 +373,12 @@ fn read_lettered(tokens: &[&str]) -> Option<Readings> {
     let mut heads = Heads::new();
     let mut syntax = Vec::with_capacity(tokens.len());
     for tok in tokens {
-        let mut san = SanSyntax::blank();
-        if !read_noting_heads(tok, table, &mut heads, &mut san) {
+        // the move is read where it is kept
+        syntax.push(SanSyntax::blank());
+        let san = syntax.last_mut()?;
+        if !read_noting_heads(tok, table, &mut heads, san) {
             return None;
         }
-        syntax.push(san);
     }
     let mut readings = Readings::default();
     for t in heads.tables(tokens) {
