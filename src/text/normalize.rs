@@ -23,22 +23,33 @@ pub fn nfc(text: String) -> String {
 /// Is every character of `text` [`plainly_nfc`]? ASCII is skipped eight bytes at a
 /// time; another character is decided by [`STEPS`] from its first two bytes (`text` is
 /// valid UTF-8, read at character boundaries), and only a three-byte character of a
-/// block that is partly plainly NFC is decoded whole.
+/// block that is partly plainly NFC is decoded whole. Each round skips the ASCII before
+/// a character and decides that character (a letter and the rest of its move, in a
+/// record's moves).
 fn all_plainly_nfc(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut i = 0;
-    while let Some(&lead) = bytes.get(i) {
-        if lead < 0x80 {
-            // skip the ASCII bytes before the first non-ASCII one (all eight if none)
-            i += match bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-                Some(&word) => {
-                    let high = u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
-                    (high.trailing_zeros() / 8) as usize
+    loop {
+        // skip the ASCII bytes before the first non-ASCII one (all eight if none)
+        match bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(&word) => {
+                let high = u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
+                if high == 0 {
+                    i += 8;
+                    continue;
                 }
-                None => 1,
-            };
-            continue;
+                i += (high.trailing_zeros() / 8) as usize;
+            }
+            None => {
+                // the last few bytes
+                while bytes.get(i).is_some_and(u8::is_ascii) {
+                    i += 1;
+                }
+            }
         }
+        let Some(&lead) = bytes.get(i) else {
+            return true;
+        };
         let b1 = bytes.get(i + 1).map_or(0, |&b| b & 0x3F);
         let step = STEPS[((usize::from(lead & 0x3F) << 6) | usize::from(b1)) & 0xFFF];
         match step {
@@ -54,7 +65,6 @@ fn all_plainly_nfc(text: &str) -> bool {
             len => i += usize::from(len),
         }
     }
-    true
 }
 
 /// [`STEPS`]: not plainly NFC (or a four-byte character: beyond the BMP, where none is).
@@ -260,6 +270,8 @@ mod tests {
                 format!("12345678{c}"),
                 format!("1234567{c}x"),
                 format!("{c}1234567890abcdef"),
+                format!("{c}ab"),
+                format!("abc{c}abcdefghijk{c}1{c}"),
             ];
             for text in &texts {
                 assert_eq!(all_plainly_nfc(text), plain(text), "{c:?} in {text:?}");

@@ -7,9 +7,11 @@
 //! (the order of `grammars/chess-pieces.tsv`: English first), and the tie is reported.
 //! None: the one that replays furthest, and where it failed.
 
+use std::sync::OnceLock;
+
 use super::lang::{PieceTable, english, tables, utf8_key};
 use super::resolve::{ReadError, read_play};
-use super::syntax::{SanSyntax, accepts, parse_ok};
+use super::syntax::{SanSyntax, Shape, accepts, common_shape, parse_ok, parse_ok_rest};
 use crate::chess::Position;
 
 /// Where the chosen table stopped replaying.
@@ -107,8 +109,7 @@ fn may_start_with_space(token: &str) -> bool {
 /// The first characters of the heads of a game's tokens ([`heads_of`]), computed once
 /// for all the tables: ASCII as bits, other characters by their [`utf8_key`], listed
 /// without repeats (compared without decoding the text).
-struct Heads<'a> {
-    tokens: &'a [&'a str],
+struct Heads {
     ascii: u128,
     other_keys: Vec<u32>,
     /// The first key of `other_keys` with each value of the low six bits (0 for none):
@@ -117,39 +118,59 @@ struct Heads<'a> {
     /// `other_keys` (a branch that goes one way, where a scan ends at a different
     /// place for each letter).
     other_slots: [u32; 64],
+    /// One bit per low six bits of the keys of `other_keys`.
+    other_low: u64,
 }
 
-impl<'a> Heads<'a> {
-    fn of(tokens: &'a [&'a str]) -> Heads<'a> {
-        let mut heads = Heads {
-            tokens,
+impl Heads {
+    /// No heads yet.
+    fn new() -> Heads {
+        Heads {
             ascii: 0,
             other_keys: Vec::new(),
             other_slots: [0; 64],
-        };
+            other_low: 0,
+        }
+    }
+
+    /// The heads of every token of `tokens`.
+    fn of(tokens: &[&str]) -> Heads {
+        let mut heads = Heads::new();
         for t in tokens {
-            // the heads of `heads_of` in one pass over the bytes: white space trimmed
-            // only where it may stand; then after every rank digit, past `=`, `(`, `/`,
-            // the next byte starts a head (a digit there starts another)
-            let t = if may_start_with_space(t) {
-                t.trim_start()
-            } else {
-                t
-            };
-            let b = t.as_bytes();
-            let mut i = heads.add(b, 0);
-            while let Some(&c) = b.get(i) {
-                i += 1;
-                if c.wrapping_sub(b'1') < 8 {
-                    let mut j = i;
-                    while matches!(b.get(j), Some(b'=' | b'(' | b'/')) {
-                        j += 1;
-                    }
-                    heads.add(b, j);
-                }
-            }
+            heads.add_token(t);
         }
         heads
+    }
+
+    /// Notes the heads of `t`: those of [`heads_of`] in one pass over the bytes, white
+    /// space trimmed only where it may stand; then after every rank digit, past `=`,
+    /// `(`, `/`, the next byte starts a head (a digit there starts another).
+    #[inline(always)]
+    fn add_token(&mut self, t: &str) {
+        let t = if may_start_with_space(t) {
+            t.trim_start()
+        } else {
+            t
+        };
+        let b = t.as_bytes();
+        let mut i = self.add(b, 0);
+        while let Some(&c) = b.get(i) {
+            i += 1;
+            if c.wrapping_sub(b'1') < 8 {
+                let mut j = i;
+                while matches!(b.get(j), Some(b'=' | b'(' | b'/')) {
+                    j += 1;
+                }
+                self.add(b, j);
+            }
+        }
+    }
+
+    /// [`add_token`](Self::add_token) out of line: for the few tokens of a game that
+    /// need it.
+    #[inline(never)]
+    fn add_token_apart(&mut self, t: &str) {
+        self.add_token(t);
     }
 
     /// Notes the first character of the head at byte `at` of `b` (none past the end);
@@ -173,17 +194,24 @@ impl<'a> Heads<'a> {
         let Some((key, len)) = b.get(at..).and_then(utf8_key) else {
             return 0;
         };
+        self.add_key(key);
+        len
+    }
+
+    /// Notes a head that starts with the character of [`utf8_key`] `key`.
+    #[inline(always)]
+    fn add_key(&mut self, key: u32) {
+        self.other_low |= 1 << (key & 63);
         let slot = &mut self.other_slots[(key & 63) as usize];
         if *slot == key {
-            return len;
+            return;
         }
         if *slot == 0 {
             *slot = key;
         } else if self.other_keys.contains(&key) {
-            return len;
+            return;
         }
         self.other_keys.push(key);
-        len
     }
 
     /// Does a head start with the character of [`char_key`](super::lang::char_key)
@@ -198,11 +226,16 @@ impl<'a> Heads<'a> {
         }
     }
 
-    /// Does one of the table's own letters stand at a head? A single ASCII letter is one
-    /// bit of the table's mask; another letter of one character stands at a head when a
-    /// head starts with that character; a longer one is looked for in the heads only
-    /// when its first character starts one.
-    fn has_letter_of(&self, table: &PieceTable) -> bool {
+    /// Does one of the table's own letters stand at a head of `tokens` (whose heads
+    /// these are)? A single ASCII letter is one bit of the table's mask; another letter
+    /// of one character stands at a head when a head starts with that character; a
+    /// longer one is looked for in the heads only when its first character starts one.
+    fn has_letter_of(&self, table: &PieceTable, tokens: &[&str]) -> bool {
+        let (ascii_firsts, low_firsts) = table.first_masks();
+        if self.ascii & ascii_firsts == 0 && self.other_low & low_firsts == 0 {
+            // no head starts with the first character of a letter of the table
+            return false;
+        }
         let (ascii, others) = table.letter_heads();
         self.ascii & ascii != 0
             || table
@@ -211,17 +244,16 @@ impl<'a> Heads<'a> {
                 .zip(others)
                 .any(|(&(first, whole), l)| {
                     self.has_first(first)
-                        && (whole
-                            || self
-                                .tokens
-                                .iter()
-                                .any(|t| heads_of(t).any(|h| h.starts_with(l))))
+                        && (whole || tokens.iter().any(|t| heads_of(t).any(|h| h.starts_with(l))))
                 })
     }
 
-    /// The tables with a letter at a head, in preference order.
-    fn tables(&self) -> impl Iterator<Item = &'static PieceTable> + '_ {
-        tables().iter().filter(|t| self.has_letter_of(t))
+    /// The tables with a letter at a head of `tokens` (whose heads these are), in
+    /// preference order.
+    fn tables<'s>(&'s self, tokens: &'s [&str]) -> impl Iterator<Item = &'static PieceTable> + 's {
+        tables()
+            .iter()
+            .filter(move |t| self.has_letter_of(t, tokens))
     }
 }
 
@@ -252,7 +284,7 @@ fn replay(
 /// that table is the only one that can replay the whole game.
 pub fn readable_by(tokens: &[&str]) -> Vec<&'static PieceTable> {
     Heads::of(tokens)
-        .tables()
+        .tables(tokens)
         .filter(|t| tokens.iter().all(|tok| accepts(tok, t)))
         .collect()
 }
@@ -270,12 +302,18 @@ pub struct Readings {
 /// [`readable_by`], keeping the syntax of the tokens when a single table reads them all,
 /// so that a replay under that table need not parse them again.
 pub fn read_tokens(tokens: &[&str]) -> Readings {
+    read_lettered(tokens).unwrap_or_else(|| read_by_heads(tokens))
+}
+
+/// [`read_tokens`] for any game: the tables with a letter at a head, each reading every
+/// token, the first to read them all keeping their syntax.
+fn read_by_heads(tokens: &[&str]) -> Readings {
     let mut readings = Readings::default();
     let mut syntax = Vec::new();
     // the token that stopped the last table is tried first on the next: tables that
     // share letters tend to stop at the same one (the answer is the same in any order)
     let mut stopped = None;
-    for t in Heads::of(tokens).tables() {
+    for t in Heads::of(tokens).tables(tokens) {
         if stopped.is_some_and(|i: usize| tokens.get(i).is_some_and(|tok| !accepts(tok, t))) {
             continue;
         }
@@ -312,10 +350,126 @@ pub fn read_tokens(tokens: &[&str]) -> Readings {
     readings
 }
 
+/// How far into a game [`read_tokens`] looks for a token that starts with a letter
+/// outside ASCII: a game in such letters names a piece within its first moves.
+const LETTERED_WITHIN: usize = 24;
+
+/// [`read_tokens`] for a game with a token among its first [`LETTERED_WITHIN`] that
+/// starts with a letter outside ASCII of some table's own (Chinese, Persian, figurine
+/// …): the tokens are read once, under that table, each token's heads noted as it is
+/// read (only its letter, for a token in one of the common shapes:
+/// [`shaped_heads_name_no_letter`]), and the other tables are tried only when a letter
+/// of theirs stands at a head. `None` for any other game, or when that table does not
+/// read every token: [`read_tokens`] reads it the general way.
+fn read_lettered(tokens: &[&str]) -> Option<Readings> {
+    let first = tokens
+        .iter()
+        .take(LETTERED_WITHIN)
+        .find(|tok| tok.as_bytes().first().is_some_and(|&b| b >= 0x80))?;
+    let table = lettered_table(first)?;
+    if !shaped_heads_name_no_letter() {
+        return None;
+    }
+    let mut heads = Heads::new();
+    let mut syntax = Vec::with_capacity(tokens.len());
+    for tok in tokens {
+        // the move is read where it is kept
+        syntax.push(SanSyntax::blank());
+        let san = syntax.last_mut()?;
+        if !read_noting_heads(tok, table, &mut heads, san) {
+            return None;
+        }
+    }
+    let mut readings = Readings::default();
+    for t in heads.tables(tokens) {
+        // `table` is among them (its letter stands at the head of `first`), and it
+        // reads every token
+        if std::ptr::eq(t, table) || tokens.iter().all(|tok| accepts(tok, t)) {
+            readings.tables.push(t);
+        }
+    }
+    if let [only] = readings.tables.as_slice()
+        && std::ptr::eq(*only, table)
+    {
+        readings.syntax = syntax;
+    }
+    Some(readings)
+}
+
+/// [`parse_ok`] under `table`, writing the move into `san` ([`SanSyntax::blank`] on
+/// entry, anything on `false`) and noting the heads of `token` in `heads`: only its
+/// letter for a token in one of the common shapes whose other heads name no letter
+/// ([`shaped_heads_name_no_letter`]), all of them otherwise.
+#[inline(always)]
+fn read_noting_heads(
+    token: &str,
+    table: &PieceTable,
+    heads: &mut Heads,
+    san: &mut SanSyntax,
+) -> bool {
+    match common_shape(token, table, san) {
+        Shape::Lettered => {
+            // its letter: the only head that may name one
+            if let Some((key, _)) = utf8_key(token.as_bytes()) {
+                heads.add_key(key);
+            }
+            true
+        }
+        Shape::Ascii
+            if san.promotion.is_none()
+                && matches!(token.as_bytes().first(), Some(b'a'..=b'h' | b'O')) =>
+        {
+            true
+        }
+        Shape::Ascii => {
+            heads.add_token_apart(token);
+            true
+        }
+        Shape::Other => {
+            heads.add_token_apart(token);
+            match parse_ok_rest(token, table) {
+                Some(read) => {
+                    *san = read;
+                    true
+                }
+                None => false,
+            }
+        }
+    }
+}
+
+/// The first table, in preference order, one of whose own letters is the first
+/// character of `token` (outside ASCII).
+fn lettered_table(token: &str) -> Option<&'static PieceTable> {
+    let (key, _) = utf8_key(token.as_bytes())?;
+    tables()
+        .iter()
+        .find(|t| t.other_firsts().contains(&(key, true)))
+}
+
+/// Does no table have a letter that starts with `a`…`h`, `O`, `x`, `+` or `#`? Then
+/// the heads of a token in the common shapes ([`Shape::Lettered`]: its letter, then
+/// heads among `a`…`h`, `x`, `+`, `#`; [`Shape::Ascii`] starting with a file or `O`,
+/// no promotion: heads among `a`…`h`, `O`, `x`, `+`, `#`) name no letter but the
+/// lettered one's own, and [`read_lettered`] need not note them.
+fn shaped_heads_name_no_letter() -> bool {
+    static NONE: OnceLock<bool> = OnceLock::new();
+    *NONE.get_or_init(|| {
+        tables().iter().all(|t| {
+            t.letters().all(|(l, _)| {
+                !matches!(
+                    l.as_bytes().first(),
+                    Some(b'a'..=b'h' | b'O' | b'x' | b'+' | b'#')
+                )
+            })
+        })
+    })
+}
+
 /// Infers the piece-letter language of a game's move tokens (main line, in order)
 /// played from `start`. See the module docs for the rule.
 pub fn infer_language(start: &Position, tokens: &[&str]) -> Inference {
-    let mut candidates: Vec<&'static PieceTable> = Heads::of(tokens).tables().collect();
+    let mut candidates: Vec<&'static PieceTable> = Heads::of(tokens).tables(tokens).collect();
     if candidates.is_empty() {
         candidates.push(english());
     }
@@ -566,7 +720,7 @@ mod tests {
             let heads = Heads::of(tokens);
             for t in tables() {
                 assert_eq!(
-                    heads.has_letter_of(t),
+                    heads.has_letter_of(t, tokens),
                     naive(tokens, t),
                     "{tokens:?} {}",
                     t.code
@@ -691,6 +845,92 @@ mod tests {
             assert_eq!(codes(&r.tables), codes(&want), "{game:?}");
             assert_syntax_of_a_sole_table(&r, &game, &format!("{game:?}"));
         }
+    }
+
+    /// `read_lettered` (one pass under the table of the first letter outside ASCII, the
+    /// heads noted as the tokens are read) finds what the general path finds, on games
+    /// in one script with tokens of every other kind mixed in.
+    #[test]
+    fn lettered_reading_agrees_with_the_general_path() {
+        let scripts: [&[&str]; 4] = [
+            &[
+                "马f3", "車d1", "车xd7", "后b8+", "兵e4", "王e2", "象1b5", "马bd7", "象xf3#",
+                "后e7", "e8=后", "马1xd2", "王xe2",
+            ],
+            &[
+                "اf3", "اسبf3", "شe2", "وd1", "رxd7", "فb5", "ف1b5", "وxe7+", "اbxd7", "e8=و",
+            ],
+            &[
+                "♘f3", "♞f6", "♚e7", "♖1e1#", "♕xd8+", "♗bd2", "b8=♕", "♙e4", "♘gxe2",
+            ],
+            &["Кf3", "Крe2", "Лd1", "Фd1", "Сb5", "крe2", "Кbd7", "e8=Ф"],
+        ];
+        let others = [
+            "e4",
+            "e5",
+            "exd5",
+            "bxc3",
+            "O-O",
+            "O-O-O+",
+            "0-0",
+            "e8=Q",
+            "exd8=Q#",
+            "d8H",
+            "Nf3",
+            "Mf3",
+            "Tb5",
+            "Rd1",
+            "--",
+            "Zz9",
+            "e9",
+            "",
+            "x",
+            "e2e4",
+            "ｅ４",
+            "b8=♕",
+            "e8=后",
+            "♘f3",
+            "马f3",
+            "اسبf3",
+            "Крe2",
+            "Кр",
+            "\u{3000}马f3",
+            "a8=D",
+            "Ωf3",
+            "é",
+            "马",
+            "马f9",
+            "e4e5",
+            "马f3!?",
+            "ex",
+        ];
+        let codes = |ts: &[&'static PieceTable]| ts.iter().map(|t| t.code).collect::<Vec<_>>();
+        let mut rng = crate::testing::XorShift::new(0x9E37_79B9_7F4A_7C15);
+        let mut lettered = 0;
+        for _ in 0..6_000 {
+            let script = scripts[rng.below(scripts.len())];
+            let len = 1 + rng.below(40);
+            let mixed = rng.below(4);
+            let game: Vec<&str> = (0..len)
+                .map(|_| {
+                    if rng.below(16) < mixed {
+                        others[rng.below(others.len())]
+                    } else {
+                        script[rng.below(script.len())]
+                    }
+                })
+                .collect();
+            let general = read_by_heads(&game);
+            if let Some(r) = read_lettered(&game) {
+                lettered += 1;
+                assert_eq!(codes(&r.tables), codes(&general.tables), "{game:?}");
+                assert_eq!(r.syntax, general.syntax, "{game:?}");
+            }
+            let r = read_tokens(&game);
+            assert_eq!(codes(&r.tables), codes(&general.tables), "{game:?}");
+            assert_eq!(r.syntax, general.syntax, "{game:?}");
+        }
+        assert!(lettered > 2_000, "{lettered}");
     }
 
     #[test]

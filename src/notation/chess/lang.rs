@@ -58,6 +58,9 @@ pub struct PieceTable {
     /// For each letter of `list_other`, in the same order: the [`char_key`] of its first
     /// character, and whether that character is the whole letter.
     other_firsts: Vec<(u32, bool)>,
+    /// The first characters of all the letters, as [`first_masks`](Self::first_masks)
+    /// gives them.
+    first_masks: (u128, u64),
 }
 
 impl PieceTable {
@@ -181,6 +184,15 @@ impl PieceTable {
         &self.other_firsts
     }
 
+    /// The first characters of the table's letters, for a quick test: those in ASCII
+    /// as bits (the single ASCII letters and the ASCII firsts of
+    /// [`other_firsts`](Self::other_firsts)), and one bit per low six bits of every
+    /// other first [`char_key`]. A text with no head among them holds no letter of
+    /// the table.
+    pub(crate) fn first_masks(&self) -> (u128, u64) {
+        self.first_masks
+    }
+
     /// Every letter (not lower-case forms) with its role, in table order.
     pub fn letters(&self) -> impl Iterator<Item = (&'static str, Role)> + '_ {
         self.list.iter().copied()
@@ -232,6 +244,7 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
                     list_ascii: 0,
                     list_other: Vec::new(),
                     other_firsts: Vec::new(),
+                    first_masks: (0, 0),
                 });
                 tables.len() - 1
             }
@@ -282,6 +295,16 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
         }
     }
     for t in &mut tables {
+        t.first_masks = t
+            .other_firsts
+            .iter()
+            .fold((t.list_ascii, 0), |(ascii, low), &(key, _)| {
+                if key < 128 {
+                    (ascii | 1 << key, low)
+                } else {
+                    (ascii, low | 1 << (key & 63))
+                }
+            });
         t.longer.sort_by_key(|m| std::cmp::Reverse(m.0.len()));
         // stable: of two entries for one character, the first in the data stays first
         t.single.sort_by_key(|m| m.0);
@@ -375,6 +398,20 @@ impl KeyIndex {
 pub(crate) fn utf8_key(bytes: &[u8]) -> Option<(u32, usize)> {
     // the first byte of a character of several bytes counts them in its leading ones
     let len = bytes.first()?.leading_ones() as usize;
+    if !(2..=4).contains(&len) {
+        return None;
+    }
+    // four bytes at hand (a letter and more of its move): the character's bytes are
+    // the top `len` of them, one load and one shift
+    match bytes.first_chunk::<4>() {
+        Some(&word) => Some((u32::from_be_bytes(word) >> (8 * (4 - len)), len)),
+        None => utf8_key_short(bytes, len),
+    }
+}
+
+/// [`utf8_key`] byte by byte, for a character of `len` bytes (2 to 4) at the start of
+/// `bytes` (fewer than four).
+fn utf8_key_short(bytes: &[u8], len: usize) -> Option<(u32, usize)> {
     let key = match *bytes.get(..len)? {
         [x, y] => u32::from_be_bytes([0, 0, x, y]),
         [x, y, z] => u32::from_be_bytes([0, x, y, z]),
@@ -450,6 +487,7 @@ static FALLBACK_EN: PieceTable = PieceTable {
     list_ascii: 0,
     list_other: Vec::new(),
     other_firsts: Vec::new(),
+    first_masks: (0, 0),
 };
 
 /// The bytes a [`plain_english`] token may start with: a file (a pawn move), an English
@@ -766,6 +804,43 @@ mod tests {
         assert_eq!(utf8_key(b"\x80f3"), None);
         assert_eq!(utf8_key(b"\xe9\xa9"), None);
         assert_eq!(utf8_key("马".as_bytes()), Some((0xE9_A9_AC, 3)));
+    }
+
+    /// `utf8_key` (four bytes loaded at once when there are four) gives what reading the
+    /// character's bytes one by one gives: every character followed by nothing and by
+    /// more of a move, and every lead byte before short, cut and odd continuations.
+    #[test]
+    fn utf8_key_agrees_with_a_byte_by_byte_reading() {
+        let plain = |b: &[u8]| -> Option<(u32, usize)> {
+            let len = b.first()?.leading_ones() as usize;
+            if !(2..=4).contains(&len) || b.len() < len {
+                return None;
+            }
+            let key = b[..len].iter().fold(0u32, |k, &x| (k << 8) | u32::from(x));
+            Some((key, len))
+        };
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            for suffix in ["", "f", "f3", "xf3+"] {
+                let text = format!("{c}{suffix}");
+                let b = text.as_bytes();
+                assert_eq!(utf8_key(b), plain(b), "{text:?}");
+            }
+        }
+        for lead in 0u8..=255 {
+            for tail in [
+                &[][..],
+                &[0x80],
+                &[0x80, 0xBF],
+                &[0xBF; 3],
+                &[0x80; 5],
+                b"ab",
+                b"abc",
+            ] {
+                let mut b = vec![lead];
+                b.extend_from_slice(tail);
+                assert_eq!(utf8_key(&b), plain(&b), "{b:X?}");
+            }
+        }
     }
 
     #[test]

@@ -253,29 +253,52 @@ pub fn accepts(token: &str, table: &PieceTable) -> bool {
 /// which starts again from [`fast`] (whose first step is the same shapes).
 #[inline(always)]
 pub fn parse_ok(token: &str, table: &PieceTable) -> Option<SanSyntax> {
+    let mut san = SanSyntax::blank();
+    match common_shape(token, table, &mut san) {
+        Shape::Lettered | Shape::Ascii => Some(san),
+        Shape::Other => parse_ok_rest(token, table),
+    }
+}
+
+/// Which of the common shapes [`common_shape`] read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// [`common_lettered`]: a piece letter outside ASCII, then only the bytes
+    /// `a`…`h`, `1`…`8`, `x`, `+` and `#`.
+    Lettered,
+    /// [`common`]: ASCII.
+    Ascii,
+    /// Neither: [`parse_ok_rest`] reads the token, if anything does.
+    Other,
+}
+
+/// The common shapes of [`parse_ok`] ([`common`], [`common_lettered`]), read without a
+/// call into `san` ([`SanSyntax::blank`] on entry, anything on [`Shape::Other`]), and
+/// which of the two read the token: `san` is what [`parse_ok`] gives unless
+/// [`Shape::Other`].
+#[inline(always)]
+pub(crate) fn common_shape(token: &str, table: &PieceTable, san: &mut SanSyntax) -> Shape {
     if table.fast_path_ok() {
         match token.as_bytes() {
             [first, ..] if *first >= 0x80 => {
-                let mut san = SanSyntax::blank();
-                if common_lettered(token, table, &mut san) == Verdict::Read {
-                    return Some(san);
+                if common_lettered(token, table, san) == Verdict::Read {
+                    return Shape::Lettered;
                 }
             }
             b => {
-                let mut san = SanSyntax::blank();
-                if common(b, table, &mut san) == Verdict::Read {
-                    return Some(san);
+                if common(b, table, san) == Verdict::Read {
+                    return Shape::Ascii;
                 }
             }
         }
     }
-    parse_ok_rest(token, table)
+    Shape::Other
 }
 
 /// [`parse_ok`] for a token that is not in one of the common shapes: [`fast`], then
 /// the grammar.
 #[inline(never)]
-fn parse_ok_rest(token: &str, table: &PieceTable) -> Option<SanSyntax> {
+pub(crate) fn parse_ok_rest(token: &str, table: &PieceTable) -> Option<SanSyntax> {
     if let Some(s) = fast(token, table) {
         return Some(s);
     }
