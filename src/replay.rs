@@ -80,7 +80,16 @@ impl Frame {
 }
 
 /// Replays `raw` into a [`Game`], with all diagnostics of reading and replay.
-pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
+pub fn replay(raw: RawGame, options: &ReplayOptions) -> Game {
+    replay_with(raw, options, true)
+}
+
+/// [`replay`]; with `one_pass` off, a game whose letters name its table (Chinese,
+/// Persian, figurine …; Vietnamese `M`) is read ahead of its walk as any game in other
+/// letters is, rather than read in the walk and settled after it
+/// ([`MainReading::Lettered`]): the same [`Game`] either way (the test
+/// `one_pass_lettered_walk_agrees_with_reading_ahead` compares them).
+fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Game {
     let mut diagnostics = std::mem::take(&mut raw.diagnostics);
     let bytes = raw
         .tags
@@ -145,11 +154,11 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
     if let Board::Xiangqi(_) = start {
         join_word_forms(&mut raw);
     }
-    let mut read_ahead = ReadAhead::default();
+    let mut reading = MainReading::Parse;
     let reader = match &start {
         Board::Chess(p) => {
-            let (table, ahead) = choose_table(&raw, p, options, &mut diagnostics);
-            read_ahead = ahead;
+            let (table, r) = choose_table(&raw, p, options, one_pass, &mut diagnostics);
+            reading = r;
             Reader::Chess(table)
         }
         Board::Xiangqi(p) => {
@@ -165,11 +174,11 @@ pub fn replay(mut raw: RawGame, options: &ReplayOptions) -> Game {
             Reader::Xiangqi(dialect)
         }
     };
-    let (line, unparsed, end) = walk(
+    let (line, unparsed, end) = walk_reading(
         &raw,
         start,
         reader,
-        &read_ahead,
+        reading,
         movetext_end,
         options.keep_illegal,
         &mut diagnostics,
@@ -363,6 +372,31 @@ fn main_line(raw: &RawGame) -> impl Iterator<Item = &str> {
     })
 }
 
+/// The bytes of the tokens of [`main_line`] (those of a token that starts outside
+/// ASCII as its text gives them, checking character boundaries; the others unchecked),
+/// for telling the letters of a game by their first bytes.
+fn main_line_bytes(raw: &RawGame) -> impl Iterator<Item = &[u8]> {
+    let mut depth = 0usize;
+    raw.movetext.iter().filter_map(move |e| match e {
+        Element::StartVariation { .. } => {
+            depth += 1;
+            None
+        }
+        Element::EndVariation { .. } => {
+            depth = depth.saturating_sub(1);
+            None
+        }
+        Element::Move { span, .. } if depth == 0 => {
+            let bytes = span_bytes(&raw.text, *span);
+            Some(match bytes.first() {
+                Some(&b) if b >= 0x80 => raw.slice(*span).as_bytes(),
+                _ => bytes,
+            })
+        }
+        _ => None,
+    })
+}
+
 /// [`main_line`], collected: one plain loop over the elements into a vector with room
 /// for every move of the game.
 fn main_line_tokens(raw: &RawGame) -> Vec<&str> {
@@ -379,9 +413,204 @@ fn main_line_tokens(raw: &RawGame) -> Vec<&str> {
     tokens
 }
 
+/// How the walk reads the main line's moves.
+enum MainReading<'a> {
+    /// Each one parsed as it comes (English, or the table given).
+    Parse,
+    /// Read ahead by [`choose_table`].
+    Ahead(ReadAhead<'a>),
+    /// Each one parsed as it comes, under the table the game's letters name
+    /// ([`san::LetteredReading::of`]: a letter outside ASCII, or in ASCII one of a
+    /// single table's own), the heads of the tokens noted meanwhile; after the walk,
+    /// the table is settled as the only one that reads the main line
+    /// ([`san::LetteredReading::settle`]), or the game is walked again from the start
+    /// kept here. A token the table does not read ends the walk there. (Boxed: the
+    /// reading's heads take 300 bytes.)
+    Lettered(Box<(san::LetteredReading, Position)>),
+}
+
+/// How the walk gets the syntax of a main-line move: one implementation for each way
+/// of [`MainReading`], so that the walk is compiled for each and tests no way per move.
+trait MainLine {
+    /// The syntax of the `i`-th main-line move (at `span`, its bytes `bytes`): read
+    /// ahead, read now into `scratch` ([`san::SanSyntax::blank`] on entry), or left
+    /// to the walk; `None` when the walk is to stop (its line is thrown away).
+    fn read<'s>(
+        &'s mut self,
+        i: usize,
+        raw: &RawGame,
+        span: Span,
+        bytes: &[u8],
+        scratch: &mut san::SanSyntax,
+    ) -> Option<MoveSyntax<'s>>;
+
+    /// The walk stopped at a main-line move whose elements after it are `rest`.
+    fn stopped(&mut self, raw: &RawGame, rest: std::slice::Iter<'_, Element>) {
+        let _ = (raw, rest);
+    }
+}
+
+/// Where the syntax of a move is, for [`read_move`].
+#[derive(Copy, Clone)]
+enum MoveSyntax<'s> {
+    /// Here (read ahead).
+    Given(&'s san::SanSyntax),
+    /// In the walk's scratch syntax.
+    Scratch,
+    /// Nowhere yet: the move is parsed into the scratch syntax
+    /// ([`san::SanSyntax::blank`]).
+    Parse,
+}
+
+/// Every main-line move parsed by the walk.
+struct ParseEach;
+
+impl MainLine for ParseEach {
+    #[inline(always)]
+    fn read<'s>(
+        &'s mut self,
+        _: usize,
+        _: &RawGame,
+        _: Span,
+        _: &[u8],
+        _: &mut san::SanSyntax,
+    ) -> Option<MoveSyntax<'s>> {
+        Some(MoveSyntax::Parse)
+    }
+}
+
+impl MainLine for ReadAhead<'_> {
+    #[inline(always)]
+    fn read<'s>(
+        &'s mut self,
+        i: usize,
+        _: &RawGame,
+        _: Span,
+        bytes: &[u8],
+        _: &mut san::SanSyntax,
+    ) -> Option<MoveSyntax<'s>> {
+        Some(match self.get(i, bytes) {
+            Some(read) => MoveSyntax::Given(read),
+            None => MoveSyntax::Parse,
+        })
+    }
+}
+
+impl MainLine for san::LetteredReading {
+    #[inline(always)]
+    fn read<'s>(
+        &'s mut self,
+        _: usize,
+        raw: &RawGame,
+        span: Span,
+        bytes: &[u8],
+        scratch: &mut san::SanSyntax,
+    ) -> Option<MoveSyntax<'s>> {
+        // not read under the table: the game is walked again (`walk_reading`)
+        self.read_bytes(bytes, || raw.slice(span), scratch)
+            .then_some(MoveSyntax::Scratch)
+    }
+
+    /// The main-line tokens after the one the walk stopped at are read too, so that
+    /// the table is settled on every token of the main line, as reading ahead
+    /// settles it.
+    #[cold]
+    fn stopped(&mut self, raw: &RawGame, rest: std::slice::Iter<'_, Element>) {
+        let mut depth = 0usize;
+        for e in rest {
+            match e {
+                Element::Move { span, .. } if depth == 0 => {
+                    let mut san = san::SanSyntax::blank();
+                    if !self.read(raw.slice(*span), &mut san) {
+                        return;
+                    }
+                }
+                Element::StartVariation { .. } => depth += 1,
+                Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// [`walk`] with the main line read as `reading` says; a game read in the walk under
+/// a lettered table is settled after it: its note on the language put where reading
+/// ahead would have put it, or, should the table not be the only one that reads every
+/// main-line token, the game walked again as [`choose_table_by_reading`] says.
+fn walk_reading(
+    raw: &RawGame,
+    start: Board,
+    reader: Reader,
+    reading: MainReading<'_>,
+    movetext_end: usize,
+    keep_illegal: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Line, Option<String>, Board) {
+    let mut lettered = match reading {
+        MainReading::Parse => {
+            let each = &mut ParseEach;
+            return walk(
+                raw,
+                start,
+                reader,
+                each,
+                movetext_end,
+                keep_illegal,
+                diagnostics,
+            );
+        }
+        MainReading::Ahead(mut ahead) => {
+            let ahead = &mut ahead;
+            return walk(
+                raw,
+                start,
+                reader,
+                ahead,
+                movetext_end,
+                keep_illegal,
+                diagnostics,
+            );
+        }
+        MainReading::Lettered(lettered) => lettered,
+    };
+    // where the note on the language goes (the notes of `choose_table` come before the
+    // walk's diagnostics)
+    let walked_from = diagnostics.len();
+    let walked = walk(
+        raw,
+        start,
+        reader,
+        &mut lettered.0,
+        movetext_end,
+        keep_illegal,
+        diagnostics,
+    );
+    let (lettered, again) = *lettered;
+    if lettered.settle(main_line(raw)) {
+        // the one table that reads every main-line token: what reading ahead finds,
+        // its note where it puts it
+        if let Some(note) = language_note(lettered.table()) {
+            diagnostics.insert(walked_from, note);
+        }
+        return walked;
+    }
+    // another table reads every token too, or this one does not: the game is read
+    // again, as any game in other letters (never read in the walk again)
+    diagnostics.truncate(walked_from);
+    let (table, reading) = choose_table_by_reading(raw, &again, diagnostics);
+    walk_reading(
+        raw,
+        Board::Chess(again),
+        Reader::Chess(table),
+        reading,
+        movetext_end,
+        keep_illegal,
+        diagnostics,
+    )
+}
+
 /// The main-line tokens read by [`choose_table`] and their syntax under the chosen
 /// table, in order: the walk takes them instead of parsing each token again.
-#[derive(Default)]
 struct ReadAhead<'a> {
     tokens: Vec<&'a str>,
     syntax: Vec<san::SanSyntax>,
@@ -390,24 +619,35 @@ struct ReadAhead<'a> {
 impl ReadAhead<'_> {
     /// The syntax of the `i`-th main-line move, when it was read ahead from this very
     /// token (the same bytes of the game text).
-    fn get(&self, i: usize, token: &[u8]) -> Option<san::SanSyntax> {
+    fn get(&self, i: usize, token: &[u8]) -> Option<&san::SanSyntax> {
         let read = self.tokens.get(i)?;
         if std::ptr::eq(read.as_ptr(), token.as_ptr()) && read.len() == token.len() {
-            self.syntax.get(i).copied()
+            self.syntax.get(i)
         } else {
             None
         }
     }
 }
 
+/// The note that the game's letters are read under `table`, unless it is English.
+fn language_note(table: &PieceTable) -> Option<Diagnostic> {
+    (table.code != "en")
+        .then(|| Diagnostic::note("language", format!("piece letters read as {}", table.name)))
+}
+
+/// The piece-letter table of a chess game, and how the walk reads its main line: the
+/// table given; English for a game in plain English letters; the table a game's
+/// letters name, read in the walk and settled after it (`one_pass`,
+/// [`walk_reading`]); any other game by [`choose_table_by_reading`].
 fn choose_table<'a>(
     raw: &'a RawGame,
     start: &Position,
     options: &ReplayOptions,
+    one_pass: bool,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (&'static PieceTable, ReadAhead<'a>) {
+) -> (&'static PieceTable, MainReading<'a>) {
     if let Some(t) = options.lang {
-        return (t, ReadAhead::default());
+        return (t, MainReading::Parse);
     }
     let plain = match raw.plain_english {
         Some(plain) => plain,
@@ -416,25 +656,38 @@ fn choose_table<'a>(
     if plain {
         // English letters only: read as English (the preferred table); the other
         // tables that share these letters are not tried (docs/notation/chess.md).
-        return (san::english(), ReadAhead::default());
+        return (san::english(), MainReading::Parse);
     }
+    if one_pass && let Some(lettered) = san::LetteredReading::of(main_line_bytes(raw)) {
+        // settled after the walk (`walk_reading`)
+        return (
+            lettered.table(),
+            MainReading::Lettered(Box::new((lettered, start.clone()))),
+        );
+    }
+    choose_table_by_reading(raw, start, diagnostics)
+}
+
+/// [`choose_table`] for a game in other letters: the main line read ahead under every
+/// table with a letter at a head; the one table that reads every token, else the
+/// inference by legality ([`san::infer_language`]).
+fn choose_table_by_reading<'a>(
+    raw: &'a RawGame,
+    start: &Position,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (&'static PieceTable, MainReading<'a>) {
     let tokens = main_line_tokens(raw);
     // One table reads every token: it is the only one that can replay the game, so no
     // trial replays are needed (a failing move is reported by the walk itself), and
     // the syntax read here is the walk's.
     let readings = san::read_tokens(&tokens);
     if let [only] = readings.tables.as_slice() {
-        if only.code != "en" {
-            diagnostics.push(Diagnostic::note(
-                "language",
-                format!("piece letters read as {}", only.name),
-            ));
-        }
+        diagnostics.extend(language_note(only));
         let ahead = ReadAhead {
             tokens,
             syntax: readings.syntax,
         };
-        return (only, ahead);
+        return (only, MainReading::Ahead(ahead));
     }
     let inference = san::infer_language(start, &tokens);
     if inference.failure.is_some() {
@@ -457,7 +710,7 @@ fn choose_table<'a>(
             format!("piece letters read as {}", inference.table.name),
         ));
     }
-    (inference.table, ReadAhead::default())
+    (inference.table, MainReading::Parse)
 }
 
 /// Moves `[%clk …]` and `[%emt …]` out of a comment; returns the rest (trimmed).
@@ -531,7 +784,7 @@ fn walk(
     raw: &RawGame,
     start: Board,
     reader: Reader,
-    ahead: &ReadAhead<'_>,
+    main_line: &mut impl MainLine,
     movetext_end: usize,
     keep_illegal: bool,
     diagnostics: &mut Vec<Diagnostic>,
@@ -585,17 +838,22 @@ fn walk(
         // the move's bytes: its text (`raw.slice`, which checks character
         // boundaries) is sliced only when it is needed, seldom for a usual move
         let bytes = span_bytes(&raw.text, span);
-        let read = if main {
+        let mut scratch = san::SanSyntax::blank();
+        let syntax = if main {
             main_moves += 1;
-            ahead.get(main_moves - 1, bytes)
+            match main_line.read(main_moves - 1, raw, span, bytes, &mut scratch) {
+                Some(syntax) => syntax,
+                // this walk's line is thrown away (`walk_reading`)
+                None => break,
+            }
         } else {
-            None
+            MoveSyntax::Parse
         };
         let Err(mut d) = read_move(
             &raw.text,
-            bytes,
             reader,
-            read,
+            syntax,
+            &mut scratch,
             &mut frame,
             span,
             diagnostics,
@@ -645,6 +903,7 @@ fn walk(
         }
         diagnostics.push(*d);
         unparsed = movetext_text(raw, span.start as usize, movetext_end);
+        main_line.stopped(raw, elements);
         break;
     }
     while !parents.is_empty() {
@@ -841,19 +1100,24 @@ fn short_message(mut d: Diagnostic) -> Diagnostic {
 }
 
 /// Reads one move token on the frame's position and appends it to the frame's line;
-/// `read` is its syntax when [`choose_table`] read it ahead. The error is boxed: the
-/// walk tests a pointer for each move, not a whole diagnostic.
+/// `syntax` says where its syntax is, or that it is to be parsed (into `scratch`,
+/// [`san::SanSyntax::blank`] then). The error is boxed: the walk tests a pointer for
+/// each move, not a whole diagnostic. Inlined into each [`walk`] (one for each
+/// [`MainLine`]).
+#[inline(always)]
 fn read_move(
     text: &str,
-    bytes: &[u8],
     reader: Reader,
-    read: Option<san::SanSyntax>,
+    syntax: MoveSyntax<'_>,
+    scratch: &mut san::SanSyntax,
     frame: &mut Frame,
     span: Span,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(), Box<Diagnostic>> {
     match reader {
-        Reader::Chess(table) => read_chess_move(text, bytes, table, read, frame, span, diagnostics),
+        Reader::Chess(table) => {
+            read_chess_move(text, table, syntax, scratch, frame, span, diagnostics)
+        }
         Reader::Xiangqi(dialect) => {
             read_xiangqi_move(span.slice(text), dialect, frame, span, diagnostics)
         }
@@ -914,12 +1178,12 @@ fn chess_remarks(
 /// character boundaries) only when the move is not in one of the common shapes
 /// ([`san::syntax::common_into`]) or not settled by the resolver's quick path, or has
 /// remarks.
-#[inline]
+#[inline(always)]
 fn read_chess_move(
     text: &str,
-    bytes: &[u8],
     table: &'static PieceTable,
-    read: Option<san::SanSyntax>,
+    syntax: MoveSyntax<'_>,
+    scratch: &mut san::SanSyntax,
     frame: &mut Frame,
     span: Span,
     diagnostics: &mut Vec<Diagnostic>,
@@ -931,14 +1195,16 @@ fn read_chess_move(
     // The syntax and the resolution are used where they were built, by reference: no
     // copies of them per move.
     let token = || span.slice(text);
-    let mut parsed = san::SanSyntax::blank();
-    let syntax = match &read {
-        Some(s) => s,
-        None if san::syntax::common_into(bytes, table, &mut parsed) => &parsed,
-        None => {
-            parsed = san::SanSyntax::blank();
-            match san::syntax::parse_into(token(), table, &mut parsed) {
-                Ok(()) => &parsed,
+    let syntax = match syntax {
+        MoveSyntax::Given(s) => s,
+        MoveSyntax::Scratch => &*scratch,
+        MoveSyntax::Parse if san::syntax::common_into(span_bytes(text, span), table, scratch) => {
+            &*scratch
+        }
+        MoveSyntax::Parse => {
+            *scratch = san::SanSyntax::blank();
+            match san::syntax::parse_into(token(), table, scratch) {
+                Ok(()) => &*scratch,
                 Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
             }
         }
@@ -1386,6 +1652,181 @@ mod tests {
         }
         // both answers are tried, many times
         assert!(seen.iter().all(|&n| n > 500), "{seen:?}");
+    }
+
+    /// A random game for [`one_pass_lettered_walk_agrees_with_reading_ahead`]: moves
+    /// played at random from `start` and written in `table`'s letters, with moves in
+    /// other letters, typos, junk, illegal moves, variations, NAGs, glyphs, comments
+    /// and move numbers mixed in.
+    fn random_lettered_game(
+        rng: &mut crate::testing::XorShift,
+        start: &str,
+        table: &'static PieceTable,
+    ) -> String {
+        use crate::notation::chess::{SanStyle, tables, write_san};
+        let junk = [
+            "Zz9", "x", "e9", "马", "Кр", "♘", "N", "Nf3", "Mf3", "Sf3", "Tb5", "e8=D", "d8H",
+            "e8=♕", "ｅ４", "马f9", "e4e5", "--", "Z0", "0-0", "O-O-O", "ex", "Ωf3", "é", "اسبf3",
+            "Крe2", "b8=后", "a8=ф", "e7e8q", "马f3!?", "♕xd8+", "车1e1#",
+        ];
+        let style = |t: &'static PieceTable, rng: &mut crate::testing::XorShift| {
+            let mut st = if t.code == "figurine" {
+                SanStyle::figurine()
+            } else {
+                SanStyle::fide(t)
+            };
+            st.castle_zeros = rng.below(2) == 0;
+            st.promotion_eq = rng.below(2) == 0;
+            st.check_marks = rng.below(8) != 0;
+            st
+        };
+        let main_style = style(table, rng);
+        let mut pos = if start.is_empty() {
+            Position::default()
+        } else {
+            Position::from_fen(start).unwrap()
+        };
+        let mut text = String::new();
+        if !start.is_empty() {
+            text.push_str(&format!("[FEN \"{start}\"]\n"));
+        }
+        if rng.below(6) == 0 {
+            text.push_str("[Result \"1-0\"]\n");
+        }
+        text.push('\n');
+        if rng.below(10) == 0 {
+            text.push_str("{before} ");
+        }
+        let mess = rng.below(4); // how often moves are not as played
+        let plies = rng.below(40);
+        for ply in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            if ply % 2 == 0 || rng.below(8) == 0 {
+                text.push_str(&format!(
+                    "{}{} ",
+                    1 + ply / 2,
+                    if ply % 2 == 0 { "." } else { "..." }
+                ));
+            }
+            let mv = moves[rng.below(moves.len())];
+            let before = pos.clone();
+            let mut token = String::new();
+            match rng.below(64) {
+                // another table's letters
+                n if n < 2 * mess => {
+                    let other = &tables()[rng.below(tables().len())];
+                    write_san(&mut token, &before, &mv, &style(other, rng));
+                }
+                // junk, a typo, an illegal move
+                n if n < 3 * mess => token.push_str(junk[rng.below(junk.len())]),
+                _ => write_san(&mut token, &before, &mv, &main_style),
+            }
+            if rng.below(24) == 0 {
+                token.push_str(["!?", "?", "!", "+", "#"][rng.below(5)]);
+            }
+            text.push_str(&token);
+            text.push(' ');
+            pos.play_unchecked(&mv);
+            match rng.below(40) {
+                0 => text.push_str("$1 "),
+                1 => text.push_str("{a comment} "),
+                2 => text.push_str("!? "),
+                3 => text.push_str("( "),
+                4 => text.push_str(") "),
+                5..=8 => {
+                    // a variation: another move from the position before, and on
+                    let mut var = before.clone();
+                    text.push_str("( ");
+                    for _ in 0..1 + rng.below(4) {
+                        let moves = var.legal_moves();
+                        if moves.is_empty() {
+                            break;
+                        }
+                        let mv = moves[rng.below(moves.len())];
+                        let mut token = String::new();
+                        if rng.below(16) < mess {
+                            token.push_str(junk[rng.below(junk.len())]);
+                        } else {
+                            write_san(&mut token, &var, &mv, &main_style);
+                        }
+                        text.push_str(&token);
+                        text.push(' ');
+                        var.play_unchecked(&mv);
+                    }
+                    text.push_str(") ");
+                }
+                _ => {}
+            }
+        }
+        text.push_str(["*", "1-0", "1/2-1/2", ""][rng.below(4)]);
+        text.push('\n');
+        text
+    }
+
+    /// The one-pass reading of a game in letters outside ASCII (parsed in the walk
+    /// under the table of its first such letter, settled after it, or walked again)
+    /// gives the [`Game`] that reading ahead gives (`replay_with`, `one_pass` off):
+    /// moves, diagnostics in order, unparsed text and the position reached, on random
+    /// games in every table's letters with other letters, typos, illegal moves,
+    /// variations, NAGs and comments mixed in, with and without `--keep-illegal`, with
+    /// and without span-less notes of the reader before the walk.
+    #[test]
+    fn one_pass_lettered_walk_agrees_with_reading_ahead() {
+        let starts = [
+            "",
+            "",
+            "",
+            "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
+            "4k3/1P6/8/3n4/8/8/6p1/4K3 w - - 0 1",
+            "r3k3/2P5/8/8/8/8/6p1/4K2R b K - 0 1",
+        ];
+        let codes = [
+            "zh", "fa", "figurine", "ru", "zh", "fa", "figurine", "vi", "vi", "pl", "cs", "de",
+            "en",
+        ];
+        let mut rng = crate::testing::XorShift::new(0x2545_F491_4F6C_DD1D);
+        let (mut one_pass, mut settled, mut walked_again) = (0, 0, 0);
+        for round in 0..3_000 {
+            let start = starts[rng.below(starts.len())];
+            let table = crate::notation::chess::table(codes[rng.below(codes.len())]).unwrap();
+            let text = random_lettered_game(&mut rng, start, table);
+            for mut raw in read_str(&text) {
+                if rng.below(4) == 0 {
+                    // a note of the reader without a span, which the note on the
+                    // language follows
+                    raw.diagnostics.insert(
+                        0,
+                        Diagnostic::warning("encoding-replaced", "malformed bytes replaced"),
+                    );
+                }
+                let options = ReplayOptions {
+                    keep_illegal: rng.below(3) == 0,
+                    ..ReplayOptions::default()
+                };
+                if raw.plain_english == Some(false)
+                    && let Some(lettered) = san::LetteredReading::of(main_line_bytes(&raw))
+                {
+                    one_pass += 1;
+                    match san::read_tokens(&main_line_tokens(&raw)).tables.as_slice() {
+                        [t] if std::ptr::eq(*t, lettered.table()) => settled += 1,
+                        _ => walked_again += 1,
+                    }
+                }
+                let one = replay_with(raw.clone(), &options, true);
+                let ahead = replay_with(raw, &options, false);
+                assert_eq!(one, ahead, "round {round}:\n{text}");
+                let end = |g: &Game| g.recorded_end().map(Board::fen);
+                assert_eq!(end(&one), end(&ahead), "{text}");
+            }
+        }
+        // most lettered games settle in one pass; many are walked again
+        assert!(
+            settled > 800 && walked_again > 400,
+            "{one_pass} {settled} {walked_again}"
+        );
     }
 
     #[test]

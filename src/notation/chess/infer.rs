@@ -11,7 +11,10 @@ use std::sync::OnceLock;
 
 use super::lang::{PieceTable, english, tables, utf8_key};
 use super::resolve::{ReadError, read_play};
-use super::syntax::{SanSyntax, Shape, accepts, common_shape, parse_ok, parse_ok_rest};
+use super::syntax::{
+    SanSyntax, Shape, accepts, common_into, common_lettered_alone, common_shape, parse_ok,
+    parse_ok_rest,
+};
 use crate::chess::Position;
 
 /// Where the chosen table stopped replaying.
@@ -86,6 +89,13 @@ fn heads_of(token: &str) -> impl Iterator<Item = &str> {
         .filter(|h| !h.is_empty())
 }
 
+/// Does `letter` start one of the heads ([`heads_of`]) of `tokens`?
+fn any_head_starts_with(tokens: &[&str], letter: &str) -> bool {
+    tokens
+        .iter()
+        .any(|t| heads_of(t).any(|h| h.starts_with(letter)))
+}
+
 /// Can `token` start with white space? Not when its first byte is printable ASCII or
 /// the lead byte of a character outside U+0080..U+00BF and U+1000..U+3FFF (the lead
 /// bytes of every non-ASCII white space character): Chinese and Persian letters are
@@ -109,6 +119,7 @@ fn may_start_with_space(token: &str) -> bool {
 /// The first characters of the heads of a game's tokens ([`heads_of`]), computed once
 /// for all the tables: ASCII as bits, other characters by their [`utf8_key`], listed
 /// without repeats (compared without decoding the text).
+#[derive(Clone)]
 struct Heads {
     ascii: u128,
     other_keys: Vec<u32>,
@@ -231,6 +242,14 @@ impl Heads {
     /// of one character stands at a head when a head starts with that character; a
     /// longer one is looked for in the heads only when its first character starts one.
     fn has_letter_of(&self, table: &PieceTable, tokens: &[&str]) -> bool {
+        self.has_letter_in(table, |l| any_head_starts_with(tokens, l))
+    }
+
+    /// [`has_letter_of`](Self::has_letter_of), with `starts_head(l)` telling whether
+    /// the letter `l` (of several characters) starts a head of the tokens: asked only
+    /// when a head starts with its first character.
+    #[inline]
+    fn has_letter_in(&self, table: &PieceTable, mut starts_head: impl FnMut(&str) -> bool) -> bool {
         let (ascii_firsts, low_firsts) = table.first_masks();
         if self.ascii & ascii_firsts == 0 && self.other_low & low_firsts == 0 {
             // no head starts with the first character of a letter of the table
@@ -242,10 +261,7 @@ impl Heads {
                 .other_firsts()
                 .iter()
                 .zip(others)
-                .any(|(&(first, whole), l)| {
-                    self.has_first(first)
-                        && (whole || tokens.iter().any(|t| heads_of(t).any(|h| h.starts_with(l))))
-                })
+                .any(|(&(first, whole), l)| self.has_first(first) && (whole || starts_head(l)))
     }
 
     /// The tables with a letter at a head of `tokens` (whose heads these are), in
@@ -362,29 +378,37 @@ const LETTERED_WITHIN: usize = 24;
 /// of theirs stands at a head. `None` for any other game, or when that table does not
 /// read every token: [`read_tokens`] reads it the general way.
 fn read_lettered(tokens: &[&str]) -> Option<Readings> {
+    // the lettered table only (a game read by `read_by_heads` otherwise)
     let first = tokens
         .iter()
         .take(LETTERED_WITHIN)
         .find(|tok| tok.as_bytes().first().is_some_and(|&b| b >= 0x80))?;
-    let table = lettered_table(first)?;
+    let table = lettered_table(first.as_bytes())?;
     if !shaped_heads_name_no_letter() {
         return None;
     }
-    let mut heads = Heads::new();
+    let mut reading = LetteredReading {
+        table,
+        heads: Heads::new(),
+        own: false,
+        failed: false,
+    };
     let mut syntax = Vec::with_capacity(tokens.len());
     for tok in tokens {
         // the move is read where it is kept
         syntax.push(SanSyntax::blank());
         let san = syntax.last_mut()?;
-        if !read_noting_heads(tok, table, &mut heads, san) {
+        if !reading.read(tok, san) {
             return None;
         }
     }
     let mut readings = Readings::default();
-    for t in heads.tables(tokens) {
+    for t in tables() {
         // `table` is among them (its letter stands at the head of `first`), and it
         // reads every token
-        if std::ptr::eq(t, table) || tokens.iter().all(|tok| accepts(tok, t)) {
+        if reading.names(t, |l| any_head_starts_with(tokens, l))
+            && (std::ptr::eq(t, table) || tokens.iter().all(|tok| accepts(tok, t)))
+        {
             readings.tables.push(t);
         }
     }
@@ -396,55 +420,276 @@ fn read_lettered(tokens: &[&str]) -> Option<Readings> {
     Some(readings)
 }
 
-/// [`parse_ok`] under `table`, writing the move into `san` ([`SanSyntax::blank`] on
-/// entry, anything on `false`) and noting the heads of `token` in `heads`: only its
-/// letter for a token in one of the common shapes whose other heads name no letter
-/// ([`shaped_heads_name_no_letter`]), all of them otherwise.
-#[inline(always)]
-fn read_noting_heads(
-    token: &str,
-    table: &PieceTable,
-    heads: &mut Heads,
-    san: &mut SanSyntax,
-) -> bool {
-    match common_shape(token, table, san) {
-        Shape::Lettered => {
-            // its letter: the only head that may name one
-            if let Some((key, _)) = utf8_key(token.as_bytes()) {
-                heads.add_key(key);
-            }
-            true
+/// A game's main line read under the one table its letters name (Chinese, Persian,
+/// figurine …, or Vietnamese by its `M`: [`of`](Self::of)) token by token, as a caller
+/// walks it (the replay parses each main-line move once, as it plays it, rather than
+/// the whole line ahead and again), with what is needed to settle afterwards that this
+/// table is the only one that reads the whole line: the heads of the tokens read
+/// ([`read_noting_heads`](Self::read_noting_heads)), and whether one was not read.
+///
+/// The answer of [`settle`](Self::settle) after every main-line token was given to
+/// [`read`](Self::read) is the answer of [`read_tokens`]: `true` when [`read_tokens`]
+/// gives this table alone (through [`read_lettered`], which reads this way, or
+/// [`read_by_heads`]), whose syntax is then what was read; `false` otherwise (another
+/// table reads every token too, or this one does not), and the caller then asks
+/// [`read_tokens`] or [`infer_language`].
+#[derive(Clone)]
+pub(crate) struct LetteredReading {
+    table: &'static PieceTable,
+    heads: Heads,
+    /// A head starts with a letter of the table's own that no other table has (not
+    /// noted in `heads`: it names the table alone).
+    own: bool,
+    /// A token was not read under `table`.
+    failed: bool,
+}
+
+impl LetteredReading {
+    /// The reading of a game whose main-line tokens are `tokens` (only the first
+    /// [`LETTERED_WITHIN`] are looked at), under the table its letters name: the first
+    /// table, in preference order, one of whose own letters is the first character of
+    /// the first token that starts outside ASCII, as [`read_lettered`] chooses it (its
+    /// game is read ahead by [`read_lettered`]); when there is no such table, the
+    /// table of the first token that starts with an ASCII letter of a single table's
+    /// own (`M`, Vietnamese; the guess is settled after the walk like any other: such
+    /// a game is read ahead by [`read_by_heads`]). `None` for a game with neither, or
+    /// when the common shapes' heads may name letters (never with the current tables:
+    /// [`shaped_heads_name_no_letter`]): the game is read ahead by [`read_tokens`].
+    ///
+    /// `tokens` gives each token's bytes; those of a token that starts outside ASCII
+    /// must be the bytes of its text.
+    pub fn of<'a>(tokens: impl IntoIterator<Item = &'a [u8]>) -> Option<LetteredReading> {
+        if !shaped_heads_name_no_letter() {
+            return None;
         }
-        Shape::Ascii
-            if san.promotion.is_none()
-                && matches!(token.as_bytes().first(), Some(b'a'..=b'h' | b'O')) =>
-        {
-            true
-        }
-        Shape::Ascii => {
-            heads.add_token_apart(token);
-            true
-        }
-        Shape::Other => {
-            heads.add_token_apart(token);
-            match parse_ok_rest(token, table) {
-                Some(read) => {
-                    *san = read;
-                    true
+        let mut ascii = None;
+        let mut lettered = None;
+        for tok in tokens.into_iter().take(LETTERED_WITHIN) {
+            match tok.first() {
+                Some(&b) if b >= 0x80 => {
+                    lettered = Some(tok);
+                    break;
                 }
-                None => false,
+                Some(&b) if ascii.is_none() => ascii = ascii_owner(b),
+                _ => {}
             }
         }
+        let table = match lettered.and_then(lettered_table) {
+            Some(table) => table,
+            None => ascii?,
+        };
+        Some(LetteredReading {
+            table,
+            heads: Heads::new(),
+            own: false,
+            failed: false,
+        })
+    }
+
+    /// The table the game is read under.
+    pub fn table(&self) -> &'static PieceTable {
+        self.table
+    }
+
+    /// Reads the next main-line token into `san` ([`SanSyntax::blank`] on entry): `true`
+    /// with the syntax [`parse`](super::syntax::parse) gives under the table, `false`
+    /// (`san` anything) when the table does not read it, which
+    /// [`settle`](Self::settle) remembers.
+    #[inline(always)]
+    pub fn read(&mut self, token: &str, san: &mut SanSyntax) -> bool {
+        self.read_bytes(token.as_bytes(), || token, san)
+    }
+
+    /// [`parse_ok`] under the table, writing the move into `san` ([`SanSyntax::blank`]
+    /// on entry, anything on `false`) and noting the heads of `token`: for a token in
+    /// one of the common shapes, whose other heads name no letter
+    /// ([`shaped_heads_name_no_letter`]), only its letter ([`Shape::Lettered`]: and
+    /// not even that when the letter names no other table, which only `own`
+    /// remembers) or its first byte and its promotion ([`Shape::Ascii`]:
+    /// [`note_ascii_shape`]); all of them otherwise.
+    #[inline(always)]
+    fn read_noting_heads(&mut self, token: &str, san: &mut SanSyntax) -> bool {
+        match token.as_bytes().first() {
+            Some(&b) if b >= 0x80 => {
+                if let Some(alone) = common_lettered_alone(token, self.table, san) {
+                    if alone {
+                        self.own = true;
+                    } else if let Some((key, _)) = utf8_key(token.as_bytes()) {
+                        self.heads.add_key(key);
+                    }
+                    return true;
+                }
+            }
+            first => {
+                if common_shape(token, self.table, san) == Shape::Ascii {
+                    if let Some(&first) = first {
+                        note_ascii_shape(first, san, || token, &mut self.heads);
+                    }
+                    return true;
+                }
+            }
+        }
+        self.heads.add_token_apart(token);
+        match parse_ok_rest(token, self.table) {
+            Some(read) => {
+                *san = read;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Does a letter of `t` stand at a head of the tokens read (`tokens`, drawn only
+    /// when needed, for a letter of several characters)?
+    fn names(&self, t: &PieceTable, tokens: impl FnMut(&str) -> bool) -> bool {
+        (self.own && std::ptr::eq(t, self.table)) || self.heads.has_letter_in(t, tokens)
+    }
+
+    /// [`read`](Self::read) for a caller that holds the token's bytes and can slice its
+    /// text (`token`, called only when needed: checking character boundaries costs):
+    /// a token in an ASCII common shape ([`common_into`]: a third of the moves of a
+    /// game in Chinese letters, nearly all of a game in Vietnamese letters) is read
+    /// from its bytes, with the heads [`read_noting_heads`](Self::read_noting_heads)
+    /// notes; any other token goes to [`read_noting_heads`](Self::read_noting_heads).
+    /// (`bytes` are those of the text `token` gives, when it gives a text that starts
+    /// and ends with an ASCII byte.)
+    #[inline(always)]
+    pub fn read_bytes<'t>(
+        &mut self,
+        bytes: &[u8],
+        token: impl FnOnce() -> &'t str,
+        san: &mut SanSyntax,
+    ) -> bool {
+        let read = match bytes.first() {
+            Some(&b) if b < 0x80 => {
+                if common_into(bytes, self.table, san) {
+                    note_ascii_shape(b, san, || token(), &mut self.heads);
+                    true
+                } else {
+                    // anything `common_into` wrote is written again
+                    *san = SanSyntax::blank();
+                    self.read_noting_heads(token(), san)
+                }
+            }
+            _ => self.read_noting_heads(token(), san),
+        };
+        self.failed |= !read;
+        read
+    }
+
+    /// After every main-line token was [`read`](Self::read): is the table the only
+    /// one that reads them all, as [`read_tokens`] decides (the only one with a letter
+    /// at a head of the tokens that reads every one of them)? `tokens` gives the
+    /// main-line tokens, in order: they are drawn only as far as needed to turn down
+    /// the other tables with a letter at a head (none, in a game in Chinese letters;
+    /// in one in Vietnamese letters, those that share `T` or `H`, each turned down at
+    /// the first token it does not read, most often the first knight's move).
+    pub fn settle<'a>(&self, tokens: impl Iterator<Item = &'a str>) -> bool {
+        if self.failed {
+            return false;
+        }
+        let mut drawn = Drawn {
+            rest: tokens,
+            tokens: Vec::new(),
+        };
+        // the token that turned down the last table, tried first on the next: tables
+        // that share letters tend to stop at the same one
+        let mut stopped = None;
+        for t in tables() {
+            let named = self.names(t, |l| any_head_starts_with(drawn.all(), l));
+            if std::ptr::eq(t, self.table) {
+                if !named {
+                    return false;
+                }
+                continue;
+            }
+            if !named || stopped.is_some_and(|i| drawn.get(i).is_some_and(|tok| !accepts(tok, t))) {
+                continue;
+            }
+            let mut i = 0;
+            loop {
+                match drawn.get(i) {
+                    // `t` reads every token too
+                    None => return false,
+                    Some(tok) if !accepts(tok, t) => break,
+                    Some(_) => i += 1,
+                }
+            }
+            stopped = Some(i);
+        }
+        true
+    }
+}
+
+/// Tokens drawn from an iterator as far as they are needed.
+struct Drawn<'a, I> {
+    rest: I,
+    tokens: Vec<&'a str>,
+}
+
+impl<'a, I: Iterator<Item = &'a str>> Drawn<'a, I> {
+    /// The `i`-th token, if there is one.
+    fn get(&mut self, i: usize) -> Option<&'a str> {
+        while self.tokens.len() <= i {
+            self.tokens.push(self.rest.next()?);
+        }
+        self.tokens.get(i).copied()
+    }
+
+    /// Every token.
+    fn all(&mut self) -> &[&'a str] {
+        self.tokens.extend(&mut self.rest);
+        &self.tokens
+    }
+}
+
+/// Notes in `heads` what [`read_noting_heads`](LetteredReading::read_noting_heads)
+/// notes for a token in an ASCII common shape ([`Shape::Ascii`]) whose first byte is
+/// `first` and whose move is `san`: its first byte (a piece letter, a file or `O`),
+/// and all its heads when it promotes (its other heads are files, `x`, `+` or `#`,
+/// which start no letter: [`shaped_heads_name_no_letter`]).
+#[inline(always)]
+fn note_ascii_shape<'t>(
+    first: u8,
+    san: &SanSyntax,
+    token: impl FnOnce() -> &'t str,
+    heads: &mut Heads,
+) {
+    if san.promotion.is_some() {
+        heads.add_token_apart(token());
+    } else {
+        heads.ascii |= 1u128 << (first & 0x7F);
     }
 }
 
 /// The first table, in preference order, one of whose own letters is the first
 /// character of `token` (outside ASCII).
-fn lettered_table(token: &str) -> Option<&'static PieceTable> {
-    let (key, _) = utf8_key(token.as_bytes())?;
+fn lettered_table(token: &[u8]) -> Option<&'static PieceTable> {
+    let (key, _) = utf8_key(token)?;
     tables()
         .iter()
         .find(|t| t.other_firsts().contains(&(key, true)))
+}
+
+/// The one table, if only one, with a letter that starts with the ASCII byte `b`
+/// (`M`: Vietnamese; `T`: none, several have it).
+fn ascii_owner(b: u8) -> Option<&'static PieceTable> {
+    static OWNERS: OnceLock<[Option<u8>; 128]> = OnceLock::new();
+    let owners = OWNERS.get_or_init(|| {
+        let mut owners = [None; 128];
+        for (c, owner) in owners.iter_mut().enumerate() {
+            let mut having = tables().iter().enumerate().filter(|(_, t)| {
+                t.letters()
+                    .any(|(l, _)| l.as_bytes().first() == Some(&(c as u8)))
+            });
+            if let (Some((i, _)), None) = (having.next(), having.next()) {
+                *owner = u8::try_from(i).ok();
+            }
+        }
+        owners
+    });
+    let i = (*owners.get(usize::from(b))?)?;
+    tables().get(usize::from(i))
 }
 
 /// Does no table have a letter that starts with `a`…`h`, `O`, `x`, `+` or `#`? Then
@@ -852,7 +1097,7 @@ mod tests {
     /// in one script with tokens of every other kind mixed in.
     #[test]
     fn lettered_reading_agrees_with_the_general_path() {
-        let scripts: [&[&str]; 4] = [
+        let scripts: [&[&str]; 7] = [
             &[
                 "马f3", "車d1", "车xd7", "后b8+", "兵e4", "王e2", "象1b5", "马bd7", "象xf3#",
                 "后e7", "e8=后", "马1xd2", "王xe2",
@@ -864,6 +1109,13 @@ mod tests {
                 "♘f3", "♞f6", "♚e7", "♖1e1#", "♕xd8+", "♗bd2", "b8=♕", "♙e4", "♘gxe2",
             ],
             &["Кf3", "Крe2", "Лd1", "Фd1", "Сb5", "крe2", "Кbd7", "e8=Ф"],
+            // letters in ASCII, some of a single table's own (`M`, `X`; `W`, `G`; `J`)
+            &[
+                "Mf3", "Tb5", "Xe1", "Hd1", "Vb1", "Mbd7", "Txf3", "Hxd8+", "d8H", "exd8=M",
+                "Xa1e1", "e4", "exd5", "O-O",
+            ],
+            &["Wd1", "Gb5", "Sf3", "Hd1", "Kg1", "e8=W", "d4", "Gxf7+"],
+            &["Jf3", "Vb5", "Sd1", "Dd1", "Kf1", "e8=D", "c4"],
         ];
         let others = [
             "e4",
@@ -907,7 +1159,9 @@ mod tests {
         let codes = |ts: &[&'static PieceTable]| ts.iter().map(|t| t.code).collect::<Vec<_>>();
         let mut rng = crate::testing::XorShift::new(0x9E37_79B9_7F4A_7C15);
         let mut lettered = 0;
-        for _ in 0..6_000 {
+        let mut other_named = 0;
+        let mut settled = [0; 2];
+        for _ in 0..10_000 {
             let script = scripts[rng.below(scripts.len())];
             let len = 1 + rng.below(40);
             let mixed = rng.below(4);
@@ -921,6 +1175,32 @@ mod tests {
                 })
                 .collect();
             let general = read_by_heads(&game);
+            if let Some(mut reading) = LetteredReading::of(game.iter().map(|t| t.as_bytes())) {
+                // read as the replay reads it: token by token until one is not read
+                let mut san = SanSyntax::blank();
+                let read = game.iter().all(|tok| {
+                    san = SanSyntax::blank();
+                    reading.read(tok, &mut san)
+                });
+                let only =
+                    matches!(general.tables.as_slice(), [t] if std::ptr::eq(*t, reading.table));
+                assert_eq!(reading.settle(game.iter().copied()), only, "{game:?}");
+                settled[usize::from(only)] += 1;
+                if read {
+                    // the heads noted name every table the heads of all tokens name
+                    // (but the reading's own, which they name)
+                    let heads = Heads::of(&game);
+                    for t in tables().iter().filter(|t| !std::ptr::eq(*t, reading.table)) {
+                        other_named += usize::from(heads.has_letter_of(t, &game));
+                        assert_eq!(
+                            reading.heads.has_letter_of(t, &game),
+                            heads.has_letter_of(t, &game),
+                            "{} {game:?}",
+                            t.code
+                        );
+                    }
+                }
+            }
             if let Some(r) = read_lettered(&game) {
                 lettered += 1;
                 assert_eq!(codes(&r.tables), codes(&general.tables), "{game:?}");
@@ -931,6 +1211,11 @@ mod tests {
             assert_eq!(r.syntax, general.syntax, "{game:?}");
         }
         assert!(lettered > 2_000, "{lettered}");
+        // games read whole by the lettered table where another table's letter stands
+        // at a head (a figurine under Chinese …)
+        assert!(other_named > 50, "{other_named}");
+        // both answers of `settle`, many times
+        assert!(settled.iter().all(|&n| n > 1_000), "{settled:?}");
     }
 
     #[test]

@@ -47,6 +47,9 @@ pub struct PieceTable {
     /// The characters of `single` in the same order, as [`utf8_key`] gives them: found
     /// from the bytes of the text without decoding it.
     single_keys: KeyIndex,
+    /// For each entry of `single`, in the same order: is it a letter of this table as
+    /// written ([`LetterCase::Table`]) whose character starts no other table's letter?
+    single_alone: Vec<bool>,
     /// `true` when some letter of several bytes starts with an ASCII byte.
     multi_ascii: bool,
     /// Every letter as written in the data, in table order.
@@ -142,20 +145,30 @@ impl PieceTable {
     /// fast path's case: Chinese, Persian, figurine letters).
     #[inline(always)]
     pub(crate) fn match_letter_non_ascii(&self, s: &str) -> Option<(Role, LetterCase, usize)> {
+        self.match_letter_alone(s).map(|(m, _)| m)
+    }
+
+    /// [`match_letter_non_ascii`](Self::match_letter_non_ascii), and whether the letter
+    /// found is one of this table's own, as written, of one character that starts no
+    /// other table's letter (`false` when not known: a letter of several characters,
+    /// or one of another script's found through [`match_letter`](Self::match_letter)).
+    /// Such a letter names no other table where it stands.
+    #[inline(always)]
+    pub(crate) fn match_letter_alone(&self, s: &str) -> Option<((Role, LetterCase, usize), bool)> {
         // `match_multi`, written out here so that only this caller inlines it
         let &b = s.as_bytes().first()?;
         for (l, r, case) in &self.longer {
             if l.as_bytes().first() == Some(&b) && s.starts_with(l.as_str()) {
-                return Some((*r, *case, l.len()));
+                return Some(((*r, *case, l.len()), false));
             }
         }
         if let Some((key, len)) = utf8_key(s.as_bytes())
             && let Some(i) = self.single_keys.find(key)
             && let Some(&(_, r, case)) = self.single.get(i)
         {
-            return Some((r, case, len));
+            return Some(((r, case, len), self.single_alone.get(i) == Some(&true)));
         }
-        self.match_letter(s)
+        self.match_letter(s).map(|m| (m, false))
     }
 
     /// The role of an upper-case single ASCII letter (the fast path).
@@ -239,6 +252,7 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
                     longer: Vec::new(),
                     single: Vec::new(),
                     single_keys: KeyIndex::EMPTY,
+                    single_alone: Vec::new(),
                     multi_ascii: false,
                     list: Vec::new(),
                     list_ascii: 0,
@@ -315,6 +329,25 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
                 .filter_map(|m| utf8_key(m.0.encode_utf8(&mut [0; 4]).as_bytes()).map(|k| k.0))
                 .collect(),
         );
+    }
+    let alone: Vec<Vec<bool>> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            t.single
+                .iter()
+                .map(|&(c, _, case)| {
+                    case == LetterCase::Table
+                        && tables
+                            .iter()
+                            .enumerate()
+                            .all(|(j, u)| j == i || u.list.iter().all(|(l, _)| !l.starts_with(c)))
+                })
+                .collect()
+        })
+        .collect();
+    for (t, alone) in tables.iter_mut().zip(alone) {
+        t.single_alone = alone;
     }
     tables
 }
@@ -482,6 +515,7 @@ static FALLBACK_EN: PieceTable = PieceTable {
     longer: Vec::new(),
     single: Vec::new(),
     single_keys: KeyIndex::EMPTY,
+    single_alone: Vec::new(),
     multi_ascii: false,
     list: Vec::new(),
     list_ascii: 0,

@@ -44,6 +44,7 @@ pub mod resolve;
 pub mod syntax;
 pub mod write;
 
+pub(crate) use infer::LetteredReading;
 pub use infer::{Inference, InferenceFailure, Readings, infer_language, read_tokens, readable_by};
 pub use lang::{LetterCase, PieceTable, english, figurine, table, tables};
 pub(crate) use resolve::resolve_play_sound;

@@ -467,7 +467,9 @@ pub fn resolve_play(
 ///
 /// `token` gives the text as written, for messages: asked for only when the move is
 /// not settled by [`quick`] (the replay slices it from the game text only then).
-#[inline]
+/// Always inlined: the replay's walk is compiled once for each way of reading the main
+/// line, and each copy keeps the resolver's quick path in its loop.
+#[inline(always)]
 pub(crate) fn resolve_play_sound<'t>(
     san: &SanSyntax,
     pos: &mut Position,

@@ -520,7 +520,37 @@ fn common(b: &[u8], table: &PieceTable, san: &mut SanSyntax) -> Verdict {
 /// entry, one field at a time (and is anything on `Other`).
 #[inline(always)]
 fn common_lettered(token: &str, table: &PieceTable, san: &mut SanSyntax) -> Verdict {
-    let (role, b) = match table.match_letter_non_ascii(token) {
+    lettered_after(token, table.match_letter_non_ascii(token), san)
+}
+
+/// [`common_shape`] for a token that starts outside ASCII, telling whether its letter
+/// names no other table where it stands
+/// ([`PieceTable::match_letter_alone`](super::lang::PieceTable::match_letter_alone)):
+/// `Some` when the token is in one of the lettered shapes ([`Shape::Lettered`], `san`
+/// as there), `None` otherwise ([`Shape::Other`]). For reading a game under one table
+/// while noting the heads of its tokens, which need not note such a letter.
+#[inline(always)]
+pub(crate) fn common_lettered_alone(
+    token: &str,
+    table: &PieceTable,
+    san: &mut SanSyntax,
+) -> Option<bool> {
+    if !table.fast_path_ok() {
+        return None;
+    }
+    let (found, alone) = table.match_letter_alone(token)?;
+    (lettered_after(token, Some(found), san) == Verdict::Read).then_some(alone)
+}
+
+/// [`common_lettered`] once the letter at the start of `token` is `found`
+/// ([`PieceTable::match_letter`](super::lang::PieceTable::match_letter)'s answer).
+#[inline(always)]
+fn lettered_after(
+    token: &str,
+    found: Option<(Role, LetterCase, usize)>,
+    san: &mut SanSyntax,
+) -> Verdict {
+    let (role, b) = match found {
         Some((role, LetterCase::Table, len)) if role != Role::Pawn => {
             match token.as_bytes().get(len..) {
                 Some(rest) => (role, rest),
