@@ -710,8 +710,11 @@ fn put_plain_run(
     let first = first && b.as_bytes().last() == Some(&b'[');
     let mut end = start - usize::from(first);
     let mut n = 0;
+    // what the moves read of the context, taken out of it once
+    let (text, words, lines) = (&ctx.game.source.text, ctx.san_words, &mut ctx.lines);
     for node in nodes {
-        let Some(len) = put_plain_move(b, end, ctx, node, ply + n, chess960) else {
+        let Some(len) = put_plain_move(b, end, (text, words, lines), node, ply + n, chess960)
+        else {
             break;
         };
         end += len;
@@ -747,7 +750,7 @@ fn put_plain_run(
 fn put_plain_move(
     b: &mut JsonBuf,
     at: usize,
-    ctx: &mut Ctx<'_>,
+    (text, words, lines): (&str, &SanWords, &mut Lines<'_>),
     node: &MoveNode,
     ply: u64,
     chess960: bool,
@@ -760,11 +763,10 @@ fn put_plain_move(
     if !is_plain(node) || len == 0 || len > 8 {
         return None;
     }
-    let text = &ctx.game.source.text;
     let word = <[u8; 8]>::try_from(text.as_bytes().get(start..start + 8)?).ok()?;
     let prefix = PLY_PREFIXES.get(usize::try_from(ply).ok()?)?;
-    let column = ctx.lines.column_digits(start)?;
-    let san = ctx.san_words.san(m, hint);
+    let column = lines.column_digits(start)?;
+    let san = words.san(m, hint);
     // the move written as its SAN (plain: see `plain_moves`) needs no more checks
     let keep = u64::MAX >> (64 - 8 * len);
     let as_san = san.len == len && (san.word ^ u64::from_le_bytes(word)) & keep == 0;
@@ -784,7 +786,7 @@ fn put_plain_move(
     put_in(room, o, b"\",\"written\":\"", 13)?;
     put_in(room, o, &word, len)?;
     put_in(room, o, b"\"", 1)?;
-    put_in(room, o, &ctx.lines.field, ctx.lines.field_len)?;
+    put_in(room, o, &lines.field, lines.field_len)?;
     put_in(room, o, column, digits_len(column))?;
     put_in(room, o, PLAIN_TAIL, PLAIN_TAIL.len())?;
     Some(*o)
