@@ -740,10 +740,9 @@ fn put_plain_run(
 /// Every other move is left to the general path: `None`, and nothing written before
 /// `at`.
 ///
-/// The pieces are copied at lengths known when compiling ([`put_in`]), the object's
-/// start with its ply from a table ([`PLY_PREFIXES`]); the SAN is put together in a
-/// word ([`SanWord`]), compared with the move's text at once (a SAN longer than eight
-/// bytes is left to the general path). The object starts with the comma that comes
+/// The pieces are copied at lengths known when compiling ([`put_in`]); the SAN is put
+/// together in a word ([`SanWord`]), compared with the move's text at once (a SAN
+/// longer than eight bytes is left to the general path). The object starts with the comma that comes
 /// between two (see [`put_plain_run`] for a line's first move). `ply`: its ply;
 /// `chess960`: the game's castling is written king-takes-rook in UCI.
 #[inline(always)]
@@ -764,7 +763,7 @@ fn put_plain_move(
         return None;
     }
     let word = <[u8; 8]>::try_from(text.as_bytes().get(start..start + 8)?).ok()?;
-    let prefix = PLY_PREFIXES.get(usize::try_from(ply).ok()?)?;
+    let ply = DIGITS.get(usize::try_from(ply).ok()?)?;
     let column = lines.column_digits(start)?;
     let san = words.san(m, hint);
     // the move written as its SAN (plain: see `plain_moves`) needs no more checks
@@ -778,7 +777,9 @@ fn put_plain_move(
     }
     let room = b.room_at::<SCRATCH>(at)?;
     let o = &mut 0;
-    put_in(room, o, prefix, usize::from(prefix[31] & 31))?;
+    put_in(room, o, b",{\"ply\":", 8)?;
+    put_in(room, o, ply, digits_len(ply))?;
+    put_in(room, o, b",\"uci\":\"", 8)?;
     let (uci, uci_len) = chess_coords(m, chess960);
     put_in(room, o, &uci, uci_len)?;
     put_in(room, o, b"\",\"san\":\"", 9)?;
@@ -1660,41 +1661,6 @@ fn push_u64(b: &mut JsonBuf, v: u64) {
 fn digits_len(d: &[u8; 4]) -> usize {
     usize::from(d[3] & 3)
 }
-
-/// The start of a move object for each ply below 1000, `,{"ply":N,"uci":"`, then
-/// its length (the last byte), for [`put_plain_move`]: one copy of 32 bytes instead of
-/// three pieces.
-static PLY_PREFIXES: [[u8; 32]; 1000] = {
-    let mut t = [[0; 32]; 1000];
-    let mut i = 0;
-    while i < 1000 {
-        let mut e = [0; 32];
-        let mut n = 0;
-        let head = b",{\"ply\":";
-        while n < head.len() {
-            e[n] = head[n];
-            n += 1;
-        }
-        let digits = DIGITS[i];
-        let mut d = 0;
-        while d < digits[3] as usize {
-            e[n] = digits[d];
-            n += 1;
-            d += 1;
-        }
-        let key = b",\"uci\":\"";
-        let mut k = 0;
-        while k < key.len() {
-            e[n] = key[k];
-            n += 1;
-            k += 1;
-        }
-        e[31] = n as u8;
-        t[i] = e;
-        i += 1;
-    }
-    t
-};
 
 /// The numbers below 1000 in decimal: the digits, then how many they are (the last
 /// byte).
