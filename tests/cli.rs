@@ -475,3 +475,63 @@ fn xiangqi_scoresheet_csv() {
         .collect();
     assert_eq!(uci, ["h2e2", "h9g7", "h0g2", "i9h9"]);
 }
+
+/// `convert --to json` writes each game's line through buffers handed back from the
+/// output to the workers and reused without being cleared (a long game's line is
+/// followed by short ones in the same buffer): every line must be what the library
+/// writes for the game alone, on one thread and on two, across many batches.
+#[test]
+fn json_lines_through_reused_buffers_are_the_library_s() {
+    use kyphu::{
+        emit::{JsonOptions, json::to_json_string},
+        replay::{ReplayOptions, replay},
+    };
+    // a legal game of 60 moves, cut after a varying number of them
+    let moves = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 \
+                 d4 Nbd7 c4 c6 cxb5 axb5 Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4 \
+                 Bxe7 Qxe7 exd6 Qf6 Nbd2 Nxd6 Nc4 Nxc4 Bxc4 Nb6 Ne5 Rae8 Bxf7+ Rxf7 \
+                 Nxf7 Rxe1+ Qxe1 Kxf7 Qe3 Qg5 Qxg5 hxg5 b3 Ke6 a3 Kd6";
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    let mut input = String::new();
+    for i in 0..700usize {
+        let n = if i % 3 == 0 {
+            moves.len()
+        } else {
+            (i * 7) % 11
+        };
+        input.push_str(&format!("[Event \"game {i}\"]\n\n"));
+        for (j, m) in moves.iter().take(n).enumerate() {
+            if j % 2 == 0 {
+                input.push_str(&format!("{}. ", j / 2 + 1));
+            }
+            input.push_str(m);
+            input.push(' ');
+        }
+        input.push_str("*\n\n");
+    }
+    let want: String = kyphu::archive::read_str(&input)
+        .into_iter()
+        .map(|raw| {
+            let mut game = replay(raw, &ReplayOptions::default());
+            game.source.file = Some("-".into());
+            to_json_string(&game, &JsonOptions::default())
+        })
+        .collect();
+    assert_eq!(want.lines().count(), 700);
+    for threads in ["1", "2"] {
+        let r = kyphu(
+            &[
+                "convert",
+                "--quiet",
+                "--threads",
+                threads,
+                "--to",
+                "json",
+                "-",
+            ],
+            &input,
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.stdout == want, "threads {threads}: lines differ");
+    }
+}

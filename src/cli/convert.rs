@@ -5,6 +5,7 @@ use std::{
     io::{self, IoSlice, Read, Write},
     path::Path,
     process::ExitCode,
+    sync::Mutex,
 };
 
 use clap::ValueEnum;
@@ -18,6 +19,7 @@ use crate::{
     diag::{LineIndex, Severity},
     emit::{
         self, CsvOptions, JsonOptions, MoveStyle, PgnOptions, ScoresheetWriter, XiangqiNotation,
+        json::{JsonBuf, JsonRenderer},
     },
     game::{Game, Status},
     notation::chess::{SanStyle, english},
@@ -144,34 +146,39 @@ fn create(path: &str) -> Result<Box<dyn Write + Send>, CliError> {
 }
 
 /// The output: each game's bytes as rendered, written together with vectored writes
-/// once about [`Gather::BYTES`] are pending, instead of copied into a buffer.
-struct Gather<W: Write> {
+/// once about [`Gather::BYTES`] are pending, instead of copied into a buffer; the
+/// buffers written are handed back to `spare` when there is one (JSON: see
+/// [`Spare`]).
+struct Gather<'a, W: Write> {
     out: W,
-    pending: Vec<Vec<u8>>,
+    /// Each game's buffer and how many of its first bytes are its output.
+    pending: Vec<(Vec<u8>, usize)>,
     bytes: usize,
+    spare: Option<&'a Spare>,
 }
 
-impl<W: Write> Gather<W> {
+impl<'a, W: Write> Gather<'a, W> {
     /// Bytes pending before they are written.
     const BYTES: usize = 1 << 16;
     /// Games pending before they are written (well under any `IOV_MAX`).
     const GAMES: usize = 256;
 
-    fn new(out: W) -> Gather<W> {
+    fn new(out: W, spare: Option<&'a Spare>) -> Gather<'a, W> {
         Gather {
             out,
             pending: Vec::new(),
             bytes: 0,
+            spare,
         }
     }
 
-    /// Takes one game's bytes.
-    fn push(&mut self, b: Vec<u8>) -> io::Result<()> {
-        if b.is_empty() {
+    /// Takes one game's output: the first `len` bytes of `b`.
+    fn push(&mut self, b: Vec<u8>, len: usize) -> io::Result<()> {
+        if len == 0 {
             return Ok(());
         }
-        self.bytes += b.len();
-        self.pending.push(b);
+        self.bytes += len;
+        self.pending.push((b, len));
         if self.bytes >= Self::BYTES || self.pending.len() >= Self::GAMES {
             self.write_pending()?;
         }
@@ -197,10 +204,10 @@ impl<W: Write> Gather<W> {
             let head = self
                 .pending
                 .get(first)
-                .and_then(|b| b.get(done..))
+                .and_then(|(b, len)| b.get(done..*len))
                 .unwrap_or(&[]);
             let slices: Vec<IoSlice<'_>> = std::iter::once(head)
-                .chain(rest.iter().map(Vec::as_slice))
+                .chain(rest.iter().map(|(b, len)| b.get(..*len).unwrap_or(b)))
                 .map(IoSlice::new)
                 .collect();
             let mut n = match self.out.write_vectored(&slices) {
@@ -209,8 +216,8 @@ impl<W: Write> Gather<W> {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
-            while let Some(b) = self.pending.get(first) {
-                let left = b.len() - done;
+            while let Some((_, len)) = self.pending.get(first) {
+                let left = len - done;
                 if n < left {
                     done += n;
                     break;
@@ -220,9 +227,51 @@ impl<W: Write> Gather<W> {
                 done = 0;
             }
         }
-        self.pending.clear();
+        match self.spare {
+            Some(spare) => spare.put(self.pending.drain(..).map(|(b, _)| b)),
+            None => self.pending.clear(),
+        }
         self.bytes = 0;
         Ok(())
+    }
+}
+
+/// Buffers of JSON lines written out, handed back to the workers: a buffer is kept
+/// at its full length ([`emit::json::JsonBuf`]), so a game rendered into one neither
+/// allocates nor zeroes the room it writes into (zeroing it was a store of every
+/// output byte more, 24 of them for each byte read). At most [`Spare::KEPT`] buffers
+/// of at most [`Spare::LARGEST`] bytes are kept: the memory they hold stays bounded
+/// whatever the games.
+#[derive(Default)]
+struct Spare(Mutex<Vec<Vec<u8>>>);
+
+impl Spare {
+    /// Buffers kept: more than a batch's games on each of two threads, so that the
+    /// buffers in use come back before new ones are needed.
+    const KEPT: usize = 256;
+    /// The longest buffer kept (the line of a game of a few hundred moves).
+    const LARGEST: usize = 1 << 17;
+
+    /// A buffer for one game's line: a spare one, else a new one.
+    fn take(&self) -> Vec<u8> {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|mut spare| spare.pop())
+            .unwrap_or_default()
+    }
+
+    /// Keeps `buffers` for later games (within the bounds).
+    fn put(&self, buffers: impl Iterator<Item = Vec<u8>>) {
+        let Ok(mut spare) = self.0.lock() else {
+            return;
+        };
+        for b in buffers.filter(|b| b.len() <= Self::LARGEST) {
+            if spare.len() >= Self::KEPT {
+                break;
+            }
+            spare.push(b);
+        }
     }
 }
 
@@ -233,7 +282,9 @@ struct Item {
     status: Status,
     encoding: Option<(&'static str, &'static str)>,
     game: Option<Game>,
+    /// The output of the game: the first `rendered_len` bytes of `rendered`.
     rendered: Vec<u8>,
+    rendered_len: usize,
     messages: String,
 }
 
@@ -244,7 +295,8 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         Some(path) => create(path)?,
         None => Box::new(io::stdout()),
     };
-    let mut out = Gather::new(sink);
+    let spare = Spare::default();
+    let mut out = Gather::new(sink, (format == OutputFormat::Json).then_some(&spare));
     let mut csv = match format {
         OutputFormat::Csv => {
             let games = a.games_csv.as_deref().map(create).transpose()?;
@@ -261,7 +313,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         moves: style,
         ..PgnOptions::default()
     };
-    let json_options = JsonOptions { moves: style };
+    let json_renderer = JsonRenderer::new(&JsonOptions { moves: style });
     let mut incomplete = false;
     for file in a.read.files() {
         let options = a.read.replay_options(&file)?;
@@ -289,13 +341,21 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             }
             let status = game.status();
             let encoding = Counts::encoding_of(&game);
-            let (rendered, game) = if junk {
-                (Vec::new(), None)
+            let ((rendered, rendered_len), game) = if junk {
+                ((Vec::new(), 0), None)
             } else {
                 match format {
-                    OutputFormat::Pgn => (emit::pgn::to_pgn_bytes(&game, &pgn_options), None),
-                    OutputFormat::Json => (emit::json::to_json_bytes(&game, &json_options), None),
-                    OutputFormat::Csv => (Vec::new(), Some(game)),
+                    OutputFormat::Pgn => {
+                        let b = emit::pgn::to_pgn_bytes(&game, &pgn_options);
+                        let len = b.len();
+                        ((b, len), None)
+                    }
+                    OutputFormat::Json => {
+                        let mut b = JsonBuf::from_vec(spare.take());
+                        json_renderer.render(&mut b, &game);
+                        (b.into_parts(), None)
+                    }
+                    OutputFormat::Csv => ((Vec::new(), 0), Some(game)),
                 }
             };
             Item {
@@ -305,6 +365,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 encoding,
                 game,
                 rendered,
+                rendered_len,
                 messages,
             }
         };
@@ -319,7 +380,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 return Ok(());
             }
             counts.add(item.status, item.encoding);
-            out.push(item.rendered)?;
+            out.push(item.rendered, item.rendered_len)?;
             if let (Some(w), Some(g)) = (csv.as_mut(), item.game.as_ref()) {
                 w.write_game(g)?;
             }

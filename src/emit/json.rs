@@ -30,24 +30,24 @@ pub struct JsonOptions {
 #[derive(Debug)]
 pub struct JsonWriter<W: io::Write> {
     out: W,
-    opts: JsonOptions,
-    buf: Vec<u8>,
+    renderer: JsonRenderer,
+    buf: JsonBuf,
 }
 
 impl<W: io::Write> JsonWriter<W> {
     pub fn new(out: W, opts: JsonOptions) -> JsonWriter<W> {
         JsonWriter {
             out,
-            opts,
-            buf: Vec::new(),
+            renderer: JsonRenderer::new(&opts),
+            buf: JsonBuf::default(),
         }
     }
 
     /// Writes one game as one line.
     pub fn write_game(&mut self, game: &Game) -> io::Result<()> {
         self.buf.clear();
-        render(&mut self.buf, game, &self.opts);
-        self.out.write_all(&self.buf)
+        self.renderer.render(&mut self.buf, game);
+        self.out.write_all(self.buf.as_bytes())
     }
 
     pub fn flush(&mut self) -> io::Result<()> {
@@ -60,12 +60,43 @@ impl<W: io::Write> JsonWriter<W> {
 }
 
 /// Renders one game as one JSON line, `\n` included, into a buffer of its own: what
-/// [`JsonWriter::write_game`] writes, for a caller that keeps each game's bytes (as the
-/// command line's pipeline does), without the copy from a writer's buffer.
+/// [`JsonWriter::write_game`] writes.
 pub fn to_json_bytes(game: &Game, opts: &JsonOptions) -> Vec<u8> {
-    let mut b = Vec::new();
-    render(&mut b, game, opts);
-    b
+    let mut b = JsonBuf::default();
+    JsonRenderer::new(opts).render(&mut b, game);
+    b.into_written()
+}
+
+/// The writer's style prepared once, for every game written in it: the pieces of its
+/// SAN ([`SanWords`]) and whether its moves need escapes. [`JsonWriter`] keeps one;
+/// a caller rendering games on several threads shares one.
+#[derive(Debug)]
+pub struct JsonRenderer {
+    style: MoveStyle,
+    /// The notation of every move needs no escape (checked on the letters of the
+    /// style: the rest of SAN, ICCS and UCI is ASCII letters, digits and signs).
+    plain_moves: bool,
+    /// The pieces of SAN in the style, for [`put_plain_move`].
+    san_words: SanWords,
+}
+
+impl JsonRenderer {
+    pub fn new(opts: &JsonOptions) -> JsonRenderer {
+        JsonRenderer {
+            style: opts.moves,
+            plain_moves: plain_moves(&opts.moves),
+            san_words: SanWords::new(&opts.moves.chess),
+        }
+    }
+
+    /// Appends the JSON line of `game` (`\n` included) to `buf`: for a caller that
+    /// keeps each game's bytes and hands their buffers back ([`JsonBuf::into_parts`],
+    /// [`JsonBuf::from_vec`]), as the command line's pipeline does, so that no buffer
+    /// is allocated or zeroed per game.
+    pub fn render(&self, buf: &mut JsonBuf, game: &Game) {
+        buf.reserve(size_hint(game));
+        render_with(buf, game, self, true);
+    }
 }
 
 /// Renders one game as one JSON line (convenience for tests and small jobs).
@@ -75,6 +106,130 @@ pub fn to_json_string(game: &Game, opts: &JsonOptions) -> String {
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// The writer's output: `bytes`, of which the first `len` are written.
+///
+/// The bytes are never cut back to `len`. Safe code can only lengthen a `Vec` by
+/// writing what it adds (zeros, as room to be written over), so a buffer kept at its
+/// full length is reused without that second store of every byte: the moves of the
+/// usual kind are written in place into the room past `len` ([`put_plain_run`]), and
+/// a buffer is zeroed only where it grows, once in its life, whether the writer keeps
+/// it from game to game ([`JsonWriter`]) or a caller hands it back
+/// ([`JsonBuf::from_vec`]).
+#[derive(Debug, Default)]
+pub struct JsonBuf {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl JsonBuf {
+    /// An empty buffer whose room is the whole of `bytes` (written over, not read).
+    pub fn from_vec(bytes: Vec<u8>) -> JsonBuf {
+        JsonBuf { bytes, len: 0 }
+    }
+
+    /// What is written.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or(&[])
+    }
+
+    /// Forgets what is written, keeping the room.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The whole vector and how many of its first bytes are written: the vector can be
+    /// handed back to [`JsonBuf::from_vec`] without being zeroed again.
+    pub fn into_parts(self) -> (Vec<u8>, usize) {
+        (self.bytes, self.len)
+    }
+
+    /// What is written, as a vector of its own length.
+    pub fn into_written(self) -> Vec<u8> {
+        let mut bytes = self.bytes;
+        bytes.truncate(self.len);
+        bytes
+    }
+
+    /// How many bytes are written.
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Forgets what is written past `len`.
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// Makes the bytes at least `end` long, and half as long again as before (zeros
+    /// as room), keeping the first `keep` (those written, and those written in place
+    /// past them and not yet counted: see [`put_plain_run`]): in a new vector that
+    /// only they are copied to (a `Vec` growing in place would copy its room too).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, keep: usize, end: usize) {
+        let want = end.max(self.bytes.len() / 2 * 3).max(256);
+        // allocated zeroed: memory fresh from the system is not zeroed again
+        let mut bytes = vec![0; want];
+        let keep = keep.max(self.len);
+        if let (Some(to), Some(from)) = (bytes.get_mut(..keep), self.bytes.get(..keep)) {
+            to.copy_from_slice(from);
+        }
+        self.bytes = bytes;
+    }
+
+    /// Makes room for `n` more bytes past what is written.
+    fn reserve(&mut self, n: usize) {
+        let end = self.len.saturating_add(n);
+        if end > self.bytes.len() {
+            self.grow(self.len, end);
+        }
+    }
+
+    /// The `K` bytes of room at `at` (made when there is too little, keeping the
+    /// bytes before `at`), written over in place.
+    #[inline(always)]
+    fn room_at<const K: usize>(&mut self, at: usize) -> Option<&mut [u8; K]> {
+        if self.bytes.len() < at.checked_add(K)? {
+            self.grow(at, at + K);
+        }
+        <&mut [u8; K]>::try_from(self.bytes.get_mut(at..at + K)?).ok()
+    }
+
+    /// Appends `s`.
+    #[inline(always)]
+    fn extend_from_slice(&mut self, s: &[u8]) {
+        let (at, end) = (self.len, self.len.saturating_add(s.len()));
+        if end > self.bytes.len() {
+            self.grow(at, end);
+        }
+        if let Some(to) = self.bytes.get_mut(at..end) {
+            to.copy_from_slice(s);
+            self.len = end;
+        }
+    }
+
+    /// Appends a byte.
+    #[inline(always)]
+    fn push(&mut self, c: u8) {
+        if self.len >= self.bytes.len() {
+            self.grow(self.len, self.len + 1);
+        }
+        if let Some(to) = self.bytes.get_mut(self.len) {
+            *to = c;
+            self.len += 1;
+        }
+    }
+}
+
+impl SanOut for JsonBuf {
+    fn push_ascii(&mut self, c: u8) {
+        self.push(c);
+    }
+    fn push_text(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+}
+
 /// What the move writer carries through a game.
 struct Ctx<'a> {
     game: &'a Game,
@@ -82,9 +237,7 @@ struct Ctx<'a> {
     lines: Lines<'a>,
     /// One move's notation.
     tok: String,
-    /// The notation of every move of this game needs no escape (checked once, on the
-    /// letters of the style: the rest of SAN, ICCS and UCI is ASCII letters, digits and
-    /// signs).
+    /// See [`JsonRenderer::plain_moves`].
     plain_moves: bool,
     /// Where a move object is put together before it is appended: see [`Out`].
     scratch: [u8; SCRATCH],
@@ -92,28 +245,24 @@ struct Ctx<'a> {
     /// test that compares it with the general path).
     plain_path: bool,
     /// The pieces of SAN in the style, for [`put_plain_move`].
-    san_words: SanWords,
+    san_words: &'a SanWords,
 }
 
-/// Appends the JSON line of `game` to `b`.
-fn render(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions) {
-    render_with(b, game, opts, true);
-}
-
-/// [`render`], the moves of the usual kind written by [`put_plain_move`] when
-/// `plain_path`, by the general path otherwise (for the test comparing them); returns
-/// what it took the main line to be.
-fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: bool) -> MainLine {
-    b.reserve(size_hint(game));
+/// [`JsonRenderer::render`], the moves of the usual kind written by
+/// [`put_plain_move`] when `plain_path`, by the general path otherwise (for the test
+/// comparing them), without the room for the whole line made first (the test's
+/// buffers grow in the middle of runs of moves); returns what it took the main line
+/// to be.
+fn render_with(b: &mut JsonBuf, game: &Game, r: &JsonRenderer, plain_path: bool) -> MainLine {
     let mut ctx = Ctx {
         game,
-        style: &opts.moves,
+        style: &r.style,
         lines: Lines::new(&game.source.text, game.source.first_line.max(1)),
         tok: String::new(),
-        plain_moves: plain_moves(&opts.moves),
+        plain_moves: r.plain_moves,
         scratch: [0; SCRATCH],
         plain_path,
-        san_words: SanWords::new(&opts.moves.chess),
+        san_words: &r.san_words,
     };
     b.extend_from_slice(b"{\"schema_version\":\"");
     b.extend_from_slice(SCHEMA_VERSION.as_bytes());
@@ -215,7 +364,7 @@ fn render_with(b: &mut Vec<u8>, game: &Game, opts: &JsonOptions, plain_path: boo
 
 /// Appends the pairs of the `tags` object, then `},"tag_list":[` and the items of the
 /// list (the general path: see [`put_plain_tags`]).
-fn put_tags(b: &mut Vec<u8>, scratch: &mut [u8; SCRATCH], tags: &crate::game::Tags) {
+fn put_tags(b: &mut JsonBuf, scratch: &mut [u8; SCRATCH], tags: &crate::game::Tags) {
     // each tag with whether its name and value need no escape, checked once for the
     // two places it is written
     let tags: Vec<(&str, &str, bool)> = tags
@@ -261,18 +410,21 @@ fn plain_tags_fit(text_len: usize, items: usize) -> bool {
 /// Appends what [`put_tags`] appends and returns `true` when no name or value needs an
 /// escape and the tags fit ([`plain_tags_fit`]; otherwise `false`, and nothing
 /// appended): every name and value is copied from the tags' text
-/// ([`crate::game::Tags::raw_parts`]) in pieces of 16 bytes into a fixed array
-/// appended with one copy; names are compared for the first value of each name only
-/// when a mask of their words says they may repeat.
-fn put_plain_tags(b: &mut Vec<u8>, tags: &crate::game::Tags) -> bool {
+/// ([`crate::game::Tags::raw_parts`]) in pieces of 16 bytes into room of a fixed
+/// size in `b`; names are compared for the first value of each name only when a mask
+/// of their words says they may repeat.
+fn put_plain_tags(b: &mut JsonBuf, tags: &crate::game::Tags) -> bool {
     let (text, items) = tags.raw_parts();
     let text = text.as_bytes();
     if !plain_tags_fit(text.len(), items.len()) || !all_plain(text) {
         return false;
     }
-    let mut room = [0; TAGS_ROOM + 16];
-    let len = fill_plain_tags(&mut room, text, items);
-    b.extend_from_slice(room.get(..len).unwrap_or(&[]));
+    let at = b.len();
+    let Some(room) = b.room_at::<{ TAGS_ROOM + 16 }>(at) else {
+        return false;
+    };
+    let len = fill_plain_tags(room, text, items);
+    b.len = at + len;
     true
 }
 
@@ -431,7 +583,7 @@ fn size_hint(game: &Game) -> usize {
 /// are played ([`play_pending`]) only when a move needs the board (one without a
 /// hint, or with variations, which start from the position before it). The caller
 /// plays the rest if it needs the line's end position.
-fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) -> (usize, bool) {
+fn write_line(b: &mut JsonBuf, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line) -> (usize, bool) {
     b.push(b'[');
     // every move, a null one too, passes the turn: one ply each
     let first_ply = u64::from(board.ply());
@@ -534,49 +686,53 @@ fn write_line(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
     (played, plain)
 }
 
-/// Room appended to the buffer at a time for the objects of [`put_plain_run`] (while
-/// the buffer's capacity lasts), written over, then cut to what was written.
-const ROOM: usize = 2048;
-
 /// Appends the objects of the moves of the usual kind at the head of `nodes` (see
 /// [`put_plain_move`]), as the general path of [`write_line`] writes them, and returns
-/// how many: the objects of a run of such moves go one after the other into room
-/// appended to `b` once for several of them ([`grow_room`]). `first`: the first of
+/// how many: the objects of a run of such moves go one after the other into the room
+/// of `b` ([`JsonBuf`]), counted as written at the end of the run. `first`: the first of
 /// `nodes` is its line's first move; `ply`: its ply; `chess960`: the game's castling
 /// is written king-takes-rook in UCI.
+///
+/// Not inlined into [`write_line`]: on its own, the loop keeps its values in
+/// registers rather than on the stack, which the general path's did not leave free.
+#[inline(never)]
 fn put_plain_run(
-    b: &mut Vec<u8>,
+    b: &mut JsonBuf,
     ctx: &mut Ctx<'_>,
     nodes: &[MoveNode],
     first: bool,
     ply: u64,
     chess960: bool,
 ) -> usize {
-    let mut end = b.len();
+    let start = b.len();
+    // The first move of a line is written as the others, with a comma before it, over
+    // the line's `[` just written (put back after it).
+    let first = first && b.as_bytes().last() == Some(&b'[');
+    let mut end = start - usize::from(first);
     let mut n = 0;
+    // what the moves read of the context, taken out of it once
+    let (text, words, lines) = (&ctx.game.source.text, ctx.san_words, &mut ctx.lines);
     for node in nodes {
-        let Some(len) = put_plain_move(b, end, ctx, node, first && n == 0, ply + n, chess960)
+        let Some(len) = put_plain_move(b, end, (text, words, lines), node, ply + n, chess960)
         else {
             break;
         };
         end += len;
         n += 1;
     }
-    b.truncate(end);
+    // (also when no move was written: the room may have grown without it)
+    if first && let Some(open) = b.bytes.get_mut(start - 1) {
+        *open = b'[';
+    }
+    if n > 0 {
+        b.len = end;
+    }
     n as usize
 }
 
-/// Makes at least [`SCRATCH`] bytes of room in `b` from `at` (at most its length), up
-/// to [`ROOM`] while its capacity lasts: bytes that are written over.
-#[inline(never)]
-fn grow_room(b: &mut Vec<u8>, at: usize) {
-    let want = (at + ROOM).min(b.capacity()).max(at + SCRATCH);
-    b.resize(want, 0);
-}
-
 /// Writes the object of a move of the usual kind at `at` in `b`, as the general path
-/// of [`write_line`] writes it, into room past `at` (made by [`grow_room`] when there
-/// is too little; what is past the object is room, cut by [`put_plain_run`]), and
+/// of [`write_line`] writes it, into the room of `b` past `at` (made when there is
+/// too little; what is past the object stays room: see [`put_plain_run`]), and
 /// returns its length: a chess move with its [`crate::game::SanHint`], without
 /// comment, NAG, clock, draw offer or variation, not illegal, written in the text (a
 /// span) as up to eight bytes that need no escape, with a ply and a column below 1000
@@ -586,16 +742,15 @@ fn grow_room(b: &mut Vec<u8>, at: usize) {
 ///
 /// The pieces are copied at lengths known when compiling ([`put_in`]); the SAN is put
 /// together in a word ([`SanWord`]), compared with the move's text at once (a SAN
-/// longer than eight bytes is left to the general path).
-/// `first`: the line's first move (no comma before it); `ply`: its ply; `chess960`:
-/// the game's castling is written king-takes-rook in UCI.
+/// longer than eight bytes is left to the general path). The object starts with the comma that comes
+/// between two (see [`put_plain_run`] for a line's first move). `ply`: its ply;
+/// `chess960`: the game's castling is written king-takes-rook in UCI.
 #[inline(always)]
 fn put_plain_move(
-    b: &mut Vec<u8>,
+    b: &mut JsonBuf,
     at: usize,
-    ctx: &mut Ctx<'_>,
+    (text, words, lines): (&str, &SanWords, &mut Lines<'_>),
     node: &MoveNode,
-    first: bool,
     ply: u64,
     chess960: bool,
 ) -> Option<usize> {
@@ -607,11 +762,10 @@ fn put_plain_move(
     if !is_plain(node) || len == 0 || len > 8 {
         return None;
     }
-    let text = &ctx.game.source.text;
     let word = <[u8; 8]>::try_from(text.as_bytes().get(start..start + 8)?).ok()?;
     let ply = DIGITS.get(usize::try_from(ply).ok()?)?;
-    let column = ctx.lines.column_digits(start)?;
-    let san = ctx.san_words.san(m, hint);
+    let column = lines.column_digits(start)?;
+    let san = words.san(m, hint);
     // the move written as its SAN (plain: see `plain_moves`) needs no more checks
     let keep = u64::MAX >> (64 - 8 * len);
     let as_san = san.len == len && (san.word ^ u64::from_le_bytes(word)) & keep == 0;
@@ -621,14 +775,9 @@ fn put_plain_move(
     if san.len > 8 {
         return None;
     }
-    if b.len() < at + SCRATCH {
-        grow_room(b, at);
-    }
-    let room = <&mut [u8; SCRATCH]>::try_from(b.get_mut(at..at + SCRATCH)?).ok()?;
+    let room = b.room_at::<SCRATCH>(at)?;
     let o = &mut 0;
-    // `{"ply":` for the first move, its last byte written over
-    let prefix = if first { b"{\"ply\":\"" } else { b",{\"ply\":" };
-    put_in(room, o, prefix, 8 - usize::from(first))?;
+    put_in(room, o, b",{\"ply\":", 8)?;
     put_in(room, o, ply, digits_len(ply))?;
     put_in(room, o, b",\"uci\":\"", 8)?;
     let (uci, uci_len) = chess_coords(m, chess960);
@@ -638,7 +787,7 @@ fn put_plain_move(
     put_in(room, o, b"\",\"written\":\"", 13)?;
     put_in(room, o, &word, len)?;
     put_in(room, o, b"\"", 1)?;
-    put_in(room, o, &ctx.lines.field, ctx.lines.field_len)?;
+    put_in(room, o, &lines.field, lines.field_len)?;
     put_in(room, o, column, digits_len(column))?;
     put_in(room, o, PLAIN_TAIL, PLAIN_TAIL.len())?;
     Some(*o)
@@ -681,6 +830,7 @@ impl SanWord {
 }
 
 /// The pieces of SAN in one style as words ([`SanWord`]), for [`SanWords::san`].
+#[derive(Debug)]
 struct SanWords {
     /// The letter of each role, by [`crate::chess::Role::index`].
     letters: [(u64, usize); 6],
@@ -690,6 +840,33 @@ struct SanWords {
     castles: [(u64, usize); 2],
     promotion_eq: bool,
     check_marks: bool,
+    /// The SAN of a move without promotion for each role and choice of what it
+    /// writes before the destination ([`template_index`]).
+    templates: [SanTemplate; 64],
+}
+
+/// The SAN of the moves of one role without promotion or check mark, for one choice
+/// of what is written before the destination (the origin's file, its rank, a capture's
+/// `x`): its fixed bytes in place, and where the bytes of the move go. The origin's
+/// file letter, its rank's digit and the destination's name are each put in place by
+/// one multiplication, by `1 << 8 * offset` (`0`: not written, or from the eighth
+/// byte on), so that [`SanWords::san`] puts a usual move together without a branch
+/// per piece.
+#[derive(Copy, Clone, Debug, Default)]
+struct SanTemplate {
+    word: u64,
+    file: u64,
+    rank: u64,
+    square: u64,
+    /// The length (more than 8: the word holds the first eight bytes).
+    len: usize,
+}
+
+/// The index in [`SanWords::templates`] of a move of `role` that writes its origin's
+/// file (`file`), its rank (`rank`) and a capture's `x` (`capture`).
+#[inline(always)]
+fn template_index(role: crate::chess::Role, file: bool, rank: bool, capture: bool) -> usize {
+    role.index() << 3 | usize::from(file) << 2 | usize::from(rank) << 1 | usize::from(capture)
 }
 
 impl SanWords {
@@ -720,6 +897,32 @@ impl SanWords {
                 write_san_hinted_into(w, &crate::chess::Move::Castle { king, rook }, hint, style);
             })
         };
+        let mut templates = [SanTemplate::default(); 64];
+        for role in Role::ALL {
+            for bits in 0..8 {
+                let (file, rank, capture) = (bits & 4 != 0, bits & 2 != 0, bits & 1 != 0);
+                // where the next byte goes, as a multiplier (0 past the eighth byte)
+                let at = |s: &SanWord| 1u64.checked_shl(8 * s.len as u32).unwrap_or(0);
+                let mut s = SanWord::default();
+                let mut t = SanTemplate::default();
+                s.push_word(pieces[role.index()]);
+                if file {
+                    t.file = at(&s);
+                    s.len += 1;
+                }
+                if rank {
+                    t.rank = at(&s);
+                    s.len += 1;
+                }
+                if capture {
+                    s.push_ascii(b'x');
+                }
+                t.square = at(&s);
+                s.len += 2;
+                (t.word, t.len) = (s.word, s.len);
+                templates[template_index(role, file, rank, capture)] = t;
+            }
+        }
         SanWords {
             letters,
             pieces,
@@ -729,13 +932,33 @@ impl SanWords {
             ],
             promotion_eq: style.promotion_eq,
             check_marks: style.check_marks,
+            templates,
         }
     }
 
     /// The SAN of `m`, what [`write_san_hinted_into`] writes from `hint` in the style,
-    /// put together from words without a loop.
+    /// put together from words without a loop: a move without promotion from its
+    /// template ([`SanTemplate`]).
     #[inline(always)]
     fn san(&self, m: &crate::chess::Move, hint: crate::game::SanHint) -> SanWord {
+        let Some((role, from, to, capture, None)) = m.san_parts() else {
+            return self.san_by_pieces(m, hint);
+        };
+        // the index is below 48: the mask only spares a check
+        let i = template_index(role, hint.file, hint.rank, capture) & 63;
+        let t = self.templates.get(i).copied().unwrap_or_default();
+        // a byte placed past the eighth is lost (the word holds the first eight)
+        let word = t.word
+            | u64::from(b'a' + from.file().index()).wrapping_mul(t.file)
+            | u64::from(b'1' + from.rank().index()).wrapping_mul(t.rank)
+            | square_word(to).wrapping_mul(t.square);
+        self.check_mark(SanWord { word, len: t.len }, hint)
+    }
+
+    /// [`SanWords::san`] piece by piece: for castling and promotions (and the test
+    /// comparing the templates with it).
+    #[inline(never)]
+    fn san_by_pieces(&self, m: &crate::chess::Move, hint: crate::game::SanHint) -> SanWord {
         let word = |t: &[(u64, usize)], i: usize| t.get(i).copied().unwrap_or((0, 0));
         let mut s = SanWord::default();
         let Some((role, from, to, capture, promotion)) = m.san_parts() else {
@@ -835,7 +1058,7 @@ fn play_pending(board: &mut Board, nodes: &[MoveNode]) {
 /// A chess move with its [`crate::game::SanHint`] is written from the hint, and the
 /// board only follows the pieces ([`crate::chess::Position::play_pieces`]); the pieces
 /// giving check are brought up to date before a move without one.
-fn push_san(b: &mut Vec<u8>, ctx: &mut Ctx<'_>, board: &mut Board, node: &MoveNode) {
+fn push_san(b: &mut JsonBuf, ctx: &mut Ctx<'_>, board: &mut Board, node: &MoveNode) {
     let mv = &node.mv;
     if let (Board::Chess(p), AnyMove::Chess(m), Some(hint)) = (&mut *board, mv, node.san) {
         if ctx.plain_moves {
@@ -975,7 +1198,7 @@ const SCRATCH: usize = 256;
 /// whatever the lengths; what is left in the array must be flushed before `b` is
 /// written otherwise.
 struct Out<'a> {
-    b: &'a mut Vec<u8>,
+    b: &'a mut JsonBuf,
     bytes: &'a mut [u8; SCRATCH],
     /// The bytes of the array in use.
     len: usize,
@@ -983,7 +1206,7 @@ struct Out<'a> {
 
 impl<'a> Out<'a> {
     /// Starts an empty piece of output to be appended to `b`, put together in `bytes`.
-    fn new(b: &'a mut Vec<u8>, bytes: &'a mut [u8; SCRATCH]) -> Out<'a> {
+    fn new(b: &'a mut JsonBuf, bytes: &'a mut [u8; SCRATCH]) -> Out<'a> {
         Out { b, bytes, len: 0 }
     }
 
@@ -1379,7 +1602,7 @@ const fn is_continuation(c: u8) -> bool {
 
 /// `"H:MM:SS"` (a fraction only when there is one) as [`Clock`]'s `Display`, or
 /// `null`.
-fn push_clock(b: &mut Vec<u8>, c: Option<Clock>) {
+fn push_clock(b: &mut JsonBuf, c: Option<Clock>) {
     let Some(c) = c else {
         b.extend_from_slice(b"null");
         return;
@@ -1409,7 +1632,7 @@ fn push_clock(b: &mut Vec<u8>, c: Option<Clock>) {
 }
 
 /// `v % 100` in two digits.
-fn push_two_digits(b: &mut Vec<u8>, v: u64) {
+fn push_two_digits(b: &mut JsonBuf, v: u64) {
     b.extend_from_slice(&[digit(v / 10), digit(v)]);
 }
 
@@ -1425,7 +1648,7 @@ fn hex_digit(d: u8) -> u8 {
 }
 
 /// Appends a decimal number.
-fn push_u64(b: &mut Vec<u8>, v: u64) {
+fn push_u64(b: &mut JsonBuf, v: u64) {
     match usize::try_from(v).ok().and_then(|i| DIGITS.get(i)) {
         Some(d) => b.extend_from_slice(d.get(..digits_len(d)).unwrap_or(d)),
         None => b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes()),
@@ -1506,14 +1729,14 @@ fn plain_ascii_word(w: u64, len: usize) -> bool {
 
 /// Appends `s` as a JSON string literal (`"`, `\\`, control characters, U+2028 and
 /// U+2029 escaped).
-fn push_str(b: &mut Vec<u8>, s: &str) {
+fn push_str(b: &mut JsonBuf, s: &str) {
     b.push(b'"');
     push_escaped(b, s);
     b.push(b'"');
 }
 
 /// Appends the inside of `s` as a JSON string literal: see [`push_str`].
-fn push_escaped(b: &mut Vec<u8>, s: &str) {
+fn push_escaped(b: &mut JsonBuf, s: &str) {
     let bytes = s.as_bytes();
     // the usual string needs no escape: short ones (move text) copied while they are
     // read, longer ones read, then copied at once
@@ -1548,7 +1771,7 @@ fn all_plain(bytes: &[u8]) -> bool {
 }
 
 /// [`push_escaped`] of a string that needs an escape.
-fn push_escaped_slow(b: &mut Vec<u8>, bytes: &[u8]) {
+fn push_escaped_slow(b: &mut JsonBuf, bytes: &[u8]) {
     let mut start = 0;
     for (i, &c) in bytes.iter().enumerate() {
         if PLAIN[usize::from(c)] || i < start {
@@ -1596,10 +1819,19 @@ mod tests {
         ]
     }
 
+    impl JsonBuf {
+        /// A buffer holding `bytes` as written, its room past them not zeros.
+        fn written(bytes: &[u8]) -> JsonBuf {
+            let mut b = JsonBuf::from_vec(vec![b'#'; 3 * bytes.len()]);
+            b.extend_from_slice(bytes);
+            b
+        }
+    }
+
     fn quoted(s: &str) -> String {
-        let mut b = Vec::new();
+        let mut b = JsonBuf::default();
         push_str(&mut b, s);
-        String::from_utf8(b).unwrap()
+        String::from_utf8(b.into_written()).unwrap()
     }
 
     #[test]
@@ -1629,14 +1861,14 @@ mod tests {
             let got = quoted(s);
             assert_eq!(got, want);
             // into a move object, after other bytes
-            let mut b = Vec::new();
+            let mut b = JsonBuf::default();
             let mut scratch = [0; SCRATCH];
             let mut o = Out::new(&mut b, &mut scratch);
             o.put(b"\"");
             o.put_escaped(s);
             o.put(b"\"");
             o.flush();
-            assert_eq!(String::from_utf8(b).unwrap(), want);
+            assert_eq!(String::from_utf8(b.into_written()).unwrap(), want);
             let back: String = serde_json::from_str(&got).unwrap();
             assert_eq!(back, s);
             assert_eq!(needs_escape(s), got.len() != s.len() + 2, "{s:?}");
@@ -1706,15 +1938,19 @@ mod tests {
             for start in 0..=text.len() as u32 {
                 for end in start + 1..=(start + 12).min(text.len() as u32 + 2) {
                     let span = Span { start, end };
-                    let mut want = b"\",\"written\":\"".to_vec();
+                    let mut want = JsonBuf::written(b"\",\"written\":\"");
                     push_escaped(&mut want, span.slice(text));
                     want.push(b'"');
-                    let mut got = b"x".to_vec();
+                    let mut got = JsonBuf::written(b"x");
                     let mut scratch = [0; SCRATCH];
                     let mut o = Out::new(&mut got, &mut scratch);
                     o.put_written(text, Some(span));
                     o.flush();
-                    assert_eq!(got[1..], want[..], "{text:?} {span:?}");
+                    assert_eq!(
+                        got.as_bytes()[1..],
+                        want.as_bytes()[..],
+                        "{text:?} {span:?}"
+                    );
                 }
             }
         }
@@ -1726,22 +1962,22 @@ mod tests {
         cases.extend(0..=1100);
         cases.extend((1..20).map(|e| 10u64.pow(e) - 1));
         for n in cases {
-            let mut b = Vec::new();
+            let mut b = JsonBuf::default();
             push_u64(&mut b, n);
-            assert_eq!(String::from_utf8(b).unwrap(), n.to_string());
-            let mut b = Vec::new();
+            assert_eq!(String::from_utf8(b.into_written()).unwrap(), n.to_string());
+            let mut b = JsonBuf::default();
             let mut scratch = [0; SCRATCH];
             let mut o = Out::new(&mut b, &mut scratch);
             o.put_u64(n);
             o.flush();
-            assert_eq!(String::from_utf8(b).unwrap(), n.to_string());
+            assert_eq!(String::from_utf8(b.into_written()).unwrap(), n.to_string());
         }
     }
 
     #[test]
     fn out_keeps_every_byte_in_order() {
         let mut want = Vec::new();
-        let mut b = b"before".to_vec();
+        let mut b = JsonBuf::written(b"before");
         let mut scratch = [0; SCRATCH];
         let mut o = Out::new(&mut b, &mut scratch);
         for n in (0..40).chain([255, 256, 257, 300, 600]).chain(0..40) {
@@ -1755,7 +1991,7 @@ mod tests {
             want.extend_from_slice((n * 997).to_string().as_bytes());
         }
         o.flush();
-        assert_eq!(b, [&b"before"[..], &want].concat());
+        assert_eq!(b.as_bytes(), [&b"before"[..], &want].concat());
     }
 
     #[test]
@@ -1780,13 +2016,16 @@ mod tests {
             400_000_001,
         ] {
             let c = Clock { millis };
-            let mut b = Vec::new();
+            let mut b = JsonBuf::default();
             push_clock(&mut b, Some(c));
-            assert_eq!(String::from_utf8(b).unwrap(), format!("\"{c}\""));
+            assert_eq!(
+                String::from_utf8(b.into_written()).unwrap(),
+                format!("\"{c}\"")
+            );
         }
-        let mut b = Vec::new();
+        let mut b = JsonBuf::default();
         push_clock(&mut b, None);
-        assert_eq!(b, b"null");
+        assert_eq!(b.as_bytes(), b"null");
     }
 
     #[test]
@@ -1901,13 +2140,13 @@ mod tests {
                 board.write_coords(&mut want, mv);
                 let (c, len) = coords(board, mv);
                 assert_eq!(std::str::from_utf8(&c[..len]).unwrap(), want);
-                let mut got = Vec::new();
+                let mut got = JsonBuf::default();
                 let mut scratch = [0; SCRATCH];
                 let mut o = Out::new(&mut got, &mut scratch);
                 o.put_coords(board, mv);
                 o.flush();
                 let field = format!(",\"uci\":\"{want}\",\"san\":\"");
-                assert_eq!(String::from_utf8(got).unwrap(), field);
+                assert_eq!(String::from_utf8(got.into_written()).unwrap(), field);
                 checked += 1;
             }
         }
@@ -1972,17 +2211,17 @@ mod tests {
                     values[rng.below(values.len())],
                 );
             }
-            let mut general = b"x".to_vec();
+            let mut general = JsonBuf::written(b"x");
             put_tags(&mut general, &mut [0; SCRATCH], &tags);
-            let mut got = b"x".to_vec();
+            let mut got = JsonBuf::written(b"x");
             if put_plain_tags(&mut got, &tags) {
                 assert_eq!(
-                    String::from_utf8(got).unwrap(),
-                    String::from_utf8(general).unwrap()
+                    String::from_utf8(got.into_written()).unwrap(),
+                    String::from_utf8(general.into_written()).unwrap()
                 );
                 fast += 1;
             } else {
-                assert_eq!(got, b"x");
+                assert_eq!(got.as_bytes(), b"x");
             }
             let escapes = tags.iter().any(|(n, v)| needs_escape(n) || needs_escape(v));
             let fits = plain_tags_fit(tags.raw_parts().0.len(), n);
@@ -1993,7 +2232,8 @@ mod tests {
 
     /// [`SanWords::san`] is what `write_san_hinted_into` writes, for every legal move
     /// of a few positions (castling both ways, chess960 too, promotions, en passant)
-    /// with every hint, in every style: its eight bytes and its length.
+    /// and of positions along random games (captures by every role), with every hint,
+    /// in every style: its eight bytes and its length.
     #[test]
     fn san_words_agree_with_write_san() {
         use crate::notation::chess::{SanStyle, table};
@@ -2015,9 +2255,23 @@ mod tests {
             castle_zeros: true,
             ..SanStyle::pgn()
         });
+        let mut positions: Vec<_> = positions.into_iter().map(Result::unwrap).collect();
+        let mut rng = crate::testing::XorShift::new(7);
+        for _ in 0..8 {
+            let mut pos = crate::chess::Position::default();
+            for ply in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if ply % 15 == 14 {
+                    positions.push(pos.clone());
+                }
+                pos.play_unchecked(&moves[rng.below(moves.len())]);
+            }
+        }
         let mut checked = 0;
         for pos in positions {
-            let pos = pos.unwrap();
             for m in &pos.legal_moves() {
                 for bits in 0..16u8 {
                     let hint = crate::game::SanHint {
@@ -2078,13 +2332,17 @@ mod tests {
                         plain_moves: plain_moves(&style),
                         scratch: [0; SCRATCH],
                         plain_path: true,
-                        san_words: SanWords::new(&style.chess),
+                        san_words: &SanWords::new(&style.chess),
                     };
                     let mut board = Board::Chess(pos.clone());
-                    let mut got = Vec::new();
+                    let mut got = JsonBuf::default();
                     let node = MoveNode::new(mv, Span::default());
                     push_san(&mut got, &mut ctx, &mut board, &node);
-                    assert_eq!(String::from_utf8(got).unwrap(), want, "{fen} {m:?}");
+                    assert_eq!(
+                        String::from_utf8(got.into_written()).unwrap(),
+                        want,
+                        "{fen} {m:?}"
+                    );
                     assert_eq!(board.fen(), after.fen());
                 }
             }
@@ -2299,12 +2557,16 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
         /// [`put_plain_move`] writes what the general path of [`write_line`] writes,
-        /// in every style, on random games with and without kept illegal moves.
+        /// in every style, on random games with and without kept illegal moves; the
+        /// plain path into small buffers that grow as it writes, and into one buffer
+        /// reused from game to game, as the command line reuses them, whose room
+        /// starts with bytes other than zeros.
         #[test]
         fn plain_path_agrees_with_general(
             choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..160),
         ) {
             let text = random_record(&choices);
+            let mut fast = JsonBuf::from_vec(vec![b'#'; 37 * choices.len()]);
             for keep_illegal in [false, true] {
                 let options = crate::replay::ReplayOptions {
                     keep_illegal,
@@ -2321,18 +2583,22 @@ mod tests {
                         }
                     }
                     game.source.text = String::from_utf8(bytes).unwrap();
-                    for chess in four_styles() {
+                    for (k, chess) in four_styles().into_iter().enumerate() {
                         let opts = JsonOptions {
                             moves: MoveStyle { chess, ..MoveStyle::default() },
                         };
-                        let (mut fast, mut general) = (Vec::new(), Vec::new());
-                        let line = render_with(&mut fast, &game, &opts, true);
-                        render_with(&mut general, &game, &opts, false);
+                        fast.clear();
+                        let mut small = JsonBuf::from_vec(vec![b'#'; 100 * k]);
+                        let fast = if k % 2 == 0 { &mut fast } else { &mut small };
+                        let mut general = JsonBuf::default();
+                        let renderer = JsonRenderer::new(&opts);
+                        let line = render_with(fast, &game, &renderer, true);
+                        render_with(&mut general, &game, &renderer, false);
                         // the main line as the plain path saw it, as a pass over it
                         proptest::prop_assert_eq!(line, game.main_line());
                         proptest::prop_assert_eq!(
-                            String::from_utf8_lossy(&fast),
-                            String::from_utf8_lossy(&general)
+                            String::from_utf8_lossy(fast.as_bytes()),
+                            String::from_utf8_lossy(general.as_bytes())
                         );
                     }
                 }
