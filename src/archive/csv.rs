@@ -466,8 +466,8 @@ impl Builder {
                 let end = self.lit("}");
                 self.movetext.push(Element::Comment {
                     kind: CommentKind::Brace,
+                    closed: end.end > body.end,
                     body,
-                    span: Span::new(body.start.saturating_sub(1), end.end),
                 });
             }
             return;
@@ -537,10 +537,11 @@ impl Builder {
                 let open = self.lit(" {[%clk ");
                 self.put_glued(clock, line, ci, clock_col);
                 let close = self.lit("]}");
+                // ` {[%clk ` and `]}`: the body from `[` to `]`
                 self.movetext.push(Element::Comment {
                     kind: CommentKind::Brace,
+                    closed: true,
                     body: Span::new(open.start.saturating_add(2), close.start.saturating_add(1)),
-                    span: Span::new(open.start.saturating_add(1), close.end),
                 });
             }
             if draw_side == Some(side) {

@@ -6,7 +6,7 @@
 //! [`Element`]s whose spans index the game's decoded text. Moves are not resolved here;
 //! a move token is only a span. See `docs/archive-reading.md`.
 
-use std::borrow::Cow;
+use std::{borrow::Cow, num::NonZeroU32};
 
 use crate::{diag::Diagnostic, diag::Span, game::GameResult, text::DecodeReport};
 
@@ -83,22 +83,25 @@ pub enum Element {
         span: Span,
     },
     /// A move token. `span` covers the token and an en-passant suffix written after it
-    /// (`exd6 e.p.`); `ep` is the suffix's span. Annotation glyphs glued to the token
-    /// (`Nf3!?`, `e4+`) stay inside it.
+    /// (`exd6 e.p.`); `ep` is where the suffix starts (it ends where `span` does:
+    /// [`Element::ep_suffix`]). Annotation glyphs glued to the token (`Nf3!?`, `e4+`)
+    /// stay inside it.
     Move {
         span: Span,
-        ep: Option<Span>,
+        ep: Option<NonZeroU32>,
     },
     /// A standalone token made only of `! ? + # = - / ± ∓ ∞ □ ⩲ ⩱` (e.g. `!?` in
     /// `Nf3 !?`, `+-`, `±`): an annotation of the preceding move. `--` is a move.
     Annotation {
         span: Span,
     },
-    /// A comment; `body` is its text without the delimiters.
+    /// A comment; `body` is its text without the delimiters, one byte after the
+    /// opening `{` or `;`; `closed`: a `}` follows it (not for `;` comments, nor for an
+    /// unterminated `{`). The whole comment is [`Element::span`].
     Comment {
         kind: CommentKind,
+        closed: bool,
         body: Span,
-        span: Span,
     },
     /// `$n`.
     Nag {
@@ -121,19 +124,36 @@ pub enum Element {
     },
 }
 
+/// An element is 16 bytes (four to a cache line): the elements of a batch of games are
+/// written by the parser and read back by the replay, so their size is memory traffic.
+/// The en-passant suffix of a move and the delimiters of a comment are found from the
+/// element's other spans rather than stored as spans of their own.
+const _: () = assert!(std::mem::size_of::<Element>() == 16);
+
 impl Element {
     /// The span of the whole element.
     pub fn span(&self) -> Span {
         match *self {
+            Element::Comment { closed, body, .. } => Span::new(
+                body.start.saturating_sub(1),
+                body.end.saturating_add(u32::from(closed)),
+            ),
             Element::MoveNumber { span, .. }
             | Element::Move { span, .. }
             | Element::Annotation { span }
-            | Element::Comment { span, .. }
             | Element::Nag { span, .. }
             | Element::DrawOffer { span }
             | Element::StartVariation { span }
             | Element::EndVariation { span }
             | Element::Escape { span } => span,
+        }
+    }
+
+    /// The span of a move's en-passant suffix (`e.p.` in `exd6 e.p.`), if written.
+    pub fn ep_suffix(&self) -> Option<Span> {
+        match *self {
+            Element::Move { span, ep: Some(ep) } => Some(Span::new(ep.get(), span.end)),
+            _ => None,
         }
     }
 }

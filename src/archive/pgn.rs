@@ -4,7 +4,7 @@
 //! a depth counter and a bounded stack of open `(` positions), so no input can drive
 //! recursion. See [`parse_game`] for the accepted forms.
 
-use std::sync::OnceLock;
+use std::{num::NonZeroU32, sync::OnceLock};
 
 use nom::{
     IResult, Parser, bytes::complete::tag, character::complete::char, combinator::opt,
@@ -874,8 +874,8 @@ impl<'a, 'l> Parser_<'a, 'l> {
         let end = self.line_end(start);
         self.push(Element::Comment {
             kind: CommentKind::Line,
+            closed: false,
             body: span(start + 1, end),
-            span: span(start, end),
         });
         self.pos = end;
     }
@@ -939,8 +939,8 @@ impl<'a, 'l> Parser_<'a, 'l> {
         }
         self.push(Element::Comment {
             kind: CommentKind::Brace,
+            closed: end > body_end,
             body: span(start + 1, body_end),
-            span: span(start, end),
         });
         self.pos = end;
     }
@@ -1365,7 +1365,8 @@ impl<'a, 'l> Parser_<'a, 'l> {
     fn extend_ep(&mut self, a: usize, b: usize) {
         if let Some(Element::Move { span: s, ep }) = self.out.movetext.last_mut() {
             *s = s.join(span(a, b));
-            *ep = Some(span(a, b));
+            // after the token: never at 0
+            *ep = u32::try_from(a).ok().and_then(NonZeroU32::new);
             let whole = *s;
             self.note_move(whole, None);
         }
@@ -1945,10 +1946,113 @@ mod tests {
         let slices: Vec<&str> = g.movetext.iter().map(|e| e.span().slice(text)).collect();
         assert_eq!(slices, ["1.", "exd6 e.p.", "{c}", "$2", "(=)"]);
         assert_eq!(g.result.unwrap().1.slice(text), "*");
-        let Element::Move { ep, .. } = g.movetext[1] else {
-            panic!("not a move")
+        assert_eq!(g.movetext[1].ep_suffix().unwrap().slice(text), "e.p.");
+        let text = "1. exd6 (e.p.) ;rest\nNf6 {open";
+        let g = parse_game(text, &Limits::default());
+        let slices: Vec<&str> = g.movetext.iter().map(|e| e.span().slice(text)).collect();
+        assert_eq!(slices, ["1.", "exd6 (e.p.)", ";rest", "Nf6", "{open"]);
+        assert_eq!(g.movetext[1].ep_suffix().unwrap().slice(text), "(e.p.)");
+        assert_eq!(g.movetext[3].ep_suffix(), None);
+    }
+
+    /// The spans an element does not store (a comment's whole span, from its body and
+    /// `closed`; a move's en-passant suffix, from where it starts and the move's end)
+    /// cover what they say, on many random games of movetext fragments (both
+    /// scanners, small element budgets) and on every game of the corpus, read through
+    /// the splitter.
+    #[test]
+    fn derived_spans_cover_their_text() {
+        let mut rng = crate::testing::XorShift::new(0x9FB2_1C65_1E98_DF25);
+        let mut texts: Vec<String> = (0..20_000)
+            .map(|_| {
+                (0..rng.below(40))
+                    .map(|_| FRAGMENTS[rng.below(FRAGMENTS.len())])
+                    .collect()
+            })
+            .collect();
+        texts.extend(
+            [
+                "{a}", "{", "{a", ";", ";a", ";a\n", "{a}}", "{{a}}", "{{a}", "e4 ep", "e4 e. p.",
+            ]
+            .map(String::from),
+        );
+        let check = |text: &str, movetext: &[Element], seen: &mut [usize; 4]| {
+            for e in movetext {
+                let whole = e.span().slice(text);
+                match *e {
+                    Element::Comment { kind, closed, body } => {
+                        let inner = body.slice(text);
+                        assert!(
+                            e.span().end as usize <= text.len() && !whole.is_empty(),
+                            "{text:?}"
+                        );
+                        let (open, rest) = whole.split_at(1);
+                        let rest = if closed {
+                            rest.strip_suffix('}')
+                        } else {
+                            Some(rest)
+                        };
+                        assert_eq!(rest, Some(inner), "{text:?}");
+                        let after = &text[e.span().end as usize..];
+                        match kind {
+                            CommentKind::Brace => {
+                                assert_eq!(open, "{", "{text:?}");
+                                // an unterminated comment runs to the end
+                                assert!(closed || after.is_empty(), "{text:?}");
+                            }
+                            CommentKind::Line => {
+                                assert_eq!(open, ";", "{text:?}");
+                                assert!(!closed, "{text:?}");
+                                assert!(
+                                    after.is_empty() || after.starts_with(['\n', '\r']),
+                                    "{text:?}"
+                                );
+                            }
+                        }
+                        seen[usize::from(closed)] += 1;
+                    }
+                    Element::Move { span, ep: Some(_) } => {
+                        let suffix = e.ep_suffix().unwrap();
+                        assert!(suffix.start > span.start, "{text:?}");
+                        assert_eq!(suffix.end, span.end, "{text:?}");
+                        let suffix = suffix.slice(text);
+                        assert!(
+                            ["e.p.", "e. p.", "ep", "(e.p.)"].contains(&suffix),
+                            "{text:?}: {suffix:?}"
+                        );
+                        assert!(whole.len() > suffix.len(), "{text:?}");
+                        seen[2] += 1;
+                    }
+                    Element::Move { ep: None, .. } => {
+                        assert_eq!(e.ep_suffix(), None);
+                        seen[3] += 1;
+                    }
+                    _ => {}
+                }
+            }
         };
-        assert_eq!(ep.unwrap().slice(text), "e.p.");
+        let mut seen = [0; 4];
+        for text in &texts {
+            for max_elements in [1 << 20, 1 + text.len() % 7] {
+                let limits = Limits {
+                    max_elements,
+                    ..Limits::default()
+                };
+                for g in [
+                    parse_with::<true>(text, &limits),
+                    parse_with::<false>(text, &limits),
+                ] {
+                    check(text, &g.movetext, &mut seen);
+                }
+            }
+        }
+        for text in crate::testing::corpus_pgn_texts("") {
+            for raw in crate::archive::read_str(&text) {
+                check(&raw.text, &raw.movetext, &mut seen);
+            }
+        }
+        // unclosed and closed comments, suffixes and plain moves were all met
+        assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
     }
 
     #[test]
