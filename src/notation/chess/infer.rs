@@ -12,9 +12,10 @@ use std::sync::OnceLock;
 use super::lang::{PieceTable, english, tables, utf8_key};
 use super::resolve::{ReadError, read_play};
 use super::syntax::{
-    SanSyntax, Shape, accepts, common_into, common_lettered_alone, common_shape, parse_ok,
-    parse_ok_rest,
+    SanSyntax, accepts, common_into, common_lettered_alone, parse_ok, parse_ok_rest,
 };
+#[cfg(doc)]
+use super::syntax::{Shape, common_shape};
 use crate::chess::Position;
 
 /// Where the chosen table stopped replaying.
@@ -425,7 +426,7 @@ fn read_lettered(tokens: &[&str]) -> Option<Readings> {
 /// walks it (the replay parses each main-line move once, as it plays it, rather than
 /// the whole line ahead and again), with what is needed to settle afterwards that this
 /// table is the only one that reads the whole line: the heads of the tokens read
-/// ([`read_noting_heads`](Self::read_noting_heads)), and whether one was not read.
+/// ([`read_bytes`](Self::read_bytes)), and whether one was not read.
 ///
 /// The answer of [`settle`](Self::settle) after every main-line token was given to
 /// [`read`](Self::read) is the answer of [`read_tokens`]: `true` when [`read_tokens`]
@@ -500,36 +501,11 @@ impl LetteredReading {
         self.read_bytes(token.as_bytes(), || token, san)
     }
 
-    /// [`parse_ok`] under the table, writing the move into `san` ([`SanSyntax::blank`]
-    /// on entry, anything on `false`) and noting the heads of `token`: for a token in
-    /// one of the common shapes, whose other heads name no letter
-    /// ([`shaped_heads_name_no_letter`]), only its letter ([`Shape::Lettered`]: and
-    /// not even that when the letter names no other table, which only `own`
-    /// remembers) or its first byte and its promotion ([`Shape::Ascii`]:
-    /// [`note_ascii_shape`]); all of them otherwise.
-    #[inline(always)]
-    fn read_noting_heads(&mut self, token: &str, san: &mut SanSyntax) -> bool {
-        match token.as_bytes().first() {
-            Some(&b) if b >= 0x80 => {
-                if let Some(alone) = common_lettered_alone(token, self.table, san) {
-                    if alone {
-                        self.own = true;
-                    } else if let Some((key, _)) = utf8_key(token.as_bytes()) {
-                        self.heads.add_key(key);
-                    }
-                    return true;
-                }
-            }
-            first => {
-                if common_shape(token, self.table, san) == Shape::Ascii {
-                    if let Some(&first) = first {
-                        note_ascii_shape(first, san, || token, &mut self.heads);
-                    }
-                    return true;
-                }
-            }
-        }
-        self.heads.add_token_apart(token);
+    /// [`parse_ok`] under the table, for a token in none of the common shapes, writing
+    /// the move into `san` (anything on `false`) and noting all the heads of `token`.
+    #[inline(never)]
+    fn read_other(&mut self, token: &str, san: &mut SanSyntax) -> bool {
+        self.heads.add_token(token);
         match parse_ok_rest(token, self.table) {
             Some(read) => {
                 *san = read;
@@ -546,13 +522,17 @@ impl LetteredReading {
     }
 
     /// [`read`](Self::read) for a caller that holds the token's bytes and can slice its
-    /// text (`token`, called only when needed: checking character boundaries costs):
-    /// a token in an ASCII common shape ([`common_into`]: a third of the moves of a
-    /// game in Chinese letters, nearly all of a game in Vietnamese letters) is read
-    /// from its bytes, with the heads [`read_noting_heads`](Self::read_noting_heads)
-    /// notes; any other token goes to [`read_noting_heads`](Self::read_noting_heads).
-    /// (`bytes` are those of the text `token` gives, when it gives a text that starts
-    /// and ends with an ASCII byte.)
+    /// text (`token`, called only when needed: checking character boundaries costs;
+    /// `bytes` are those of the text `token` gives, or those of its span when that is
+    /// not on character boundaries, a text `token` gives as `""`). [`parse_ok`] under
+    /// the table, noting the heads of the token: for a token in one of the common
+    /// shapes, whose other heads name no letter ([`shaped_heads_name_no_letter`]), only
+    /// its letter ([`Shape::Lettered`]: and not even that when the letter names no
+    /// other table, which only `own` remembers) or its first byte and its promotion
+    /// ([`Shape::Ascii`]: [`note_ascii_shape`]); all of them otherwise. A token in a
+    /// common shape is read from its bytes ([`common_into`], [`common_lettered_alone`]:
+    /// those of a span that start with a character's first byte and end with an ASCII
+    /// byte are those of its text).
     #[inline(always)]
     pub fn read_bytes<'t>(
         &mut self,
@@ -561,17 +541,23 @@ impl LetteredReading {
         san: &mut SanSyntax,
     ) -> bool {
         let read = match bytes.first() {
-            Some(&b) if b < 0x80 => {
-                if common_into(bytes, self.table, san) {
-                    note_ascii_shape(b, san, || token(), &mut self.heads);
-                    true
-                } else {
-                    // anything `common_into` wrote is written again
-                    *san = SanSyntax::blank();
-                    self.read_noting_heads(token(), san)
-                }
+            Some(&b) if b < 0x80 && common_into(bytes, self.table, san) => {
+                note_ascii_shape(b, san, token, &mut self.heads);
+                true
             }
-            _ => self.read_noting_heads(token(), san),
+            Some(&b) if b >= 0x80 => match common_lettered_alone(bytes, self.table, san) {
+                Some(alone) => {
+                    if alone {
+                        self.own = true;
+                    } else if let Some((key, _)) = utf8_key(bytes) {
+                        self.heads.add_key(key);
+                    }
+                    true
+                }
+                None => self.read_other(token(), san),
+            },
+            // (`common_into` finds the shapes `common_shape` finds in ASCII)
+            _ => self.read_other(token(), san),
         };
         self.failed |= !read;
         read
@@ -643,8 +629,8 @@ impl<'a, I: Iterator<Item = &'a str>> Drawn<'a, I> {
     }
 }
 
-/// Notes in `heads` what [`read_noting_heads`](LetteredReading::read_noting_heads)
-/// notes for a token in an ASCII common shape ([`Shape::Ascii`]) whose first byte is
+/// Notes in `heads` what [`LetteredReading::read_bytes`] notes for a token in an ASCII
+/// common shape ([`Shape::Ascii`]) whose first byte is
 /// `first` and whose move is `san`: its first byte (a piece letter, a file or `O`),
 /// and all its heads when it promotes (its other heads are files, `x`, `+` or `#`,
 /// which start no letter: [`shaped_heads_name_no_letter`]).

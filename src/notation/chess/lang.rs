@@ -145,30 +145,55 @@ impl PieceTable {
     /// fast path's case: Chinese, Persian, figurine letters).
     #[inline(always)]
     pub(crate) fn match_letter_non_ascii(&self, s: &str) -> Option<(Role, LetterCase, usize)> {
-        self.match_letter_alone(s).map(|(m, _)| m)
-    }
-
-    /// [`match_letter_non_ascii`](Self::match_letter_non_ascii), and whether the letter
-    /// found is one of this table's own, as written, of one character that starts no
-    /// other table's letter (`false` when not known: a letter of several characters,
-    /// or one of another script's found through [`match_letter`](Self::match_letter)).
-    /// Such a letter names no other table where it stands.
-    #[inline(always)]
-    pub(crate) fn match_letter_alone(&self, s: &str) -> Option<((Role, LetterCase, usize), bool)> {
         // `match_multi`, written out here so that only this caller inlines it
         let &b = s.as_bytes().first()?;
         for (l, r, case) in &self.longer {
             if l.as_bytes().first() == Some(&b) && s.starts_with(l.as_str()) {
-                return Some(((*r, *case, l.len()), false));
+                return Some((*r, *case, l.len()));
             }
         }
         if let Some((key, len)) = utf8_key(s.as_bytes())
             && let Some(i) = self.single_keys.find(key)
             && let Some(&(_, r, case)) = self.single.get(i)
         {
-            return Some(((r, case, len), self.single_alone.get(i) == Some(&true)));
+            return Some((r, case, len));
         }
-        self.match_letter(s).map(|m| (m, false))
+        self.match_letter(s)
+    }
+
+    /// [`match_letter_non_ascii`](Self::match_letter_non_ascii) on the bytes of a text
+    /// that starts outside ASCII (the same answer: this table's letters, then the
+    /// figurines, which every table reads), and whether the letter found is one of
+    /// this table's own, as written, of one character that starts no other table's
+    /// letter (`false` when not known: a letter of several characters, or a figurine
+    /// under another table). Such a letter names no other table where it stands. The
+    /// test `letters_found_from_bytes_agree_with_match_letter` compares.
+    #[inline(always)]
+    pub(crate) fn match_letter_alone(&self, s: &[u8]) -> Option<((Role, LetterCase, usize), bool)> {
+        if let Some(found) = self.match_own_non_ascii(s) {
+            return Some(found);
+        }
+        if self.code == "figurine" {
+            return None;
+        }
+        let (found, _) = figurine().match_own_non_ascii(s)?;
+        Some((found, false))
+    }
+
+    /// [`match_letter_alone`](Self::match_letter_alone) among this table's own letters
+    /// (and their lower-case forms).
+    #[inline(always)]
+    fn match_own_non_ascii(&self, s: &[u8]) -> Option<((Role, LetterCase, usize), bool)> {
+        let &b = s.first()?;
+        for (l, r, case) in &self.longer {
+            if l.as_bytes().first() == Some(&b) && s.starts_with(l.as_bytes()) {
+                return Some(((*r, *case, l.len()), false));
+            }
+        }
+        let (key, len) = utf8_key(s)?;
+        let i = self.single_keys.find(key)?;
+        let &(_, r, case) = self.single.get(i)?;
+        Some(((r, case, len), self.single_alone.get(i) == Some(&true)))
     }
 
     /// The role of an upper-case single ASCII letter (the fast path).
@@ -580,6 +605,52 @@ pub fn plain_english(token: &str) -> bool {
 #[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
+
+    /// [`PieceTable::match_letter_alone`] finds from the bytes what
+    /// [`PieceTable::match_letter`] finds from the text, under every table, for text
+    /// that starts with every letter of every table (and its lower-case form), with
+    /// the start of one, or with other characters outside ASCII; and it calls a letter
+    /// alone only when it is one of the table's own, as written, that starts no other
+    /// table's letter.
+    #[test]
+    fn letters_found_from_bytes_agree_with_match_letter() {
+        let mut starts: Vec<String> = tables()
+            .iter()
+            .flat_map(|t| t.letters().map(|(l, _)| l))
+            .flat_map(|l| [l.to_owned(), l.to_lowercase(), l.chars().take(1).collect()])
+            .collect();
+        starts.extend(["Ω", "é", "\u{3000}", "丬", "ｅ", "♙", "♟", "ك", "ی"].map(String::from));
+        for start in &starts {
+            if start.as_bytes().first().is_none_or(u8::is_ascii) {
+                continue;
+            }
+            for rest in ["", "f3", "xe4+", "б"] {
+                let text = format!("{start}{rest}");
+                for t in tables() {
+                    let got = t.match_letter_alone(text.as_bytes());
+                    assert_eq!(
+                        got.map(|(m, _)| m),
+                        t.match_letter(&text),
+                        "{text} {}",
+                        t.code
+                    );
+                    if let Some(((_, case, len), true)) = got {
+                        let letter = text.get(..len).unwrap();
+                        assert_eq!(case, LetterCase::Table, "{text} {}", t.code);
+                        assert!(t.letters().any(|(l, _)| l == letter), "{text} {}", t.code);
+                        for u in tables().iter().filter(|u| u.code != t.code) {
+                            assert!(
+                                u.letters().all(|(l, _)| !l.starts_with(letter)),
+                                "{text} {} {}",
+                                t.code,
+                                u.code
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn plain_english_tokens() {

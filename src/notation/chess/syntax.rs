@@ -520,18 +520,21 @@ fn common(b: &[u8], table: &PieceTable, san: &mut SanSyntax) -> Verdict {
 /// entry, one field at a time (and is anything on `Other`).
 #[inline(always)]
 fn common_lettered(token: &str, table: &PieceTable, san: &mut SanSyntax) -> Verdict {
-    lettered_after(token, table.match_letter_non_ascii(token), san)
+    lettered_after(token.as_bytes(), table.match_letter_non_ascii(token), san)
 }
 
-/// [`common_shape`] for a token that starts outside ASCII, telling whether its letter
-/// names no other table where it stands
+/// [`common_shape`] for a token that starts outside ASCII, read from its bytes
+/// (`token`, those of a text; or of a span of one, when the answer is `Some`: a span
+/// of a text that starts with a character's first byte and ends with an ASCII byte
+/// starts and ends on character boundaries), telling whether its letter names no other
+/// table where it stands
 /// ([`PieceTable::match_letter_alone`](super::lang::PieceTable::match_letter_alone)):
 /// `Some` when the token is in one of the lettered shapes ([`Shape::Lettered`], `san`
 /// as there), `None` otherwise ([`Shape::Other`]). For reading a game under one table
 /// while noting the heads of its tokens, which need not note such a letter.
 #[inline(always)]
 pub(crate) fn common_lettered_alone(
-    token: &str,
+    token: &[u8],
     table: &PieceTable,
     san: &mut SanSyntax,
 ) -> Option<bool> {
@@ -546,17 +549,15 @@ pub(crate) fn common_lettered_alone(
 /// ([`PieceTable::match_letter`](super::lang::PieceTable::match_letter)'s answer).
 #[inline(always)]
 fn lettered_after(
-    token: &str,
+    token: &[u8],
     found: Option<(Role, LetterCase, usize)>,
     san: &mut SanSyntax,
 ) -> Verdict {
     let (role, b) = match found {
-        Some((role, LetterCase::Table, len)) if role != Role::Pawn => {
-            match token.as_bytes().get(len..) {
-                Some(rest) => (role, rest),
-                None => return Verdict::Other,
-            }
-        }
+        Some((role, LetterCase::Table, len)) if role != Role::Pawn => match token.get(len..) {
+            Some(rest) => (role, rest),
+            None => return Verdict::Other,
+        },
         _ => return Verdict::Other,
     };
     let (check, body) = match b {
