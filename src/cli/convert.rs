@@ -289,26 +289,35 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             }
             let status = game.status();
             let encoding = Counts::encoding_of(&game);
-            let (rendered, game) = if junk {
-                (Vec::new(), None)
-            } else {
-                match format {
-                    OutputFormat::Pgn => (emit::pgn::to_pgn_bytes(&game, &pgn_options), None),
-                    OutputFormat::Json => (emit::json::to_json_bytes(&game, &json_options), None),
-                    OutputFormat::Csv => (Vec::new(), Some(game)),
-                }
-            };
             Item {
                 junk,
                 byte_end,
                 status,
                 encoding,
-                game,
-                rendered,
+                game: (!junk).then_some(game),
+                rendered: Vec::new(),
                 messages,
             }
         };
-        pipeline::run(source, a.read.threads(), process, |item| {
+        // written in a stage of its own (the replay of the whole batch first), and the
+        // game dropped there, on the worker that built it (the CSV writer, which keeps
+        // state from game to game, takes it on the calling thread)
+        let write = |item: &mut Item| {
+            if let Some(game) = &item.game {
+                match format {
+                    OutputFormat::Pgn => {
+                        item.rendered = emit::pgn::to_pgn_bytes(game, &pgn_options);
+                        item.game = None;
+                    }
+                    OutputFormat::Json => {
+                        item.rendered = emit::json::to_json_bytes(game, &json_options);
+                        item.game = None;
+                    }
+                    OutputFormat::Csv => {}
+                }
+            }
+        };
+        pipeline::run_in_two_stages(source, a.read.threads(), process, write, |item| {
             progress.update(counts.read, item.byte_end);
             if !item.messages.is_empty() {
                 progress.finish();
