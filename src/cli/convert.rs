@@ -343,35 +343,39 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             }
             let status = game.status();
             let encoding = Counts::encoding_of(&game);
-            let ((rendered, rendered_len), game) = if junk {
-                ((Vec::new(), 0), None)
-            } else {
-                match format {
-                    OutputFormat::Pgn => {
-                        let b = emit::pgn::to_pgn_bytes(&game, &pgn_options);
-                        let len = b.len();
-                        ((b, len), None)
-                    }
-                    OutputFormat::Json => {
-                        let mut b = JsonBuf::from_vec(spare.take());
-                        json_renderer.render(&mut b, &game);
-                        (b.into_parts(), None)
-                    }
-                    OutputFormat::Csv => ((Vec::new(), 0), Some(game)),
-                }
-            };
             Item {
                 junk,
                 byte_end,
                 status,
                 encoding,
-                game,
-                rendered,
-                rendered_len,
+                game: (!junk).then_some(game),
+                rendered: Vec::new(),
+                rendered_len: 0,
                 messages,
             }
         };
-        pipeline::run(source, a.read.threads(), process, |item| {
+        // written in a stage of its own (the replay of the whole batch first), and the
+        // game dropped there, on the worker that built it (the CSV writer, which keeps
+        // state from game to game, takes it on the calling thread)
+        let write = |item: &mut Item| {
+            if let Some(game) = &item.game {
+                match format {
+                    OutputFormat::Pgn => {
+                        item.rendered = emit::pgn::to_pgn_bytes(game, &pgn_options);
+                        item.rendered_len = item.rendered.len();
+                        item.game = None;
+                    }
+                    OutputFormat::Json => {
+                        let mut b = JsonBuf::from_vec(spare.take());
+                        json_renderer.render(&mut b, game);
+                        (item.rendered, item.rendered_len) = b.into_parts();
+                        item.game = None;
+                    }
+                    OutputFormat::Csv => {}
+                }
+            }
+        };
+        pipeline::run_in_two_stages(source, a.read.threads(), process, write, |item| {
             progress.update(counts.read, item.byte_end);
             if !item.messages.is_empty() {
                 progress.finish();
