@@ -239,40 +239,72 @@ impl<'a, W: Write> Gather<'a, W> {
 /// Buffers of JSON lines written out, handed back to the workers: a buffer is kept
 /// at its full length ([`emit::json::JsonBuf`]), so a game rendered into one neither
 /// allocates nor zeroes the room it writes into (zeroing it was a store of every
-/// output byte more, 24 of them for each byte read). At most [`Spare::KEPT`] buffers
-/// of at most [`Spare::LARGEST`] bytes are kept: the memory they hold stays bounded
-/// whatever the games.
+/// output byte more, 24 of them for each byte read).
+///
+/// The buffers are kept by size, in classes of [`Spare::STEP`] bytes, and a game
+/// takes one of the class of its size hint ([`emit::json::JsonRenderer::size_hint`]):
+/// a buffer handed to a game is at most one step longer than the game asks for, as a
+/// fresh one would be. Taken from one pile of any sizes, each buffer would soon be as
+/// long as the longest line it ever held, and the lines waiting in the window of
+/// batches would hold that much each: on two threads peak RSS rose from about 32 to
+/// 44-66 MB on the 102 MB bench file (with classes: as before). At most
+/// [`Spare::BYTES`] are kept, in buffers of at most [`Spare::LARGEST`] bytes: the
+/// memory they hold stays bounded whatever the games.
 #[derive(Default)]
-struct Spare(Mutex<Vec<Vec<u8>>>);
+struct Spare(Mutex<SparePiles>);
+
+#[derive(Default)]
+struct SparePiles {
+    /// `piles[c]`: buffers at least `c * STEP` bytes long and shorter than `(c + 1) *
+    /// STEP`.
+    piles: Vec<Vec<Vec<u8>>>,
+    /// Bytes held in the piles.
+    bytes: usize,
+}
 
 impl Spare {
-    /// Buffers kept: a batch's games on each of two threads (one thread uses about
-    /// 70: a batch and the lines pending in [`Gather`]). Each buffer keeps the length
-    /// of the longest line it held: on the 102 MB bench file, peak RSS 19 -> 27 MB on
-    /// one thread; with 256 kept, two threads reached 72 MB.
-    const KEPT: usize = 128;
+    /// The size classes' width.
+    const STEP: usize = 1 << 12;
     /// The longest buffer kept (the line of a game of a few hundred moves).
     const LARGEST: usize = 1 << 17;
+    /// Bytes kept at most (a few batches' lines on each of two threads; a buffer
+    /// past them is dropped).
+    const BYTES: usize = 8 << 20;
 
-    /// A buffer for one game's line: a spare one, else a new one.
-    fn take(&self) -> Vec<u8> {
-        self.0
-            .lock()
-            .ok()
-            .and_then(|mut spare| spare.pop())
-            .unwrap_or_default()
+    /// A buffer for a line of about `hint` bytes: a spare one of its class, else a
+    /// new one as long as the class's longest hint (allocated zeroed: memory fresh
+    /// from the system is not zeroed again).
+    fn take(&self, hint: usize) -> Vec<u8> {
+        let class = hint.div_ceil(Self::STEP);
+        if class * Self::STEP > Self::LARGEST {
+            return Vec::new();
+        }
+        let spare = self.0.lock().ok().and_then(|mut s| {
+            let b = s.piles.get_mut(class)?.pop()?;
+            s.bytes -= b.len();
+            Some(b)
+        });
+        spare.unwrap_or_else(|| vec![0; class * Self::STEP])
     }
 
     /// Keeps `buffers` for later games (within the bounds).
     fn put(&self, buffers: impl Iterator<Item = Vec<u8>>) {
-        let Ok(mut spare) = self.0.lock() else {
+        let Ok(mut s) = self.0.lock() else {
             return;
         };
-        for b in buffers.filter(|b| b.len() <= Self::LARGEST) {
-            if spare.len() >= Self::KEPT {
-                break;
+        for b in buffers {
+            let len = b.len();
+            if len > Self::LARGEST || s.bytes + len > Self::BYTES {
+                continue;
             }
-            spare.push(b);
+            let class = len / Self::STEP;
+            if s.piles.len() <= class {
+                s.piles.resize_with(class + 1, Vec::new);
+            }
+            if let Some(pile) = s.piles.get_mut(class) {
+                pile.push(b);
+                s.bytes += len;
+            }
         }
     }
 }
@@ -366,7 +398,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                         item.game = None;
                     }
                     OutputFormat::Json => {
-                        let mut b = JsonBuf::from_vec(spare.take());
+                        let mut b = JsonBuf::from_vec(spare.take(json_renderer.size_hint(game)));
                         json_renderer.render(&mut b, game);
                         (item.rendered, item.rendered_len) = b.into_parts();
                         item.game = None;
@@ -454,4 +486,47 @@ fn read_csv(read: &ReadArgs, file: &str) -> Result<Vec<RawGame>, CliError> {
             raw
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Spare;
+
+    /// A buffer taken for a hint is long enough for it and shorter than the end of the
+    /// class after the hint's,
+    /// whatever buffers were handed back before; the piles stay within their bytes.
+    #[test]
+    fn spare_buffers_fit_their_hints() {
+        let spare = Spare::default();
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            usize::try_from(seed % n as u64).unwrap_or(0)
+        };
+        let mut held = Vec::new();
+        for _ in 0..20_000 {
+            let hint = next(Spare::LARGEST + 4 * Spare::STEP);
+            let b = spare.take(hint);
+            let class_end = hint.div_ceil(Spare::STEP) * Spare::STEP;
+            if class_end <= Spare::LARGEST {
+                assert!(b.len() >= hint, "{} for a hint of {hint}", b.len());
+                assert!(b.len() < class_end + Spare::STEP, "{} for {hint}", b.len());
+            } else {
+                assert!(b.is_empty());
+            }
+            // some buffers grow as a game writes past its hint
+            let mut b = b;
+            if next(4) == 0 {
+                b.resize(b.len() + next(3 * Spare::STEP), 0);
+            }
+            held.push(b);
+            if held.len() > next(300) {
+                spare.put(held.drain(..));
+                let bytes = spare.0.lock().map(|s| s.bytes).unwrap_or(usize::MAX);
+                assert!(bytes <= Spare::BYTES);
+            }
+        }
+    }
 }

@@ -97,6 +97,12 @@ impl JsonRenderer {
         buf.reserve(size_hint(game));
         render_with(buf, game, self, true);
     }
+
+    /// About how many bytes [`JsonRenderer::render`] writes for `game` (it makes
+    /// that much room first): for a caller choosing a buffer for it.
+    pub fn size_hint(&self, game: &Game) -> usize {
+        size_hint(game)
+    }
 }
 
 /// Renders one game as one JSON line (convenience for tests and small jobs).
