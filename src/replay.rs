@@ -355,8 +355,8 @@ fn may_start_word_form(token: &str) -> bool {
     latin && !iccs
 }
 
-/// The move tokens of the main line, in order.
-fn main_line(raw: &RawGame) -> impl Iterator<Item = &str> {
+/// The spans of the move tokens of the main line, in order.
+fn main_line_spans(raw: &RawGame) -> impl Iterator<Item = Span> + '_ {
     let mut depth = 0usize;
     raw.movetext.iter().filter_map(move |e| match e {
         Element::StartVariation { .. } => {
@@ -367,33 +367,26 @@ fn main_line(raw: &RawGame) -> impl Iterator<Item = &str> {
             depth = depth.saturating_sub(1);
             None
         }
-        Element::Move { span, .. } if depth == 0 => Some(raw.slice(*span)),
+        Element::Move { span, .. } if depth == 0 => Some(*span),
         _ => None,
     })
+}
+
+/// The move tokens of the main line, in order.
+fn main_line(raw: &RawGame) -> impl Iterator<Item = &str> {
+    main_line_spans(raw).map(|span| raw.slice(span))
 }
 
 /// The bytes of the tokens of [`main_line`] (those of a token that starts outside
 /// ASCII as its text gives them, checking character boundaries; the others unchecked),
 /// for telling the letters of a game by their first bytes.
 fn main_line_bytes(raw: &RawGame) -> impl Iterator<Item = &[u8]> {
-    let mut depth = 0usize;
-    raw.movetext.iter().filter_map(move |e| match e {
-        Element::StartVariation { .. } => {
-            depth += 1;
-            None
+    main_line_spans(raw).map(|span| {
+        let bytes = span_bytes(&raw.text, span);
+        match bytes.first() {
+            Some(&b) if b >= 0x80 => raw.slice(span).as_bytes(),
+            _ => bytes,
         }
-        Element::EndVariation { .. } => {
-            depth = depth.saturating_sub(1);
-            None
-        }
-        Element::Move { span, .. } if depth == 0 => {
-            let bytes = span_bytes(&raw.text, *span);
-            Some(match bytes.first() {
-                Some(&b) if b >= 0x80 => raw.slice(*span).as_bytes(),
-                _ => bytes,
-            })
-        }
-        _ => None,
     })
 }
 

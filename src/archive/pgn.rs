@@ -1697,6 +1697,31 @@ mod tests {
         }
     }
 
+    /// `n` random movetexts of up to 40 [`FRAGMENTS`] each.
+    fn fragment_texts(seed: u64, n: usize) -> Vec<String> {
+        let mut rng = crate::testing::XorShift::new(seed);
+        (0..n)
+            .map(|_| {
+                (0..rng.below(40))
+                    .map(|_| FRAGMENTS[rng.below(FRAGMENTS.len())])
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// `text` read by both scanners, with no element budget to speak of and with a
+    /// small one.
+    fn each_reading(text: &str, mut f: impl FnMut(GameSyntax)) {
+        for max_elements in [1 << 20, 1 + text.len() % 7] {
+            let limits = Limits {
+                max_elements,
+                ..Limits::default()
+            };
+            f(parse_with::<true>(text, &limits));
+            f(parse_with::<false>(text, &limits));
+        }
+    }
+
     /// The counts the reader keeps ([`GameSyntax::counts`], [`RawGame::counts`]) are
     /// the counts of the elements it read ([`MovetextCounts::of`]): on many random
     /// games of movetext fragments (both scanners, small element budgets) and on every
@@ -1704,29 +1729,13 @@ mod tests {
     /// result).
     #[test]
     fn counts_agree_with_elements() {
-        let mut rng = crate::testing::XorShift::new(0x2545_F491_4F6C_DD1D);
-        let mut texts = Vec::new();
-        for _ in 0..20_000 {
-            let text: String = (0..rng.below(40))
-                .map(|_| FRAGMENTS[rng.below(FRAGMENTS.len())])
-                .collect();
-            texts.push(text);
-        }
+        let mut texts = fragment_texts(0x2545_F491_4F6C_DD1D, 20_000);
         let mut moves = 0;
         for text in &texts {
-            for max_elements in [1 << 20, 1 + text.len() % 7] {
-                let limits = Limits {
-                    max_elements,
-                    ..Limits::default()
-                };
-                for g in [
-                    parse_with::<true>(text, &limits),
-                    parse_with::<false>(text, &limits),
-                ] {
-                    assert_eq!(g.counts, MovetextCounts::of(&g.movetext), "{text:?}");
-                    moves += g.counts.moves;
-                }
-            }
+            each_reading(text, |g| {
+                assert_eq!(g.counts, MovetextCounts::of(&g.movetext), "{text:?}");
+                moves += g.counts.moves;
+            });
         }
         texts.extend(crate::testing::corpus_pgn_texts(""));
         let mut variations = 0;
@@ -1962,14 +1971,7 @@ mod tests {
     /// the splitter.
     #[test]
     fn derived_spans_cover_their_text() {
-        let mut rng = crate::testing::XorShift::new(0x9FB2_1C65_1E98_DF25);
-        let mut texts: Vec<String> = (0..20_000)
-            .map(|_| {
-                (0..rng.below(40))
-                    .map(|_| FRAGMENTS[rng.below(FRAGMENTS.len())])
-                    .collect()
-            })
-            .collect();
+        let mut texts = fragment_texts(0x9FB2_1C65_1E98_DF25, 20_000);
         texts.extend(
             [
                 "{a}", "{", "{a", ";", ";a", ";a\n", "{a}}", "{{a}}", "{{a}", "e4 ep", "e4 e. p.",
@@ -2033,18 +2035,7 @@ mod tests {
         };
         let mut seen = [0; 4];
         for text in &texts {
-            for max_elements in [1 << 20, 1 + text.len() % 7] {
-                let limits = Limits {
-                    max_elements,
-                    ..Limits::default()
-                };
-                for g in [
-                    parse_with::<true>(text, &limits),
-                    parse_with::<false>(text, &limits),
-                ] {
-                    check(text, &g.movetext, &mut seen);
-                }
-            }
+            each_reading(text, |g| check(text, &g.movetext, &mut seen));
         }
         for text in crate::testing::corpus_pgn_texts("") {
             for raw in crate::archive::read_str(&text) {
