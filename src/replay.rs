@@ -357,8 +357,16 @@ fn may_start_word_form(token: &str) -> bool {
 
 /// The spans of the move tokens of the main line, in order.
 fn main_line_spans(raw: &RawGame) -> impl Iterator<Item = Span> + '_ {
+    main_line_spans_of(raw.movetext.iter())
+}
+
+/// The spans of the move tokens of `elements` outside variations, in order
+/// (`elements` start on the main line: a game's, or those after a main-line move).
+fn main_line_spans_of<'e>(
+    elements: impl Iterator<Item = &'e Element>,
+) -> impl Iterator<Item = Span> {
     let mut depth = 0usize;
-    raw.movetext.iter().filter_map(move |e| match e {
+    elements.filter_map(move |e| match e {
         Element::StartVariation { .. } => {
             depth += 1;
             None
@@ -509,18 +517,10 @@ impl MainLine for san::LetteredReading {
     /// settles it.
     #[cold]
     fn stopped(&mut self, raw: &RawGame, rest: std::slice::Iter<'_, Element>) {
-        let mut depth = 0usize;
-        for e in rest {
-            match e {
-                Element::Move { span, .. } if depth == 0 => {
-                    let mut san = san::SanSyntax::blank();
-                    if !self.read(raw.slice(*span), &mut san) {
-                        return;
-                    }
-                }
-                Element::StartVariation { .. } => depth += 1,
-                Element::EndVariation { .. } => depth = depth.saturating_sub(1),
-                _ => {}
+        for span in main_line_spans_of(rest) {
+            let mut san = san::SanSyntax::blank();
+            if !self.read(raw.slice(span), &mut san) {
+                return;
             }
         }
     }
@@ -541,24 +541,22 @@ fn walk_reading(
 ) -> (Line, Option<String>, Board) {
     let mut lettered = match reading {
         MainReading::Parse => {
-            let each = &mut ParseEach;
             return walk(
                 raw,
                 start,
                 reader,
-                each,
+                &mut ParseEach,
                 movetext_end,
                 keep_illegal,
                 diagnostics,
             );
         }
         MainReading::Ahead(mut ahead) => {
-            let ahead = &mut ahead;
             return walk(
                 raw,
                 start,
                 reader,
-                ahead,
+                &mut ahead,
                 movetext_end,
                 keep_illegal,
                 diagnostics,

@@ -388,12 +388,7 @@ fn read_lettered(tokens: &[&str]) -> Option<Readings> {
     if !shaped_heads_name_no_letter() {
         return None;
     }
-    let mut reading = LetteredReading {
-        table,
-        heads: Heads::new(),
-        own: false,
-        failed: false,
-    };
+    let mut reading = LetteredReading::under(table);
     let mut syntax = Vec::with_capacity(tokens.len());
     for tok in tokens {
         // the move is read where it is kept
@@ -479,12 +474,17 @@ impl LetteredReading {
             Some(table) => table,
             None => ascii?,
         };
-        Some(LetteredReading {
+        Some(LetteredReading::under(table))
+    }
+
+    /// A reading under `table` with no token read yet.
+    fn under(table: &'static PieceTable) -> LetteredReading {
+        LetteredReading {
             table,
             heads: Heads::new(),
             own: false,
             failed: false,
-        })
+        }
     }
 
     /// The table the game is read under.
