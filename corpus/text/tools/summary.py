@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 """Print the source table of corpus/text/README.md and the per-record rows of
 corpus/SOURCES.md from manifest.txt and forms.txt (run from anywhere; Markdown on stdout).
-Usage: summary.py readme | sources | counts"""
+Usage: summary.py counts | readme | sources | write
+  write: regenerate corpus/text/README.md from README.in and the table of corpus/SOURCES.md"""
 import os
 import sys
 from urllib.parse import urlparse
@@ -34,19 +35,50 @@ def load():
     return recs, forms
 
 
-def main():
-    what = sys.argv[1] if len(sys.argv) > 1 else "counts"
+def counts_line(recs, groups):
+    langs = sorted({r["id"].split("/")[0] for r in recs})
+    games = {}
+    for r in recs:
+        games[r["game"]] = games.get(r["game"], 0) + 1
+    return (f"records {len(recs)}, sources {len(groups)}, languages {len(langs)} ({' '.join(langs)}), "
+            + ", ".join(f"{g} {n}" for g, n in sorted(games.items())))
+
+
+def capture(fn, *args):
+    import io
+    import contextlib
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        fn(*args)
+    return buf.getvalue().rstrip("\n")
+
+
+def main(what=None):
+    what = what or (sys.argv[1] if len(sys.argv) > 1 else "counts")
     recs, forms = load()
+    if what == "write":
+        root = os.path.dirname(HERE)
+        groups = {}
+        for r in recs:
+            groups.setdefault(key(r["source"]), []).append(r)
+        text = open(os.path.join(HERE, "README.in"), encoding="utf-8").read()
+        text = text.replace("{{COUNTS}}", "    " + counts_line(recs, groups))
+        text = text.replace("{{STOPS}}", str(sum(1 for r in recs if r.get("stops-at"))))
+        text = text.replace("{{FENS}}", str(sum(1 for r in recs if r.get("fen"))))
+        text = text.replace("{{TABLE}}", capture(main, "readme"))
+        with open(os.path.join(root, "README.md"), "w", encoding="utf-8") as f:
+            f.write(text)
+        src = os.path.join(os.path.dirname(root), "SOURCES.md")
+        head = open(src, encoding="utf-8").read().split("| record | source | licence | verbatim |")[0]
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(head + capture(main, "sources") + "\n")
+        print(counts_line(recs, groups))
+        return
     groups = {}
     for r in recs:
         groups.setdefault(key(r["source"]), []).append(r)
     if what == "counts":
-        langs = sorted({r["id"].split("/")[0] for r in recs})
-        games = {}
-        for r in recs:
-            games[r["game"]] = games.get(r["game"], 0) + 1
-        print(f"records {len(recs)}, sources {len(groups)}, languages {len(langs)} ({' '.join(langs)}), "
-              + ", ".join(f"{g} {n}" for g, n in sorted(games.items())))
+        print(counts_line(recs, groups))
         missing = [k for k in groups if k not in forms]
         if missing:
             print("no forms for:", ", ".join(missing))
