@@ -138,6 +138,15 @@ def main():
         with open(os.path.join(ROOT, rid + ".expect"), "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
         n += 1
+    listed = {b["id"] for b in blocks(man)}
+    for lang in sorted(os.listdir(ROOT)):
+        d = os.path.join(ROOT, lang)
+        if lang == "tools" or not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".txt") and f"{lang}/{f[:-4]}" not in listed:
+                print(f"{lang}/{f}: no manifest entry")
+                bad += 1
     print(f"{n} sidecars written, {bad} problems")
     return 1 if bad else 0
 
