@@ -363,7 +363,7 @@ def make_sheet(num: int, g: dict, lang: str, rng: random.Random, illegible: str)
                 "effect": eff,
             }
         )
-    text = render_csv(written_cells, g["result"], lang, rng) if fmt == "csv" else \
+    text = render_csv(written_cells, g["result"], lang) if fmt == "csv" else \
         render_pgn(written_cells, g["result"])
     truth = {
         "sheet": f"{num:04d}",
@@ -401,7 +401,7 @@ def render_pgn(cells: list[str], result: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_csv(cells: list[str], result: str, lang: str, rng: random.Random) -> str:
+def render_csv(cells: list[str], result: str, lang: str) -> str:
     header = "TT,Trắng,Đen" if lang == "vi" else "move,white,black"
     rows = [header]
     cells = cells + [result]

@@ -153,7 +153,7 @@ def resolve(board: chess.Board, text: str, langs: list[str]) -> list[chess.Move]
         pt = chess.PAWN
         rest = t
         for letter, p in READER.get(lang, []):
-            if t.startswith(letter) and letter and letter[0].isupper() | (not letter.isascii()):
+            if letter and t.startswith(letter) and (letter[0].isupper() or not letter.isascii()):
                 pt = p
                 rest = t[len(letter):]
                 break
