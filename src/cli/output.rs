@@ -70,15 +70,36 @@ impl FileId {
     }
 }
 
-/// Is standard output closed (`>&-`)? Writes to it would be thrown away without an
-/// error (the standard library takes `EBADF` on standard output for success).
+/// Was standard output closed when kyphu started (`>&-`)? Writes to it would be thrown
+/// away without an error: the Rust runtime opens `/dev/null` (read-write) in place of
+/// a closed standard stream, and the standard library takes `EBADF` on standard output
+/// for success. So: descriptor 1 closed, or `/dev/null` opened read-write (a shell's
+/// `> /dev/null` opens it write-only; `1<> /dev/null` is taken for closed).
 pub fn stdout_closed() -> bool {
     #[cfg(unix)]
     {
-        use std::os::fd::AsFd;
+        use std::os::{fd::AsFd, unix::fs::MetadataExt};
         const EBADF: i32 = 9;
-        matches!(io::stdout().as_fd().try_clone_to_owned(),
-            Err(e) if e.raw_os_error() == Some(EBADF))
+        const ACCESS_MODE: u32 = 0o3;
+        const READ_WRITE: u32 = 0o2;
+        let fd = match io::stdout().as_fd().try_clone_to_owned() {
+            Ok(fd) => fd,
+            Err(e) => return e.raw_os_error() == Some(EBADF),
+        };
+        let (Ok(out), Ok(null)) = (File::from(fd).metadata(), fs::metadata("/dev/null")) else {
+            return false;
+        };
+        if out.rdev() != null.rdev() || out.dev() != null.dev() || out.ino() != null.ino() {
+            return false;
+        }
+        // the open flags, where Linux shows them (elsewhere: not taken for closed)
+        let flags = fs::read_to_string("/proc/self/fdinfo/1")
+            .ok()
+            .and_then(|info| {
+                let flags = info.lines().find_map(|l| l.strip_prefix("flags:"))?;
+                u32::from_str_radix(flags.trim(), 8).ok()
+            });
+        flags.is_some_and(|f| f & ACCESS_MODE == READ_WRITE)
     }
     #[cfg(not(unix))]
     {
