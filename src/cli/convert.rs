@@ -1,7 +1,6 @@
 //! `kyphu convert`: any input to PGN, JSON Lines or scoresheet CSV.
 
 use std::{
-    fs::File,
     io::{self, IoSlice, Read, Write},
     path::Path,
     process::ExitCode,
@@ -11,7 +10,9 @@ use std::{
 use clap::ValueEnum;
 
 use super::{
-    CliError, Counts, ReadArgs, pipeline,
+    CliError, Counts, ReadArgs,
+    output::{self, Output, Target},
+    pipeline,
     render::{Fens, Located},
 };
 use crate::{
@@ -61,10 +62,12 @@ pub enum OutNotation {
 pub struct ConvertArgs {
     #[command(flatten)]
     pub read: ReadArgs,
-    /// Write here instead of standard output
+    /// Write here instead of standard output: written to a temporary file beside it
+    /// and put in its place when the run succeeds (see --partial-output)
     #[arg(short, long)]
     pub output: Option<String>,
-    /// Output format (default: from the -o extension, else pgn)
+    /// Output format (default: from the -o extension: .pgn, .json/.jsonl/.ndjson,
+    /// .csv; pgn without -o or with no extension)
     #[arg(long, value_enum)]
     pub to: Option<OutputFormat>,
     /// Input format
@@ -89,23 +92,43 @@ pub struct ConvertArgs {
     /// Print nothing on standard error but the per-file summary
     #[arg(short, long)]
     pub quiet: bool,
+    /// When an input fails (cannot be read to its end), still put what was converted
+    /// in place of the -o and --games-csv files (by default they are left as they were)
+    #[arg(long)]
+    pub partial_output: bool,
 }
 
 impl ConvertArgs {
-    fn format(&self) -> OutputFormat {
-        if let Some(f) = self.to {
-            return f;
-        }
-        let ext = self
-            .output
-            .as_deref()
-            .and_then(|o| Path::new(o).extension())
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase);
-        match ext.as_deref() {
-            Some("json" | "jsonl" | "ndjson") => OutputFormat::Json,
-            Some("csv") => OutputFormat::Csv,
-            _ => OutputFormat::Pgn,
+    /// The output format: `--to`, else the one `-o`'s extension names, else PGN. An
+    /// extension that names no format is refused without `--to`, and one that names
+    /// another format than `--to` is refused.
+    fn format(&self) -> Result<OutputFormat, CliError> {
+        let Some(output) = self.output.as_deref() else {
+            return Ok(self.to.unwrap_or(OutputFormat::Pgn));
+        };
+        let ext = Path::new(output)
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let named = match ext.as_deref() {
+            None => None,
+            Some("pgn") => Some(OutputFormat::Pgn),
+            Some("json" | "jsonl" | "ndjson") => Some(OutputFormat::Json),
+            Some("csv") => Some(OutputFormat::Csv),
+            Some(other) => {
+                return self.to.ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "-o {output}: expected an extension .pgn, .json, .jsonl, .ndjson or .csv, found .{other}; name the format with --to pgn, --to json or --to csv"
+                    ))
+                });
+            }
+        };
+        match (self.to, named) {
+            (Some(to), Some(named)) if to != named => Err(CliError::Usage(format!(
+                "--to {} and -o {output} disagree: the extension names {}; drop --to or change the extension",
+                format_name(to),
+                format_name(named)
+            ))),
+            (to, named) => Ok(to.or(named).unwrap_or(OutputFormat::Pgn)),
         }
     }
 
@@ -135,14 +158,9 @@ impl ConvertArgs {
     }
 }
 
-fn create(path: &str) -> Result<Box<dyn Write + Send>, CliError> {
-    let f = File::create(path).map_err(|e| {
-        CliError::Io(io::Error::new(
-            e.kind(),
-            format!("cannot create {path}: {e}"),
-        ))
-    })?;
-    Ok(Box::new(f))
+fn format_name(f: OutputFormat) -> String {
+    f.to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_owned())
 }
 
 /// The output: each game's bytes as rendered, written together with vectored writes
@@ -323,17 +341,42 @@ struct Item {
 }
 
 pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
-    let format = a.format();
+    // Everything asked for is checked before any file is touched: the options, that
+    // every input can be opened, that no output is an input.
+    let format = a.format()?;
     let style = a.style()?;
-    let sink: Box<dyn Write + Send> = match &a.output {
-        Some(path) => create(path)?,
+    if a.games_csv.is_some() && format != OutputFormat::Csv {
+        return Err(CliError::Usage(
+            "--games-csv is written with CSV output only: add --to csv, or name the -o file *.csv"
+                .to_owned(),
+        ));
+    }
+    let files = a.read.files();
+    a.read.validate(&files)?;
+    let output = a
+        .output
+        .as_deref()
+        .map(|o| Target::new("-o", o))
+        .transpose()?;
+    let games_csv = a
+        .games_csv
+        .as_deref()
+        .map(|g| Target::new("--games-csv", g))
+        .transpose()?;
+    let targets: Vec<&Target> = output.iter().chain(&games_csv).collect();
+    output::refuse_inputs(&targets, output.is_none(), &files)?;
+    let output = output.map(Target::open).transpose()?;
+    let games_csv = games_csv.map(Target::open).transpose()?;
+
+    let sink: Box<dyn Write + Send> = match &output {
+        Some(o) => Box::new(o.writer()?),
         None => Box::new(io::stdout()),
     };
     let spare = Spare::default();
     let mut out = Gather::new(sink, (format == OutputFormat::Json).then_some(&spare));
     let mut csv = match format {
         OutputFormat::Csv => {
-            let games = a.games_csv.as_deref().map(create).transpose()?;
+            let games = games_csv.as_ref().map(Output::writer).transpose()?;
             Some(ScoresheetWriter::new(
                 Vec::new(),
                 games,
@@ -349,13 +392,22 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     };
     let json_renderer = JsonRenderer::new(&JsonOptions { moves: style });
     let mut incomplete = false;
-    for file in a.read.files() {
-        let options = a.read.replay_options(&file)?;
-        let source = source(&a.read, a.from, &file)?;
+    // the first error that stopped the run (an input that failed, or the output)
+    let mut failure = None;
+    let mut output_failed = false;
+    for file in &files {
+        let options = a.read.replay_options(file)?;
+        let source = match source(&a.read, a.from, file) {
+            Ok(source) => source,
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        };
         let mut counts = Counts::default();
         let quiet = a.quiet;
         let file_name = file.as_str();
-        let mut progress = super::progress::Progress::new(&file);
+        let mut progress = super::progress::Progress::new(file);
         let process = |raw: RawGame| {
             let junk = raw.junk;
             let byte_end = raw.byte_end;
@@ -407,41 +459,102 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 }
             }
         };
-        pipeline::run_in_two_stages(source, a.read.threads(), process, write, |item| {
-            progress.update(counts.read, item.byte_end);
-            if !item.messages.is_empty() {
-                progress.finish();
-                eprint!("{}", item.messages);
-            }
-            if item.junk {
-                counts.junk += 1;
-                return Ok(());
-            }
-            counts.add(item.status, item.encoding);
-            out.push(item.rendered, item.rendered_len)?;
-            if let (Some(w), Some(g)) = (csv.as_mut(), item.game.as_ref()) {
-                w.write_game(g)?;
-            }
-            Ok(())
-        })
-        .map_err(|e| CliError::from_pipeline(&file, e))?;
+        let result =
+            pipeline::run_in_two_stages(source, a.read.threads(), process, write, |item| {
+                progress.update(counts.read, item.byte_end);
+                if !item.messages.is_empty() {
+                    progress.finish();
+                    eprint!("{}", item.messages);
+                }
+                if item.junk {
+                    counts.junk += 1;
+                    return Ok(());
+                }
+                counts.add(item.status, item.encoding);
+                let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
+                    match (csv.as_mut(), item.game.as_ref()) {
+                        (Some(w), Some(g)) => w.write_game(g),
+                        _ => Ok(()),
+                    }
+                });
+                output_failed |= wrote.is_err();
+                wrote
+            });
         progress.finish();
+        if let Err(e) = result {
+            if output_failed {
+                failure = Some(write_error(output.as_ref(), e)?);
+            } else {
+                // what was read is reported, and written below, before the error
+                eprintln!("{}", counts.summary(file));
+                failure = Some(CliError::from_pipeline(file, e));
+            }
+            break;
+        }
         incomplete |= counts.partial + counts.failed > 0;
-        eprintln!("{}", counts.summary(&file));
+        eprintln!("{}", counts.summary(file));
     }
-    if let Some(w) = csv {
-        let (moves, games) = w.into_inner()?;
-        out.write_all(&moves)?;
-        if let Some(mut g) = games {
-            g.flush()?;
+    // everything converted is written out, also after an input error
+    let written = (|| {
+        if let Some(w) = csv {
+            let (moves, games) = w.into_inner()?;
+            out.write_all(&moves)?;
+            if let Some(mut g) = games {
+                g.flush()?;
+            }
+        }
+        out.flush()
+    })();
+    if let Err(e) = written {
+        output_failed = true;
+        let e = write_error(output.as_ref(), e)?;
+        match (&failure, e) {
+            (None, e) => failure = Some(e),
+            (Some(_), CliError::Io(e) | CliError::Input(e)) => {
+                eprintln!("kyphu: error: {}", super::render::escape(&e.to_string()));
+            }
+            (Some(_), CliError::Usage(_)) => {}
         }
     }
-    out.flush()?;
+    // the output files are put in place only by a run that read every input to its
+    // end (or with --partial-output, when an input failed but not the output)
+    let keep = !output_failed && (failure.is_none() || a.partial_output);
+    for o in [output, games_csv].into_iter().flatten() {
+        if keep {
+            o.commit()?;
+        } else if o.replaces() {
+            eprintln!(
+                "kyphu: {}: not replaced, left as it was (the run failed{})",
+                super::render::escape(o.name()),
+                if a.partial_output {
+                    ""
+                } else {
+                    "; --partial-output keeps what was read"
+                }
+            );
+        }
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
     Ok(if incomplete {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// An error writing the output, named with it; a closed pipe on standard output ends
+/// the run quietly (returned as the error).
+fn write_error(output: Option<&Output>, e: io::Error) -> Result<CliError, CliError> {
+    if e.kind() == io::ErrorKind::BrokenPipe && output.is_none() {
+        return Err(CliError::Io(e));
+    }
+    let name = output.map_or("standard output", Output::name);
+    Ok(CliError::Io(io::Error::new(
+        e.kind(),
+        format!("cannot write {name}: {e}"),
+    )))
 }
 
 /// The games of `file` as the pipeline takes them: a scoresheet CSV (`--from csv`, or

@@ -7,6 +7,7 @@ mod check;
 mod convert;
 mod diff;
 pub mod input;
+pub mod output;
 mod perft;
 pub mod pipeline;
 mod progress;
@@ -99,8 +100,10 @@ pub struct ReadArgs {
     /// windows-1252, windows-1258, gbk, big5
     #[arg(long, default_value = "auto")]
     pub encoding: String,
-    /// Threads that parse, replay and write (0: one per core); output order is input order
-    #[arg(long, default_value_t = 0)]
+    /// Threads that parse, replay and write (0: one per core; at most 256); output
+    /// order is input order
+    #[arg(long, default_value_t = 0,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS))]
     pub threads: usize,
     /// Which game the records are of: auto (from the tags: `Game`, `Variant`, `Red`)
     /// or chess, chess960, xiangqi for every game
@@ -126,7 +129,32 @@ pub enum GameArg {
     Xiangqi,
 }
 
+/// The most `--threads` a command takes (each thread holds a window of batches).
+pub const MAX_THREADS: u64 = 256;
+
 impl ReadArgs {
+    /// Checks every reading option, and that every input file can be opened and is not
+    /// a folder, before any output is touched (an input that fails later, while it is
+    /// read, is an input error of the run).
+    fn validate(&self, files: &[String]) -> Result<(), CliError> {
+        self.lang()?;
+        self.read_options()?;
+        self.notation()?;
+        for file in files.iter().filter(|f| *f != "-") {
+            let named = |e: io::Error| {
+                CliError::Input(io::Error::new(e.kind(), format!("cannot open {file}: {e}")))
+            };
+            let opened = std::fs::File::open(file).map_err(named)?;
+            if opened.metadata().map_err(named)?.is_dir() {
+                return Err(named(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    "is a directory",
+                )));
+            }
+        }
+        Ok(())
+    }
+
     fn files(&self) -> Vec<String> {
         if self.files.is_empty() {
             vec!["-".to_owned()]
@@ -270,8 +298,13 @@ impl Counts {
     pub fn summary(&self, file: &str) -> String {
         let plural = if self.read == 1 { "" } else { "s" };
         let mut s = format!(
-            "{file}: {} game{plural}: {} clean, {} repaired, {} partial, {} failed",
-            self.read, self.clean, self.repaired, self.partial, self.failed
+            "{}: {} game{plural}: {} clean, {} repaired, {} partial, {} failed",
+            render::escape(file),
+            self.read,
+            self.clean,
+            self.repaired,
+            self.partial,
+            self.failed
         );
         if self.junk > 0 {
             s.push_str(&format!(
@@ -298,6 +331,13 @@ impl Counts {
 
 /// Runs the parsed command line and returns the process exit code.
 pub fn run(args: Args) -> ExitCode {
+    // A closed standard output (`>&-`) would take every write for a success and throw
+    // the output away: an error, unless the output goes to a file.
+    let to_stdout = !matches!(&args.command, Command::Convert(a) if a.output.is_some());
+    if to_stdout && output::stdout_closed() {
+        eprintln!("kyphu: error: standard output is closed; redirect it to a file or use -o");
+        return ExitCode::from(2);
+    }
     let result = match args.command {
         Command::Convert(a) => convert::run(&a),
         Command::Check(a) => check::run(&a),
@@ -308,14 +348,14 @@ pub fn run(args: Args) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(CliError::Usage(msg)) => {
-            eprintln!("kyphu: error: {msg}");
+            eprintln!("kyphu: error: {}", render::escape(&msg));
             ExitCode::from(2)
         }
         Err(CliError::Io(e) | CliError::Input(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
         }
         Err(CliError::Io(e) | CliError::Input(e)) => {
-            eprintln!("kyphu: error: {e}");
+            eprintln!("kyphu: error: {}", render::escape(&e.to_string()));
             ExitCode::from(2)
         }
     }

@@ -1,6 +1,8 @@
 //! Rendering diagnostics for people (compiler style, with a caret under the token) and
 //! for programs (JSON Lines).
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::{
@@ -95,6 +97,94 @@ impl<'g> Fens<'g> {
         *played = before;
         Some(board.fen())
     }
+}
+
+/// Would `c` act on a terminal instead of being shown: a C0 or C1 control character
+/// (escape sequences begin with ESC or CSI), DEL, or a bidirectional override, embedding,
+/// isolate or mark (which reorder what follows on the line: "Trojan Source")?
+fn is_control(c: char) -> bool {
+    matches!(c,
+        '\0'..='\x1f'
+        | '\x7f'..='\u{9f}'
+        | '\u{61c}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}')
+}
+
+/// Writes `c` (a control character) as it is escaped: `\t`, `\n`, `\r`, `\x1b`,
+/// `\u{202e}`.
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        c if c.is_ascii() => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            let b = c as u8;
+            out.push_str("\\x");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+        c => {
+            out.push_str("\\u{");
+            out.push_str(&format!("{:x}", u32::from(c)));
+            out.push('}');
+        }
+    }
+}
+
+/// `s` as it may be written to a terminal: every control character (see
+/// [`is_control`]; tabs and newlines too) escaped as `\x1b`, `\u{202e}`, `\t`, `\n`.
+/// Used for everything a diagnostic shows that comes from the input or the command
+/// line: player names, source lines, file names, messages.
+pub fn escape(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_control) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_control(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A source line as shown under a diagnostic, with the control characters but tabs
+/// escaped, and the caret's place in it: what goes before the caret (a tab under a
+/// tab, a space under each other character shown) and the caret's width, for the
+/// `width` characters from character `col` of `line`.
+fn escape_line(line: &str, col: usize, width: usize) -> (String, String, usize) {
+    let mut shown = String::with_capacity(line.len());
+    let mut before = String::with_capacity(col);
+    let (mut caret, mut len) = (0, 0);
+    for (i, c) in line.chars().enumerate() {
+        let start = shown.len();
+        if c != '\t' && is_control(c) {
+            push_escaped(&mut shown, c);
+        } else {
+            shown.push(c);
+        }
+        let w = shown.get(start..).map_or(1, |s| s.chars().count());
+        if i < col {
+            if c == '\t' {
+                before.push('\t');
+            } else {
+                before.extend(std::iter::repeat_n(' ', w));
+            }
+        } else if i < col + width {
+            caret += w;
+        }
+        len = i + 1;
+    }
+    // a caret past the end of the line (at the end of the text)
+    before.extend(std::iter::repeat_n(' ', col.saturating_sub(len)));
+    caret += (col + width).saturating_sub(len.max(col));
+    (shown, before, caret)
 }
 
 /// Characters of a long source line shown around the caret.
@@ -205,13 +295,13 @@ impl<'a> Located<'a> {
         out.push('[');
         out.push_str(self.code);
         out.push_str("]: ");
-        out.push_str(self.message);
+        out.push_str(&escape(self.message));
         out.push('\n');
         let gutter = self.line.map_or(1, |l| itoa::Buffer::new().format(l).len());
         let pad = |out: &mut String| out.extend(std::iter::repeat_n(' ', gutter));
         pad(out);
         out.push_str("--> ");
-        out.push_str(self.file);
+        out.push_str(&escape(self.file));
         if let (Some(l), Some(c)) = (self.line, self.column) {
             out.push(':');
             push_u64(out, l);
@@ -222,9 +312,9 @@ impl<'a> Located<'a> {
         push_u64(out, self.game);
         if self.white.is_some() || self.black.is_some() {
             out.push_str(", ");
-            out.push_str(self.white.unwrap_or("?"));
+            out.push_str(&escape(self.white.unwrap_or("?")));
             out.push_str(" – ");
-            out.push_str(self.black.unwrap_or("?"));
+            out.push_str(&escape(self.black.unwrap_or("?")));
         }
         if let (Some(n), Some(side)) = (self.move_number, self.side) {
             out.push_str(", move ");
@@ -236,20 +326,18 @@ impl<'a> Located<'a> {
         if let (Some(l), Some(src), Some((col, width))) =
             (self.line, self.source_line.as_deref(), self.caret)
         {
+            // control characters escaped, and the caret under the token as shown:
+            // tabs kept so that it lines up
+            let (src, before, width) = escape_line(src, col, width);
             pad(out);
             out.push_str(" |\n");
             push_u64(out, l);
             out.push_str(" | ");
-            out.push_str(src);
+            out.push_str(&src);
             out.push('\n');
             pad(out);
             out.push_str(" | ");
-            // the caret under the token: tabs kept so that it lines up
-            out.extend(
-                src.chars()
-                    .take(col)
-                    .map(|c| if c == '\t' { '\t' } else { ' ' }),
-            );
+            out.push_str(&before);
             out.extend(std::iter::repeat_n('^', width));
             out.push('\n');
         }
@@ -270,7 +358,7 @@ impl<'a> Located<'a> {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                out.push_str(c);
+                out.push_str(&escape(c));
             }
             out.push('\n');
         }
@@ -322,6 +410,25 @@ mod tests {
         for ply in [3, 3, 4, 9, 2, 1, 13, 14, 40, 0, 5, 12, 7, 13] {
             assert_eq!(fens.before(ply), fen_from_scratch(&game, ply), "ply {ply}");
         }
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert!(matches!(escape("Nguyễn – 象棋\u{2067}"), Cow::Owned(_)));
+        assert!(matches!(escape("Nguyễn – 象棋 ♘f3"), Cow::Borrowed(_)));
+        assert_eq!(
+            escape("a\x1b[31mb\tc\nd\u{9b}e\u{202e}f\x7f"),
+            "a\\x1b[31mb\\tc\\nd\\u{9b}e\\u{202e}f\\x7f"
+        );
+        // the caret under the same characters, whatever was escaped before them
+        let (shown, before, width) = escape_line("\x1b[2J\tNf3 x", 5, 3);
+        assert_eq!(shown, "\\x1b[2J\tNf3 x");
+        assert_eq!(before, "       \t");
+        assert_eq!(&shown[before.len()..before.len() + width], "Nf3");
+        let (_, before, width) = escape_line("e4", 2, 1);
+        assert_eq!((before.as_str(), width), ("  ", 1));
+        let (_, before, width) = escape_line("e4 \x07", 3, 1);
+        assert_eq!((before.as_str(), width), ("   ", 4));
     }
 
     #[test]
