@@ -349,6 +349,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     };
     let json_renderer = JsonRenderer::new(&JsonOptions { moves: style });
     let mut incomplete = false;
+    let mut log = super::Log::open(a.read.log.as_deref())?;
     for file in a.read.files() {
         let options = a.read.replay_options(&file)?;
         let source = source(&a.read, a.from, &file)?;
@@ -408,10 +409,10 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             }
         };
         pipeline::run_in_two_stages(source, a.read.threads(), process, write, |item| {
-            progress.update(counts.read, item.byte_end);
+            progress.update(&counts, item.byte_end);
             if !item.messages.is_empty() {
                 progress.finish();
-                eprint!("{}", item.messages);
+                log.write(&item.messages)?;
             }
             if item.junk {
                 counts.junk += 1;
@@ -427,8 +428,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         .map_err(|e| CliError::from_pipeline(&file, e))?;
         progress.finish();
         incomplete |= counts.partial + counts.failed > 0;
-        eprintln!("{}", counts.summary(&file));
+        log.summary(&counts.summary(&file))?;
     }
+    log.flush()?;
     if let Some(w) = csv {
         let (moves, games) = w.into_inner()?;
         out.write_all(&moves)?;
