@@ -30,11 +30,10 @@ pub enum Format {
 pub struct CheckArgs {
     #[command(flatten)]
     pub read: ReadArgs,
-    /// Also report, as notes, every move written otherwise than PGN SAN writes it (other
-    /// piece letters and figurines are a language, not a form): the FIDE Laws' `0-0`,
-    /// `0-0-0`, `gxh8Q` and `exf6 e.p.`, the colon capture `f:g7`, long algebraic
-    /// `Ng1f3`, `Bc2` for a capture, `Nge2` when `Ne2` suffices (all but the last in
-    /// corpus/text/fide-forms.txt)
+    /// Also report, as notes, every move written otherwise than PGN SAN writes it
+    /// (piece letters of another language and figurines are a language, not a form):
+    /// as in corpus/text/fide-forms.txt, the FIDE Laws' `0-0`, `0-0-0`, `gxh8Q` and
+    /// `exf6 e.p.`, the colon capture `f:g7`, long algebraic `Ng1f3`, `Bc2` for a capture
     #[arg(long)]
     pub strict: bool,
     /// Output format

@@ -42,10 +42,11 @@ pub enum Command {
         (it is still written, with its unread rest kept), 2 usage or I/O error.\n\n\
         Examples:\n  \
         kyphu convert corpus/chess/scoresheet-vi.pgn\n  \
-        kyphu convert --to json games.pgn.zst -o games.jsonl\n  \
-        kyphu convert --out-lang vi --out-notation fide games.pgn\n  \
-        kyphu convert --to csv --games-csv games.csv -o moves.csv games.pgn\n  \
-        kyphu convert sheet.csv -o sheet.pgn"
+        kyphu convert --to json corpus/chess/games-latin1.pgn.zst -o games.jsonl\n  \
+        kyphu convert --out-lang vi --out-notation fide corpus/chess/games.pgn\n  \
+        kyphu convert --to csv --games-csv games.csv -o moves.csv corpus/chess/games.pgn\n  \
+        kyphu convert corpus/csv/scoresheet-vi.csv -o sheet.pgn\n  \
+        kyphu convert --out-xiangqi chinese corpus/xiangqi/tao-hu-1999-wxf.pgn"
     )]
     Convert(convert::ConvertArgs),
     /// Check game records: every invalid, illegal or ambiguous move, every repair
@@ -53,22 +54,27 @@ pub enum Command {
         after_help = "Exit status: 0 clean, 1 problems found, 2 usage or I/O error.\n\n\
         Examples:\n  \
         kyphu check corpus/chess/scoresheet-vi.pgn\n  \
-        kyphu check --strict --format json games.pgn.zst > findings.jsonl\n  \
-        cat book.txt | kyphu check --lang de -"
+        kyphu check --strict --format json corpus/text/fide-forms.txt > findings.jsonl\n  \
+        cat corpus/text/manuscript-de.txt | kyphu check --lang de -\n  \
+        kyphu check -q --log report.txt corpus/chess/scoresheet-vi-slips.pgn"
     )]
     Check(check::CheckArgs),
     /// Compare two records of the same game: first divergence, missing moves, common part
     #[command(
         after_help = "Exit status: 0 the same game, 1 the records differ, 2 usage or I/O error.\n\n\
         Examples:\n  \
-        kyphu diff white-sheet.pgn black-sheet.pgn\n  \
-        kyphu diff --game 3 edition1.pgn edition2.pgn"
+        kyphu diff corpus/chess/diff/sheet-white.pgn corpus/chess/diff/sheet-black.pgn\n  \
+        kyphu diff --number 1 corpus/chess/diff/seed-sample-short.pgn corpus/chess/diff/seed-sample-long.pgn\n  \
+        kyphu diff --game xiangqi corpus/xiangqi/tao-hu-1999-wxf.pgn corpus/xiangqi/tao-hu-1999-vi-new.pgn"
     )]
     Diff(diff::DiffArgs),
     /// Show the position after a move as a diagram with its FEN
-    #[command(after_help = "Examples:\n  \
-        kyphu show games.pgn --game 3 --ply 20\n  \
-        kyphu show corpus/chess/scoresheet-vi.pgn")]
+    #[command(after_help = "Exit status: 0 done, 1 the game was not read to its end (the \
+        diagram shows the last position reached), 2 usage or I/O error.\n\n\
+        Examples:\n  \
+        kyphu show --number 3 --ply 20 corpus/chess/games.pgn\n  \
+        kyphu show corpus/chess/scoresheet-vi.pgn\n  \
+        kyphu show --game xiangqi corpus/xiangqi/tao-hu-1999-chinese.pgn")]
     Show(show::ShowArgs),
     /// Count the leaf nodes of the legal move tree (move generator self-test)
     #[command(after_help = "Examples:\n  \
