@@ -226,15 +226,26 @@ fn help_examples_run_as_written() {
     let mut failures = Vec::new();
     for sub in ["convert", "check", "diff", "show", "perft"] {
         let (_, help) = run(&dir, &format!("kyphu {sub} --help"));
-        let examples: Vec<&str> = help
+        // clap wraps long lines at 100 columns: a line that does not start a command
+        // (`kyphu …`, `cat … | kyphu …`) continues the one before
+        let mut examples: Vec<String> = Vec::new();
+        for line in help
             .lines()
             .skip_while(|l| !l.starts_with("Examples:"))
             .skip(1)
             .take_while(|l| l.starts_with("  "))
             .map(str::trim)
-            .collect();
+        {
+            match examples.last_mut() {
+                Some(last) if !(line.starts_with("kyphu ") || line.starts_with("cat ")) => {
+                    last.push(' ');
+                    last.push_str(line);
+                }
+                _ => examples.push(line.to_owned()),
+            }
+        }
         assert!(!examples.is_empty(), "kyphu {sub} --help has no examples");
-        for e in examples {
+        for e in &examples {
             let (status, output) = run(&dir, e);
             if status != 0 && status != 1 {
                 failures.push(format!("`{e}` exited with {status}\n{output}"));

@@ -113,7 +113,7 @@ fn not_read(game: &Game, file: &str, number: u64) -> Option<String> {
     }
     let index = LineIndex::new(&game.source.text, game.source.first_line);
     let mut s = format!(
-        "kyphu: game {number} of {file} is {}: not every move was read",
+        "kyphu: game {number} of {file} was not read to its end ({})",
         if status == Status::Failed {
             "failed"
         } else {
