@@ -259,7 +259,10 @@ fn help_examples_run_as_written() {
 #[test]
 fn elisions_match() {
     assert!(line_matches("a … c", "a b c"));
-    assert!(line_matches("written `He3+` at …:3:85)", "written `He3+` at x.pgn:3:85)"));
+    assert!(line_matches(
+        "written `He3+` at …:3:85)",
+        "written `He3+` at x.pgn:3:85)"
+    ));
     assert!(!line_matches("a … c", "a b d"));
     let actual = ["one", "two", "three", "four"];
     let e = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();

@@ -52,7 +52,12 @@ fn kyphu(args: &[&str], stdin: &str) -> Run {
 #[test]
 fn latin1_archive_summary() {
     let r = kyphu(
-        &["check", "--threads", "1", "corpus/chess/games-latin1.pgn.zst"],
+        &[
+            "check",
+            "--threads",
+            "1",
+            "corpus/chess/games-latin1.pgn.zst",
+        ],
         "",
     );
     assert_eq!(r.code, 0, "{}", r.render());
@@ -66,7 +71,12 @@ fn latin1_archive_summary() {
     assert_eq!((strict.code, &strict.stdout), (0, &r.stdout));
     // and JSON keeps it per game: the encoding and the note
     let json = kyphu(
-        &["convert", "--to", "json", "corpus/chess/games-latin1.pgn.zst"],
+        &[
+            "convert",
+            "--to",
+            "json",
+            "corpus/chess/games-latin1.pgn.zst",
+        ],
         "",
     );
     let first: serde_json::Value =
@@ -125,7 +135,15 @@ fn strict_help_examples_are_what_strict_prints() {
         .collect();
     assert!(named.iter().any(|t| t == "0-0"), "{paragraph}");
     let r = kyphu(
-        &["check", "--strict", "--format", "json", "--threads", "1", file],
+        &[
+            "check",
+            "--strict",
+            "--format",
+            "json",
+            "--threads",
+            "1",
+            file,
+        ],
         "",
     );
     let mut printed: Vec<String> = r
@@ -185,26 +203,57 @@ fn diff_missing_pair_as_written() {
 #[test]
 fn game_means_the_variant_and_number_the_game() {
     let by_number = kyphu(
-        &["show", "--number", "3", "--ply", "20", "corpus/chess/games.pgn"],
+        &[
+            "show",
+            "--number",
+            "3",
+            "--ply",
+            "20",
+            "corpus/chess/games.pgn",
+        ],
         "",
     );
     assert_eq!(by_number.code, 0, "{}", by_number.stderr);
-    assert!(by_number.stdout.starts_with("Morphy, Paul – Anderssen, Adolf, after 10... Kd8\n"));
-    let short = kyphu(&["show", "-n", "3", "--ply", "20", "corpus/chess/games.pgn"], "");
+    assert!(
+        by_number
+            .stdout
+            .starts_with("Morphy, Paul – Anderssen, Adolf, after 10... Kd8\n")
+    );
+    let short = kyphu(
+        &["show", "-n", "3", "--ply", "20", "corpus/chess/games.pgn"],
+        "",
+    );
     assert_eq!(short.stdout, by_number.stdout);
     let old = kyphu(
-        &["show", "--game", "3", "--ply", "20", "corpus/chess/games.pgn"],
+        &[
+            "show",
+            "--game",
+            "3",
+            "--ply",
+            "20",
+            "corpus/chess/games.pgn",
+        ],
         "",
     );
     assert_eq!((old.code, &old.stdout), (0, &by_number.stdout));
-    assert!(old.stderr.contains("--game 3 read as --number 3"), "{}", old.stderr);
+    assert!(
+        old.stderr.contains("--game 3 read as --number 3"),
+        "{}",
+        old.stderr
+    );
 
     // a tagless xiangqi record: only --game xiangqi says what it is
     let moves = "1. h2e2 h9g7 2. h0g2 i9h9 *\n";
     let xq = kyphu(&["show", "--game", "xiangqi", "-"], moves);
     assert_eq!(xq.code, 0, "{}", xq.stderr);
     assert!(xq.stdout.contains("~~~~"), "{}", xq.stdout);
-    assert!(xq.stdout.ends_with("FEN: rnbakabr1/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3\n"), "{}", xq.stdout);
+    assert!(
+        xq.stdout.ends_with(
+            "FEN: rnbakabr1/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3\n"
+        ),
+        "{}",
+        xq.stdout
+    );
 
     // diff of two xiangqi records: compared move by move (they used to compare as the
     // same game whatever their moves)
@@ -219,11 +268,19 @@ fn game_means_the_variant_and_number_the_game() {
         "",
     );
     assert_eq!(same.code, 0, "{}", same.stdout);
-    assert!(same.stdout.contains("the same game (29 plies)"), "{}", same.stdout);
+    assert!(
+        same.stdout.contains("the same game (29 plies)"),
+        "{}",
+        same.stdout
+    );
     let dir = std::env::temp_dir().join(format!("kyphu-fc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let other = dir.join("other.pgn");
-    std::fs::write(&other, "[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n").unwrap();
+    std::fs::write(
+        &other,
+        "[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n",
+    )
+    .unwrap();
     let differ = kyphu(
         &[
             "diff",
@@ -235,7 +292,9 @@ fn game_means_the_variant_and_number_the_game() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(differ.code, 1, "{}", differ.stdout);
     assert!(
-        differ.stdout.contains("A has b0c2 (written `b0c2` at corpus/xiangqi/tao-hu-1999-iccs.pgn:8:4), B has h2e2"),
+        differ.stdout.contains(
+            "A has b0c2 (written `b0c2` at corpus/xiangqi/tao-hu-1999-iccs.pgn:8:4), B has h2e2"
+        ),
         "{}",
         differ.stdout
     );
@@ -289,7 +348,10 @@ fn log_file_takes_the_diagnostics() {
         assert_eq!(r.code, 1, "{command}");
         assert_eq!(r.stderr, summary, "{command}");
         let text = std::fs::read_to_string(&log).unwrap();
-        assert!(text.starts_with("error[illegal-move]: illegal move Mc3"), "{command}: {text}");
+        assert!(
+            text.starts_with("error[illegal-move]: illegal move Mc3"),
+            "{command}: {text}"
+        );
         assert!(text.ends_with(summary), "{command}: {text}");
         if command == "check" {
             assert_eq!(r.stdout, "", "{command}");
@@ -306,5 +368,9 @@ fn one_stretch_of_junk_is_singular() {
         "[Event \"a\"]\n\n1. e4 e5 1-0\n\nThis line is not a game at all.\n\n[Event \"b\"]\n\n1. d4 d5 0-1\n",
     );
     let summary = r.stdout.lines().last().unwrap();
-    assert!(summary.ends_with("; 1 stretch of non-game text reported"), "{}", r.render());
+    assert!(
+        summary.ends_with("; 1 stretch of non-game text reported"),
+        "{}",
+        r.render()
+    );
 }

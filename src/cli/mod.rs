@@ -69,12 +69,14 @@ pub enum Command {
     )]
     Diff(diff::DiffArgs),
     /// Show the position after a move as a diagram with its FEN
-    #[command(after_help = "Exit status: 0 done, 1 the game was not read to its end (the \
+    #[command(
+        after_help = "Exit status: 0 done, 1 the game was not read to its end (the \
         diagram shows the last position reached), 2 usage or I/O error.\n\n\
         Examples:\n  \
         kyphu show --number 3 --ply 20 corpus/chess/games.pgn\n  \
         kyphu show corpus/chess/scoresheet-vi.pgn\n  \
-        kyphu show --game xiangqi corpus/xiangqi/tao-hu-1999-chinese.pgn")]
+        kyphu show --game xiangqi corpus/xiangqi/tao-hu-1999-chinese.pgn"
+    )]
     Show(show::ShowArgs),
     /// Count the leaf nodes of the legal move tree (move generator self-test)
     #[command(after_help = "Examples:\n  \
@@ -339,9 +341,14 @@ impl Log {
     pub fn open(path: Option<&str>) -> Result<Log, CliError> {
         let file = path
             .map(|p| {
-                std::fs::File::create(p).map(io::BufWriter::new).map_err(|e| {
-                    CliError::Io(io::Error::new(e.kind(), format!("cannot create log {p}: {e}")))
-                })
+                std::fs::File::create(p)
+                    .map(io::BufWriter::new)
+                    .map_err(|e| {
+                        CliError::Io(io::Error::new(
+                            e.kind(),
+                            format!("cannot create log {p}: {e}"),
+                        ))
+                    })
             })
             .transpose()?;
         Ok(Log { file })

@@ -128,7 +128,11 @@ fn not_read(game: &Game, file: &str, number: u64) -> Option<String> {
         s.push_str(&format!("; kept unread: `{shown}{more}`"));
     }
     s.push('\n');
-    if let Some(d) = game.diagnostics.iter().find(|d| d.severity == Severity::Error) {
+    if let Some(d) = game
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+    {
         let at = d
             .span
             .map(|sp| {
