@@ -40,7 +40,7 @@ pub struct Comparison {
     pub divergence: Divergence,
 }
 
-/// The main line of a chess game as canonical SAN, and the written tokens that were
+/// The main line of a game as canonical SAN (ICCS for xiangqi), and the written tokens that were
 /// not resolved (the `unparsed` rest, move numbers and results dropped).
 fn moves_and_rest(game: &Game) -> (Vec<String>, Vec<String>) {
     let mut sans = Vec::new();
@@ -59,6 +59,12 @@ fn moves_and_rest(game: &Game) -> (Vec<String>, Vec<String>) {
                 AnyMove::Xiangqi(m) => sans.push(m.iccs()),
             }
         }
+    } else {
+        // a xiangqi record: its moves in ICCS, which names each move once
+        sans.extend(game.moves.moves.iter().map(|node| match &node.mv {
+            AnyMove::Xiangqi(m) => m.iccs(),
+            AnyMove::Chess(_) | AnyMove::Null => "--".to_owned(),
+        }));
     }
     let rest = game
         .unparsed

@@ -319,7 +319,7 @@ fn diff_scoresheets_with_missing_pair() {
     assert_eq!(r.code, 1);
     assert!(
         r.stdout.contains(
-            "At move 5 white (ply 9), A has O-O Be7 which B does not: a missing move pair"
+            "At move 5 white (ply 9), A has `0-0 Te7` at corpus/chess/diff/sheet-white.pgn:7:45 which B does not: a missing move pair"
         ),
         "{}",
         r.stdout

@@ -30,7 +30,10 @@ pub enum Format {
 pub struct CheckArgs {
     #[command(flatten)]
     pub read: ReadArgs,
-    /// Also report non-canonical forms (notes): `0-0`, `Nge2` when `Ne2` suffices, …
+    /// Also report, as notes, every move written otherwise than PGN SAN writes it
+    /// (piece letters of another language and figurines are a language, not a form):
+    /// as in corpus/text/fide-forms.txt, the FIDE Laws' `0-0`, `0-0-0`, `gxh8Q` and
+    /// `exf6 e.p.`, the colon capture `f:g7`, long algebraic `Ng1f3`, `Bc2` for a capture
     #[arg(long)]
     pub strict: bool,
     /// Output format
@@ -39,6 +42,10 @@ pub struct CheckArgs {
     /// Input format: auto (by file name: `.csv` is a scoresheet), pgn or csv
     #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
     pub from: InputFormat,
+    /// Print only the per-file summaries; the exit status still says whether there
+    /// were problems
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
@@ -50,11 +57,15 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
         Severity::Warning
     };
     let mut problems = false;
-    for file in a.read.files() {
+    let files = a.read.files();
+    a.read.validate(&files)?;
+    let mut log = super::Log::open(a.read.log.as_deref(), &files)?;
+    for file in files {
         let options = a.read.replay_options(&file)?;
         let reader = convert::source(&a.read, a.from, &file)?;
         let mut counts = Counts::default();
         let format = a.format;
+        let quiet = a.quiet;
         let file_name = file.as_str();
         let mut progress = super::progress::Progress::new(&file);
         pipeline::run(
@@ -67,8 +78,16 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
                 let mut text = String::new();
                 let mut locating = None;
                 let mut found = false;
-                for d in game.diagnostics.iter().filter(|d| d.severity >= min) {
+                // a guessed encoding is told once per file, in the summary
+                for d in game
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity >= min && d.code != "encoding-guessed")
+                {
                     found = true;
+                    if quiet {
+                        continue;
+                    }
                     let (index, fens) = locating.get_or_insert_with(|| {
                         let index = LineIndex::new(&game.source.text, game.source.first_line);
                         (index, Fens::new(&game))
@@ -90,26 +109,34 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
                 (junk, tally, text, found, byte_end)
             },
             |(junk, (status, encoding), text, found, byte_end)| {
-                progress.update(counts.read, byte_end);
+                progress.update(&counts, byte_end);
                 if junk {
                     counts.junk += 1;
                 } else {
                     counts.add(status, encoding);
                 }
                 problems |= found;
-                out.write_all(text.as_bytes())
+                if text.is_empty() {
+                    Ok(())
+                } else if log.is_file() {
+                    log.write(&text)
+                } else {
+                    progress.finish();
+                    out.write_all(text.as_bytes())
+                }
             },
         )
         .map_err(|e| CliError::from_pipeline(&file, e))?;
         progress.finish();
-        if a.format == Format::Human {
+        if a.format == Format::Human && !log.is_file() {
             writeln!(out, "{}", counts.summary(&file))?;
         } else {
             out.flush()?;
-            eprintln!("{}", counts.summary(&file));
+            log.summary(&counts.summary(&file))?;
         }
     }
     out.flush()?;
+    log.flush()?;
     Ok(if problems {
         ExitCode::from(1)
     } else {

@@ -395,6 +395,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     // the first error that stopped the run (an input that failed, or the output)
     let mut failure = None;
     let mut output_failed = false;
+    let mut log = super::Log::open(a.read.log.as_deref(), &files)?;
     for file in &files {
         let options = a.read.replay_options(file)?;
         let source = match source(&a.read, a.from, file) {
@@ -461,10 +462,13 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         };
         let result =
             pipeline::run_in_two_stages(source, a.read.threads(), process, write, |item| {
-                progress.update(counts.read, item.byte_end);
+                progress.update(&counts, item.byte_end);
                 if !item.messages.is_empty() {
                     progress.finish();
-                    eprint!("{}", item.messages);
+                    if let Err(e) = log.write(&item.messages) {
+                        output_failed = true;
+                        return Err(e);
+                    }
                 }
                 if item.junk {
                     counts.junk += 1;
@@ -486,14 +490,15 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 failure = Some(write_error(output.as_ref(), e)?);
             } else {
                 // what was read is reported, and written below, before the error
-                eprintln!("{}", counts.summary(file));
+                log.summary(&counts.summary(file))?;
                 failure = Some(CliError::from_pipeline(file, e));
             }
             break;
         }
         incomplete |= counts.partial + counts.failed > 0;
-        eprintln!("{}", counts.summary(file));
+        log.summary(&counts.summary(file))?;
     }
+    log.flush()?;
     // everything converted is written out, also after an input error
     let written = (|| {
         if let Some(w) = csv {

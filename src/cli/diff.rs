@@ -6,7 +6,7 @@ use std::{
     process::ExitCode,
 };
 
-use super::{CliError, ReadArgs, render::move_of_ply};
+use super::{CliError, GameArg, ReadArgs, render::move_of_ply};
 use crate::{
     color::Color,
     diag::LineIndex,
@@ -22,9 +22,13 @@ pub struct DiffArgs {
     pub a: String,
     /// The second record (for instance Black's scoresheet)
     pub b: String,
+    /// Which game the records are of: auto (from the tags), chess, chess960 or
+    /// xiangqi. (A number, the old spelling of --number, still selects the Nth game.)
+    #[arg(long, default_value = "auto", value_parser = super::parse_game_or_number)]
+    pub game: super::GameOrNumber,
     /// Which game of each file to compare (1 = first)
-    #[arg(long, default_value_t = 1)]
-    pub game: u64,
+    #[arg(short = 'n', long)]
+    pub number: Option<u64>,
     /// Piece-letter language: auto (inferred per record) or a code
     #[arg(long, default_value = "auto")]
     pub lang: String,
@@ -34,20 +38,27 @@ pub struct DiffArgs {
     /// Notation of xiangqi moves: auto (inferred per record) or a name, as for convert
     #[arg(long, default_value = "auto")]
     pub notation: String,
+    /// Print nothing: the exit status alone says whether the records are the same game
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
-fn load(a: &DiffArgs, file: &str) -> Result<Game, CliError> {
+fn load(a: &DiffArgs, file: &str, variant: GameArg, number: u64) -> Result<Game, CliError> {
+    if file == "-" {
+        super::stdin_hint();
+    }
     let read = ReadArgs {
         files: vec![file.to_owned()],
         lang: a.lang.clone(),
         encoding: a.encoding.clone(),
         notation: a.notation.clone(),
         threads: 1,
-        game: super::GameArg::Auto,
+        game: variant,
         keep_illegal: false,
+        log: None,
     };
     let options = read.replay_options(file)?;
-    let wanted = a.game.max(1) - 1;
+    let wanted = number.max(1) - 1;
     for raw in read.open(file)? {
         let raw = raw.map_err(CliError::Input)?;
         if !raw.junk && raw.index == wanted {
@@ -55,8 +66,7 @@ fn load(a: &DiffArgs, file: &str) -> Result<Game, CliError> {
         }
     }
     Err(CliError::Usage(format!(
-        "{file} has no game {} (games are numbered from 1)",
-        a.game
+        "{file} has no game {number} (games are numbered from 1)"
     )))
 }
 
@@ -86,14 +96,37 @@ fn written_at(game: &Game, file: &str, ply: u32) -> Option<String> {
     ))
 }
 
+/// The plies `at ..` (`count` of them) of `game` as written, with where the first
+/// was written: "`0-0 Te7` at FILE:9:30". Plies beyond the main line (in the unread
+/// rest) have no position of their own: `fallback` (the tokens) is shown for them.
+fn written_run(game: &Game, file: &str, at: u32, count: usize, fallback: &[String]) -> String {
+    let nodes: Option<Vec<_>> = (0..count)
+        .map(|i| game.moves.moves.get(at as usize - 1 + i))
+        .collect();
+    match nodes {
+        Some(nodes) if !nodes.is_empty() => {
+            let text: Vec<&str> = nodes.iter().map(|n| game.written(n)).collect();
+            let index = LineIndex::new(&game.source.text, game.source.first_line);
+            let lc = index.locate(&game.source.text, nodes[0].span.start as usize);
+            format!("`{}` at {file}:{}:{}", text.join(" "), lc.line, lc.column)
+        }
+        _ => format!("`{}`", fallback.join(" ")),
+    }
+}
+
 pub fn run(a: &DiffArgs) -> Result<ExitCode, CliError> {
-    let ga = load(a, &a.a)?;
-    let gb = load(a, &a.b)?;
+    let (variant, number) = super::game_and_number(&a.game, a.number);
+    let ga = load(a, &a.a, variant, number)?;
+    let gb = load(a, &a.b, variant, number)?;
     let (ta, tb) = (table_of(&ga), table_of(&gb));
     let c = compare(&ga, &gb, ta, tb);
     let mut s = String::new();
-    let _ = writeln!(s, "A: {} (game {}), piece letters {}", a.a, a.game, ta.name);
-    let _ = writeln!(s, "B: {} (game {}), piece letters {}", a.b, a.game, tb.name);
+    let reading = |g: &Game, table: &crate::notation::chess::PieceTable| match g.kind() {
+        crate::game::GameKind::Xiangqi => "xiangqi".to_owned(),
+        _ => format!("piece letters {}", table.name),
+    };
+    let _ = writeln!(s, "A: {} (game {number}), {}", a.a, reading(&ga, ta));
+    let _ = writeln!(s, "B: {} (game {number}), {}", a.b, reading(&gb, tb));
     let differs = c.divergence != Divergence::Identical;
     match &c.divergence {
         Divergence::Identical => {
@@ -135,11 +168,16 @@ pub fn run(a: &DiffArgs) -> Result<ExitCode, CliError> {
                     "a missing half-move: from here on {other} has each move in the other colour's column"
                 )
             };
+            let (game, file) = if *in_record == 'A' {
+                (&ga, &a.a)
+            } else {
+                (&gb, &a.b)
+            };
             let _ = writeln!(
                 s,
                 "At {} (ply {at}), {in_record} has {} which {other} does not: {what}. After it, {agree_after} more of {other}'s moves agree with {in_record}.",
                 move_label(&ga, *at),
-                missing.join(" "),
+                written_run(game, file, *at, missing.len(), missing),
             );
         }
     }
@@ -163,8 +201,10 @@ pub fn run(a: &DiffArgs) -> Result<ExitCode, CliError> {
             let _ = writeln!(s, "\nPosition there: {fen}");
         }
     }
-    let mut out = io::stdout().lock();
-    out.write_all(s.as_bytes())?;
+    if !a.quiet {
+        let mut out = io::stdout().lock();
+        out.write_all(s.as_bytes())?;
+    }
     Ok(if differs {
         ExitCode::from(1)
     } else {

@@ -23,10 +23,11 @@ pub fn open(name: &str) -> io::Result<Input> {
     let raw: Box<dyn Read + Send> = if name == "-" {
         Box::new(io::stdin())
     } else {
-        Box::new(
+        // counted for the progress line's ETA on a compressed file (h23)
+        Box::new(super::progress::Counted::new(
             File::open(Path::new(name))
                 .map_err(|e| io::Error::new(e.kind(), format!("cannot open {name}: {e}")))?,
-        )
+        ))
     };
     let mut buffered = BufReader::with_capacity(1 << 16, raw);
     let head = buffered.fill_buf()?.to_vec();

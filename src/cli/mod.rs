@@ -43,10 +43,11 @@ pub enum Command {
         (it is still written, with its unread rest kept), 2 usage or I/O error.\n\n\
         Examples:\n  \
         kyphu convert corpus/chess/scoresheet-vi.pgn\n  \
-        kyphu convert --to json games.pgn.zst -o games.jsonl\n  \
-        kyphu convert --out-lang vi --out-notation fide games.pgn\n  \
-        kyphu convert --to csv --games-csv games.csv -o moves.csv games.pgn\n  \
-        kyphu convert sheet.csv -o sheet.pgn"
+        kyphu convert --to json corpus/chess/games-latin1.pgn.zst -o games.jsonl\n  \
+        kyphu convert --out-lang vi --out-notation fide corpus/chess/games.pgn\n  \
+        kyphu convert --to csv --games-csv games.csv -o moves.csv corpus/chess/games.pgn\n  \
+        kyphu convert corpus/csv/scoresheet-vi.csv -o sheet.pgn\n  \
+        kyphu convert --out-xiangqi chinese corpus/xiangqi/tao-hu-1999-wxf.pgn"
     )]
     Convert(convert::ConvertArgs),
     /// Check game records: every invalid, illegal or ambiguous move, every repair
@@ -54,22 +55,29 @@ pub enum Command {
         after_help = "Exit status: 0 clean, 1 problems found, 2 usage or I/O error.\n\n\
         Examples:\n  \
         kyphu check corpus/chess/scoresheet-vi.pgn\n  \
-        kyphu check --strict --format json games.pgn.zst > findings.jsonl\n  \
-        cat book.txt | kyphu check --lang de -"
+        kyphu check --strict --format json corpus/text/fide-forms.txt > findings.jsonl\n  \
+        cat corpus/text/manuscript-de.txt | kyphu check --lang de -\n  \
+        kyphu check -q --log report.txt corpus/chess/scoresheet-vi-slips.pgn"
     )]
     Check(check::CheckArgs),
     /// Compare two records of the same game: first divergence, missing moves, common part
     #[command(
         after_help = "Exit status: 0 the same game, 1 the records differ, 2 usage or I/O error.\n\n\
         Examples:\n  \
-        kyphu diff white-sheet.pgn black-sheet.pgn\n  \
-        kyphu diff --game 3 edition1.pgn edition2.pgn"
+        kyphu diff corpus/chess/diff/sheet-white.pgn corpus/chess/diff/sheet-black.pgn\n  \
+        kyphu diff --number 1 corpus/chess/diff/seed-sample-short.pgn corpus/chess/diff/seed-sample-long.pgn\n  \
+        kyphu diff --game xiangqi corpus/xiangqi/tao-hu-1999-wxf.pgn corpus/xiangqi/tao-hu-1999-vi-new.pgn"
     )]
     Diff(diff::DiffArgs),
     /// Show the position after a move as a diagram with its FEN
-    #[command(after_help = "Examples:\n  \
-        kyphu show games.pgn --game 3 --ply 20\n  \
-        kyphu show corpus/chess/scoresheet-vi.pgn")]
+    #[command(
+        after_help = "Exit status: 0 done, 1 the game was not read to its end (the \
+        diagram shows the last position reached), 2 usage or I/O error.\n\n\
+        Examples:\n  \
+        kyphu show --number 3 --ply 20 corpus/chess/games.pgn\n  \
+        kyphu show corpus/chess/scoresheet-vi.pgn\n  \
+        kyphu show --game xiangqi corpus/xiangqi/tao-hu-1999-chinese.pgn"
+    )]
     Show(show::ShowArgs),
     /// Count the leaf nodes of the legal move tree (move generator self-test)
     #[command(after_help = "Examples:\n  \
@@ -119,6 +127,10 @@ pub struct ReadArgs {
     /// move not claimed stands), flagged, and replay on from it
     #[arg(long)]
     pub keep_illegal: bool,
+    /// Write the diagnostics and summaries to FILE instead (the progress line stays on
+    /// the terminal, the summaries also go to standard error)
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -155,12 +167,18 @@ impl ReadArgs {
         Ok(())
     }
 
+    /// The inputs (`-` when none was named). When one of them is standard input and
+    /// that is a terminal, says so on standard error: the run waits for typed text.
     fn files(&self) -> Vec<String> {
-        if self.files.is_empty() {
+        let files = if self.files.is_empty() {
             vec!["-".to_owned()]
         } else {
             self.files.clone()
+        };
+        if files.iter().any(|f| f == "-") {
+            stdin_hint();
         }
+        files
     }
 
     fn lang(&self) -> Result<Option<&'static PieceTable>, CliError> {
@@ -307,8 +325,10 @@ impl Counts {
             self.failed
         );
         if self.junk > 0 {
+            // h23: "1 stretch", not "1 stretches"
+            let plural = if self.junk == 1 { "" } else { "es" };
             s.push_str(&format!(
-                "; {} stretches of non-game text reported",
+                "; {} stretch{plural} of non-game text reported",
                 self.junk
             ));
         }
@@ -326,6 +346,119 @@ impl Counts {
             s.push_str(&format!("; encodings: {}", parts.join(", ")));
         }
         s
+    }
+}
+
+// ---- h23: first-contact helpers (stdin hint, --log, --game/--number) ----
+
+/// One line on standard error when a command is about to read standard input from a
+/// terminal, so that a bare `kyphu check` does not wait silently.
+pub(crate) fn stdin_hint() {
+    use std::io::IsTerminal;
+    if io::stdin().is_terminal() {
+        eprintln!(
+            "kyphu: reading game records from standard input; end with Ctrl-D (Ctrl-Z on Windows), or name a file"
+        );
+    }
+}
+
+/// Where diagnostics go: standard error (or standard output, for `check`), or the file
+/// given with `--log`.
+pub struct Log {
+    file: Option<io::BufWriter<std::fs::File>>,
+}
+
+impl Log {
+    /// `--log FILE`: created (truncated) now, so that a bad path is a usage error
+    /// before any work.
+    /// A log that names an input (any path, link or hard link to it) is refused before
+    /// anything is created: `--log` would empty it.
+    pub fn open(path: Option<&str>, inputs: &[String]) -> Result<Log, CliError> {
+        if let Some(p) = path {
+            let target = output::Target::new("--log", p)?;
+            output::refuse_inputs(&[&target], false, inputs)?;
+        }
+        let file = path
+            .map(|p| {
+                std::fs::File::create(p)
+                    .map(io::BufWriter::new)
+                    .map_err(|e| {
+                        CliError::Io(io::Error::new(
+                            e.kind(),
+                            format!("cannot create log {p}: {e}"),
+                        ))
+                    })
+            })
+            .transpose()?;
+        Ok(Log { file })
+    }
+
+    pub fn is_file(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// Writes `text` to the log file, or to standard error without one.
+    pub fn write(&mut self, text: &str) -> io::Result<()> {
+        use io::Write;
+        match &mut self.file {
+            Some(f) => f.write_all(text.as_bytes()),
+            None => io::stderr().lock().write_all(text.as_bytes()),
+        }
+    }
+
+    /// A per-file summary: to the log file and to standard error (with a log file the
+    /// terminal still learns how the run went), or to standard error alone.
+    pub fn summary(&mut self, line: &str) -> io::Result<()> {
+        if self.file.is_some() {
+            self.write(&format!("{line}\n"))?;
+        }
+        eprintln!("{line}");
+        Ok(())
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        use io::Write;
+        match &mut self.file {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `--game` of `show` and `diff`: the variant, as everywhere; an old-style number
+/// (`--game 3`, which used to mean the third game) still selects the Nth game when
+/// `--number` is not given, with a note saying so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameOrNumber {
+    Variant(GameArg),
+    Number(u64),
+}
+
+pub(crate) fn parse_game_or_number(s: &str) -> Result<GameOrNumber, String> {
+    if let Ok(n) = s.trim().parse::<u64>() {
+        return Ok(GameOrNumber::Number(n));
+    }
+    GameArg::from_str(s, true)
+        .map(GameOrNumber::Variant)
+        .map_err(|_| format!("expected auto, chess, chess960 or xiangqi, found `{s}`"))
+}
+
+/// The variant and the 1-based game number that `--game` and `--number` ask for.
+pub(crate) fn game_and_number(game: &GameOrNumber, number: Option<u64>) -> (GameArg, u64) {
+    match (game, number) {
+        (GameOrNumber::Variant(v), n) => (*v, n.unwrap_or(1)),
+        (GameOrNumber::Number(old), None) => {
+            eprintln!(
+                "kyphu: note: --game {old} read as --number {old} (the game number); --game names the variant (auto, chess, chess960, xiangqi)"
+            );
+            (GameArg::Auto, *old)
+        }
+        (GameOrNumber::Number(old), Some(n)) => {
+            eprintln!(
+                "kyphu: note: --game {old} ignored: --number {n} gives the game number; --game names the variant (auto, chess, chess960, xiangqi)"
+            );
+            (GameArg::Auto, n)
+        }
     }
 }
 

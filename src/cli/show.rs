@@ -6,7 +6,15 @@ use std::{
 };
 
 use super::{CliError, ReadArgs, render::move_of_ply};
-use crate::{chess, color::Color, emit::Board, game::Game, replay::replay, xiangqi};
+use crate::{
+    chess,
+    color::Color,
+    diag::{LineIndex, Severity},
+    emit::Board,
+    game::{Game, Status},
+    replay::replay,
+    xiangqi,
+};
 
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
@@ -21,27 +29,39 @@ pub struct ShowArgs {
     /// Notation of xiangqi moves: auto (inferred per game) or a name, as for convert
     #[arg(long, default_value = "auto")]
     pub notation: String,
+    /// Which game the record is of: auto (from the tags), chess, chess960 or xiangqi.
+    /// (A number, the old spelling of --number, still selects the Nth game.)
+    #[arg(long, default_value = "auto", value_parser = super::parse_game_or_number)]
+    pub game: super::GameOrNumber,
     /// Which game of the file (1 = first)
-    #[arg(long, default_value_t = 1)]
-    pub game: u64,
+    #[arg(short = 'n', long)]
+    pub number: Option<u64>,
     /// Show the position after this many plies of the main line (default: the last)
     #[arg(long)]
     pub ply: Option<u32>,
+    /// Print only the diagram: no note on standard error about moves not read
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 pub fn run(a: &ShowArgs) -> Result<ExitCode, CliError> {
+    let (variant, number) = super::game_and_number(&a.game, a.number);
     let read = ReadArgs {
         files: vec![a.file.clone()],
         lang: a.lang.clone(),
         encoding: a.encoding.clone(),
         notation: a.notation.clone(),
         threads: 1,
-        game: super::GameArg::Auto,
+        game: variant,
         keep_illegal: false,
+        log: None,
     };
     let file = &a.file;
+    if file == "-" {
+        super::stdin_hint();
+    }
     let options = read.replay_options(file)?;
-    let wanted = a.game.max(1) - 1;
+    let wanted = number.max(1) - 1;
     let mut found = None;
     for raw in read.open(file)? {
         let raw = raw.map_err(CliError::Input)?;
@@ -53,22 +73,87 @@ pub fn run(a: &ShowArgs) -> Result<ExitCode, CliError> {
     }
     let game = found.ok_or_else(|| {
         CliError::Usage(format!(
-            "{file} has no game {} (games are numbered from 1)",
-            a.game
+            "{file} has no game {number} (games are numbered from 1)"
         ))
     })?;
     let plies = game.moves.moves.len() as u32;
+    let unread = not_read(&game, file, number);
     let ply = a.ply.unwrap_or(plies);
     if ply > plies {
+        let why = if unread.is_some() {
+            " (the rest of the game was not read)"
+        } else {
+            ""
+        };
         return Err(CliError::Usage(format!(
-            "game {} has {plies} plies on its main line; --ply {ply} is beyond it",
-            a.game
+            "game {number} has {plies} plies on its main line{why}; --ply {ply} is beyond it"
         )));
     }
     let text = diagram(&game, ply);
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    out.flush()?;
+    Ok(match unread {
+        Some(note) => {
+            if !a.quiet {
+                eprint!("{note}");
+            }
+            ExitCode::from(1)
+        }
+        None => ExitCode::SUCCESS,
+    })
+}
+
+/// For a partial or failed game: what was not read and where (the first error, with
+/// its location), and which position the diagram shows instead of the game's end.
+fn not_read(game: &Game, file: &str, number: u64) -> Option<String> {
+    let status = game.status();
+    if !matches!(status, Status::Partial | Status::Failed) {
+        return None;
+    }
+    let index = LineIndex::new(&game.source.text, game.source.first_line);
+    let mut s = format!(
+        "kyphu: game {number} of {file} was not read to its end ({})",
+        if status == Status::Failed {
+            "failed"
+        } else {
+            "partial"
+        }
+    );
+    if let Some(rest) = &game.unparsed {
+        let rest: String = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+        let shown: String = rest.chars().take(60).collect();
+        let shown = shown.trim_end();
+        let more = if shown.len() < rest.len() { " …" } else { "" };
+        s.push_str(&format!("; kept unread: `{shown}{more}`"));
+    }
+    s.push('\n');
+    if let Some(d) = game
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+    {
+        let at = d
+            .span
+            .map(|sp| {
+                let lc = index.locate(&game.source.text, sp.start as usize);
+                format!("{file}:{}:{}: ", lc.line, lc.column)
+            })
+            .unwrap_or_else(|| format!("{file}: "));
+        s.push_str(&format!("  {at}error[{}]: {}\n", d.code, d.message));
+    }
+    let plies = game.moves.moves.len() as u32;
+    if plies == 0 {
+        s.push_str("  no move was read: the start position is the last one reached\n");
+    } else {
+        let (n, side) = move_of_ply(game, plies);
+        let dots = if side == Color::White { "." } else { "..." };
+        let last = game.written(&game.moves.moves[plies as usize - 1]);
+        s.push_str(&format!(
+            "  the last position reached is after {n}{dots} {last} (ply {plies})\n"
+        ));
+    }
+    Some(s)
 }
 
 /// The diagram after `ply` plies of the main line, with a heading and the FEN.

@@ -354,7 +354,8 @@ fn render_with(b: &mut JsonBuf, game: &Game, r: &JsonRenderer, plain_path: bool)
         None => b.extend_from_slice(b"null"),
     }
     b.extend_from_slice(b",\"game_index\":");
-    push_u64(b, src.game_index);
+    // counted from 1, as every message numbers games (`game 1`)
+    push_u64(b, src.game_index + 1);
     b.extend_from_slice(b",\"byte_start\":");
     push_u64(b, src.byte_start);
     b.extend_from_slice(b",\"byte_end\":");

@@ -93,12 +93,14 @@ pub struct DecodeReport {
 }
 
 impl DecodeReport {
-    /// Warnings for the user: `encoding-guessed` when the encoding was guessed,
-    /// `encoding-replaced` when malformed bytes were replaced.
+    /// What to tell the user: a note `encoding-guessed` when the encoding was guessed,
+    /// a warning `encoding-replaced` when malformed bytes were replaced.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         if self.source == EncodingSource::Guessed {
-            out.push(Diagnostic::warning(
+            // a note: a guess that decoded cleanly is no problem with the game; the
+            // summary tells it once per file (issue 23)
+            out.push(Diagnostic::note(
                 "encoding-guessed",
                 format!(
                     "text is not valid utf-8; decoded as {} (guessed)",

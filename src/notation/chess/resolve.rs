@@ -40,10 +40,14 @@ pub enum Remark {
     EpMarkWrong,
     /// Warning `check-mark`: the written check/mate mark does not match the position.
     CheckMark,
+    /// Note `non-canonical`: a form of the FIDE Laws' text that PGN SAN does not write:
+    /// castling with zeros (`0-0`, `0-0-0`), a promotion without `=` (`d8Q`, `d8H`),
+    /// `e.p.` after an en passant capture.
+    FideForm,
 }
 
 impl Remark {
-    const ALL: [Remark; 9] = [
+    const ALL: [Remark; 10] = [
         Remark::LowercasePiece,
         Remark::OverDisambiguated,
         Remark::LongForm,
@@ -53,6 +57,7 @@ impl Remark {
         Remark::CaptureMarkWrong,
         Remark::EpMarkWrong,
         Remark::CheckMark,
+        Remark::FideForm,
     ];
 
     /// The stable diagnostic code.
@@ -63,7 +68,8 @@ impl Remark {
             | Remark::LongForm
             | Remark::CaptureUnmarked
             | Remark::PawnLetter
-            | Remark::OddForm => "non-canonical",
+            | Remark::OddForm
+            | Remark::FideForm => "non-canonical",
             Remark::CaptureMarkWrong => "capture-mark",
             Remark::EpMarkWrong => "ep-mark",
             Remark::CheckMark => "check-mark",
@@ -76,7 +82,8 @@ impl Remark {
             | Remark::LongForm
             | Remark::CaptureUnmarked
             | Remark::PawnLetter
-            | Remark::OddForm => Severity::Note,
+            | Remark::OddForm
+            | Remark::FideForm => Severity::Note,
             Remark::LowercasePiece
             | Remark::CaptureMarkWrong
             | Remark::EpMarkWrong
@@ -163,6 +170,9 @@ impl Resolved {
                 }
                 Remark::PawnLetter => format!("{token} names the pawn, canonical {canonical}"),
                 Remark::OddForm => format!("{token} is non-canonical, canonical {canonical}"),
+                Remark::FideForm => {
+                    format!("{token} is the FIDE Laws' form, canonical (PGN) {canonical}")
+                }
                 Remark::CaptureMarkWrong => {
                     format!("{token} marks a capture but captures nothing")
                 }
@@ -615,6 +625,9 @@ fn find_move_in_full(
         return Ok((None, remarks, (false, false)));
     }
     if let Some(side) = san.castle {
+        if san.form.contains(Form::ZERO_CASTLE) {
+            remarks.insert(Remark::FideForm);
+        }
         return match pos.castling_move(side) {
             Some(m) => Ok((Some(m), remarks, (false, false))),
             None => Err(illegal(token, castle_failure(pos, side))),
@@ -763,6 +776,10 @@ fn describe(
     }
     if san.ep && !matches!(mv, Move::EnPassant { .. }) {
         remarks.insert(Remark::EpMarkWrong);
+    }
+    // the FIDE Laws' own forms, which PGN SAN writes otherwise (`d8Q`, `exd6 e.p.`)
+    if san.form.contains(Form::BARE_PROMOTION) || (san.ep && matches!(mv, Move::EnPassant { .. })) {
+        remarks.insert(Remark::FideForm);
     }
     remarks
 }
