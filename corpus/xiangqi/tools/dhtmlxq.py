@@ -94,6 +94,16 @@ def binit_fen(binit, notes):
     return "/".join(rows), grid
 
 
+def fen_grid(board):
+    grid = []
+    for row in board.split("/"):
+        r = []
+        for ch in row:
+            r.extend([None] * int(ch) if ch.isdigit() else [ch])
+        grid.append((r + [None] * 9)[:9])
+    return (grid + [[None] * 9] * 10)[:10]
+
+
 def read_block(body):
     notes = []
     tags = {}
@@ -115,7 +125,7 @@ def read_block(body):
             branches[int(mk.group(3))] = (int(mk.group(1)), int(mk.group(2)), value)
         elif ck and name.startswith("comment"):
             comments[(int(ck.group(1) or 0), int(ck.group(2)))] = value
-        elif name in ("movelist", "binit"):
+        elif name in ("movelist", "binit", "fen"):
             continue
         else:
             header[name] = urllib.parse.unquote(value) if name == "refer" else value
@@ -123,6 +133,11 @@ def read_block(body):
     if not tags.get("binit", "").strip():
         notes.append("no binit: standard start position")
     board, grid = binit_fen(binit, notes)
+    if tags.get("fen", "").strip():
+        # A FEN tag, where present, overrides binit.
+        header["fen"] = tags["fen"].strip()
+        board = header["fen"].split(" ")[0]
+        grid = fen_grid(board)
 
     lines = {0: (None, 1, parse_moves(tags.get("movelist", ""), notes, "movelist"))}
     for c, (a, b, v) in sorted(branches.items()):
@@ -131,6 +146,7 @@ def read_block(body):
     # Build the tree: line c hangs below the node of line a at ply b-1.
     root = Node(None)
     at = {}  # (line, ply) -> node ; ply 0 of line 0 is the root
+    attached = set()
 
     def attach(lid, parent_node, ply, moves):
         n = parent_node
@@ -143,47 +159,60 @@ def read_block(body):
 
     at[(0, 0)] = root
     attach(0, root, 1, lines[0][2])
-    for c in sorted(lines):
-        if c == 0:
-            continue
-        a, b, moves = lines[c]
-        if not moves:
-            notes.append(f"branch {c} is empty")
-            continue
-        parent = root if b == 1 else at.get((a, b - 1))
-        if parent is None:
-            # The parent line may itself inherit ply b-1 from its own parent.
-            aa = a
-            while parent is None and aa in lines and aa != 0:
-                pa, pb, _ = lines[aa]
-                if b - 1 < pb:
-                    aa = pa
-                    parent = root if b == 1 else at.get((aa, b - 1))
-                else:
-                    break
-        if parent is None:
-            notes.append(f"branch {c}: parent line {a} has no move at ply {b - 1}; dropped")
-            continue
-        first_before = len(parent.children)
-        attach(c, parent, b, moves)
-        parent.children[first_before].tag = c
-        # Plies of line c before b belong to its parent line(s).
-        for p in range(0, b):
-            if (c, p) not in at:
-                q = None
-                aa = a
-                while q is None and aa is not None:
-                    q = at.get((aa, p))
-                    aa = lines.get(aa, (None,))[0] if q is None else aa
-                if q is not None:
-                    at[(c, p)] = q
+
+    def parent_of(a, b):
+        """The node after which line a plays ply b (ply b-1 of line a, or of
+        the line it inherits that ply from)."""
+        if b == 1:
+            return root
+        aa = a
+        while aa in lines:
+            n = at.get((aa, b - 1))
+            if n is not None:
+                return n
+            pa, pb, _ = lines[aa]
+            if pa is None or b - 1 >= pb:
+                return None
+            aa = pa
+        return None
+
+    # Branches in number order; one whose parent line is not attached yet is
+    # retried after the others (a branch may hang below a later-numbered one).
+    pending = [c for c in sorted(lines) if c != 0]
+    while pending:
+        progress, later = False, []
+        for c in pending:
+            a, b, moves = lines[c]
+            if not moves:
+                notes.append(f"branch {c} is empty")
+                progress = True
+                continue
+            if a != 0 and a in pending and a not in attached:
+                later.append(c)
+                continue
+            parent = parent_of(a, b)
+            if parent is None:
+                notes.append(f"branch {c}: line {a} has no move at ply {b - 1}; dropped")
+                progress = True
+                continue
+            first_before = len(parent.children)
+            attach(c, parent, b, moves)
+            parent.children[first_before].tag = c
+            attached.add(c)
+            progress = True
+        if not progress:
+            for c in later:
+                notes.append(f"branch {c}: its parent line never attaches; dropped")
+            break
+        pending = later
 
     for (lid, ply), text in sorted(comments.items()):
         n = at.get((lid, ply))
         if n is None:
             notes.append(f"comment{lid}_{ply}: no such move; dropped")
             continue
-        n.comment = text.replace("||", "\n")
+        n.comment = re.sub(r"\\u([0-9A-Fa-f]{4})", lambda m: chr(int(m.group(1), 16)),
+                           text.replace("||", "\n"))
 
     side = "w"
     if root.children:

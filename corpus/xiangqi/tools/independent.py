@@ -66,52 +66,68 @@ def sf_fen(fen):
 def check_legality(gj):
     """Returns a list of {"line", "ply", "move", "why"} for illegal moves.
 
-    Checks every line; a line stops being checked at its first illegal move.
+    Replays every line with pyffish from the position where it branches off;
+    a line is checked up to its first illegal move. pyffish.get_san_moves
+    rejects any move that is not fully legal (including leaving the general
+    in check or facing the other general), so one call checks a whole line;
+    on failure a bisection finds the first bad move.
     """
     import pyffish as sf
 
     lines = {0: (None, 1, gj["mainline"])}
     for v in gj["variations"]:
         lines[v["id"]] = (v["parent"], v["ply"], v["moves"])
-    # FEN before each ply of each line, computed on demand.
-    fen_cache = {}
-    bad = {}
+    start = {}  # line -> FEN before its first move (None if unknown)
+    first_bad = {}  # line -> ply of its first illegal move (or None)
     problems = []
 
-    def fens_of(lid):
-        if lid in fen_cache:
-            return fen_cache[lid]
+    def ok(fen, moves):
+        try:
+            sf.get_san_moves("xiangqi", fen, moves)
+            return True
+        except ValueError:
+            return False
+
+    for lid in sorted(lines):
         parent, ply, moves = lines[lid]
         if parent is None:
-            start = sf_fen(gj["fen"])
+            fen = sf_fen(gj["fen"])
         else:
-            pf = fens_of(parent)
-            start = pf.get(ply)
-        out = {}
-        fen = start
-        for k, mv in enumerate(moves):
-            p = ply + k
-            out[p] = fen
-            if fen is None:
-                break
-            legal = sf.legal_moves("xiangqi", fen, [])
-            if not all(c.isalnum() for c in mv) or len(mv) != 4:
-                problems.append({"line": lid, "ply": p, "move": mv, "why": "not a board move"})
-                fen = None
+            pfen = start.get(parent)
+            pparent, pply, pmoves = lines[parent]
+            pbad = first_bad.get(parent)
+            if pfen is None or (pbad is not None and pbad < ply):
+                start[lid] = None
+                first_bad[lid] = None
+                problems.append({"line": lid, "ply": ply, "move": moves[0] if moves else "",
+                                 "why": "not checked: its parent line is illegal before it"})
                 continue
-            m = _sf_move(mv)
-            if m not in legal:
-                why = "no legal moves (game over)" if not legal else "illegal"
-                problems.append({"line": lid, "ply": p, "move": mv, "why": why})
-                fen = None
-                continue
-            fen = sf.get_fen("xiangqi", fen, [m])
-        out[ply + len(moves)] = fen
-        fen_cache[lid] = out
-        return out
-
-    sys.setrecursionlimit(100000)
-    for lid in sorted(lines):
-        fens_of(lid)
-    del bad
+            prefix = [_sf_move(m) for m in pmoves[:ply - pply]]
+            fen = sf.get_fen("xiangqi", pfen, prefix) if prefix else pfen
+        start[lid] = fen
+        first_bad[lid] = None
+        shape_ok = [len(m) == 4 and m[1].isdigit() and m[3].isdigit() and m[0] in "abcdefghi"
+                    and m[2] in "abcdefghi" for m in moves]
+        n_ok = shape_ok.index(False) if False in shape_ok else len(moves)
+        sfm = [_sf_move(m) for m in moves[:n_ok]]
+        if ok(fen, sfm):
+            bad = n_ok if n_ok < len(moves) else None
+        else:
+            lo, hi = 0, len(sfm)  # prefix of length lo is legal, of length hi is not
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if ok(fen, sfm[:mid]):
+                    lo = mid
+                else:
+                    hi = mid
+            bad = lo
+        if bad is not None:
+            first_bad[lid] = ply + bad
+            if bad >= n_ok:
+                why = "not a board move"
+            else:
+                here = sf.get_fen("xiangqi", fen, sfm[:bad]) if bad else fen
+                why = "illegal" if sf.legal_moves("xiangqi", here, []) else \
+                    "illegal: the side to move has no legal move (game over)"
+            problems.append({"line": lid, "ply": ply + bad, "move": moves[bad], "why": why})
     return problems
