@@ -9,7 +9,7 @@ search roots), it
   3. replays every line of every game with pyffish (Fairy-Stockfish) and
      records the illegal moves,
 and writes expected/<source>/<path>.json (gzip-compressed as .json.gz when
-the JSON is over 256 KiB) plus expected/summary.json.
+the JSON is over 256 KiB).
 
 Usage: python3 make_expected.py [--root DIR]... [--only SUBSTRING]
 Search roots default to corpus/xiangqi (this repo), ../shared/corpus/xiangqi
@@ -40,6 +40,7 @@ REPO = os.path.dirname(os.path.dirname(CORPUS))
 SOURCES = [
     ("dhtmlxq/wukong-xiangqi-xqdb", "dhtmlxq", "MIT", True, None),
     ("xqf/kyphu-made", "xqf", "MIT OR Apache-2.0 (kyphu)", True, None),
+    ("dhtmlxq/kyphu-made", "dhtmlxq", "MIT OR Apache-2.0 (kyphu)", True, None),
     ("walker8088-cchess", "xqf", "GPL-3.0", False, None),
     ("hbsxcjp-cchess_qt", "xqf", "none stated", False, None),
     ("xqbase-eleeye", "xqf", "LGPL-2.1", False, None),
@@ -96,6 +97,9 @@ def diff_games(ours, theirs):
     return out
 
 
+CCHESS_MAX_NODES = 40000
+
+
 def process(path, fmt):
     raw = open(path, "rb").read()
     rec = {"sha256": hashlib.sha256(raw).hexdigest(), "bytes": len(raw)}
@@ -107,7 +111,12 @@ def process(path, fmt):
         except xqf.XqfError as e:
             rec["error"] = str(e)
             g = None
-        if g is not None:
+        if g is not None and g["counts"]["nodes"] > CCHESS_MAX_NODES:
+            g["cchess"] = {"agrees": False, "error": (
+                f"not run: {g['counts']['nodes']} moves, over --cchess-max-nodes "
+                f"{CCHESS_MAX_NODES} (cchess takes about 5 ms a move here)")}
+            games.append(g)
+        elif g is not None:
             try:
                 c = independent.cchess_xqf(path).to_json()
                 g["cchess"] = {"agrees": False, "differences": diff_games(g, c)}
@@ -135,7 +144,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--root", action="append", default=[])
     ap.add_argument("--only", default="")
+    ap.add_argument("--cchess-max-nodes", type=int, default=CCHESS_MAX_NODES)
+    ap.add_argument("--skip-done", action="store_true",
+                    help="skip files whose expected JSON already exists")
     args = ap.parse_args()
+    globals()["CCHESS_MAX_NODES"] = args.cchess_max_nodes
     # ../shared/corpus/xiangqi next to the checkout (as the Rust tests look for it),
     # or two levels up for a git worktree under <work>/wt/<name>.
     up1 = os.path.join(os.path.dirname(REPO), "shared", "corpus", "xiangqi")
@@ -143,8 +156,6 @@ def main():
     roots = args.root + [CORPUS, up1, up2]
     if os.environ.get("KYPHU_XQ_EXTERNAL"):
         roots.insert(0, os.environ["KYPHU_XQ_EXTERNAL"])
-    summary_path = os.path.join(CORPUS, "expected", "summary.json")
-    summary = json.load(open(summary_path)) if os.path.exists(summary_path) else {}
     for folder, fmt, lic, copyable, files in SOURCES:
         base = find_folder(folder, roots)
         if base is None:
@@ -154,11 +165,13 @@ def main():
             key = f"{folder}/{rel}"
             if args.only and args.only not in key:
                 continue
+            out = os.path.join(CORPUS, "expected", folder, rel + ".json")
+            if args.skip_done and (os.path.exists(out) or os.path.exists(out + ".gz")):
+                continue
             t = time.time()
             rec = process(os.path.join(base, rel), fmt)
             rec.update({"source": folder, "path": rel, "licence": lic, "copyable": copyable})
             text = json.dumps(rec, ensure_ascii=False, indent=1)
-            out = os.path.join(CORPUS, "expected", folder, rel + ".json")
             os.makedirs(os.path.dirname(out), exist_ok=True)
             for old in (out, out + ".gz"):
                 if os.path.exists(old):
@@ -171,26 +184,12 @@ def main():
                 with open(out, "w") as f:
                     f.write(text + "\n")
             gs = rec["games"]
-            summary[key] = {
-                "format": rec["format"], "licence": lic, "copyable": copyable,
-                "sha256": rec["sha256"], "bytes": rec["bytes"], "games": len(gs),
-                "nodes": sum(g["counts"]["nodes"] for g in gs),
-                "mainline_plies": [len(g["mainline"]) for g in gs],
-                "variations": sum(g["counts"]["variations"] for g in gs),
-                "comments": sum(g["counts"]["comments"] for g in gs),
-                "illegal": sum(len(g["illegal"]) for g in gs),
-                "cchess": (None if rec["format"] != "xqf" or not gs else
-                           "agrees" if gs[0]["cchess"]["agrees"] else
-                           "fails" if "error" in gs[0]["cchess"] else "differs"),
-                "error": rec.get("error"),
-                "expected": os.path.relpath(out, CORPUS),
-            }
-            print(f"{key}: {summary[key]['games']} games, {summary[key]['nodes']} nodes, "
-                  f"illegal {summary[key]['illegal']}, cchess {summary[key]['cchess']} "
+            cch = ("-" if rec["format"] != "xqf" or not gs else
+                   "agrees" if gs[0]["cchess"]["agrees"] else
+                   "fails" if "error" in gs[0]["cchess"] else "differs")
+            print(f"{key}: {len(gs)} games, {sum(g['counts']['nodes'] for g in gs)} moves, "
+                  f"illegal {sum(len(g['illegal']) for g in gs)}, cchess {cch} "
                   f"({time.time() - t:.1f}s)", flush=True)
-    with open(summary_path, "w") as f:
-        json.dump(dict(sorted(summary.items())), f, ensure_ascii=False, indent=1)
-        f.write("\n")
 
 
 if __name__ == "__main__":
