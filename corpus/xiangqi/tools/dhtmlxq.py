@@ -26,6 +26,12 @@ SLOT_PIECES = "RNBAKABNRCCPPPPP"
 START_BINIT = "8979695949392919097717866646260600102030405060708012720323436383"
 
 
+RESULTS = {"W": "1-0", "L": "0-1", "D": "1/2-1/2",
+           "红胜": "1-0", "紅勝": "1-0", "红方胜": "1-0", "紅方勝": "1-0",
+           "黑胜": "0-1", "黑勝": "0-1", "黑方胜": "0-1", "黑方勝": "0-1",
+           "和棋": "1/2-1/2", "和局": "1/2-1/2", "和": "1/2-1/2"}
+
+
 def decode_bytes(raw):
     """Page bytes -> (text, encoding name). UTF-8 (with or without BOM) first,
     then GB18030; Big5 pages decode as GB18030 garbage, so a page that has a
@@ -129,6 +135,10 @@ def read_block(body):
             continue
         else:
             header[name] = urllib.parse.unquote(value) if name == "refer" else value
+    if "result" in header:
+        # Our normalisation (not a field of the format): W/L/D as in the
+        # wxf.ca pages, Chinese text as in dpxq pages; anything else "*".
+        header["result_pgn"] = RESULTS.get(header["result"].strip(), "*")
     binit = tags.get("binit", "").strip() or START_BINIT
     if not tags.get("binit", "").strip():
         notes.append("no binit: standard start position")

@@ -99,7 +99,17 @@ def main():
            "`tools/game.py`). \"cchess\": how the independent reader (PyPI `cchess` 1.25.5)",
            "compares with our reference reading (XQF only; cchess does not read DhtmlXQ);",
            "\"illegal\": moves pyffish (Fairy-Stockfish 0.0.90) rejects. Tests must find an",
-           "external folder under `../shared/corpus/xiangqi/` and skip with a note when absent.", ""]
+           "external folder under `../shared/corpus/xiangqi/` and skip with a note when absent.", "",
+           "How a test uses an expected file: locate the data file (ours: `corpus/xiangqi/<source>/<path>`;",
+           "external: `../shared/corpus/xiangqi/<source>/<path>`), read it with kyphu, turn each game",
+           "into the same shape (start FEN with",
+           "side to move; main line and variations as ICCS moves; a variation = parent line, absolute ply",
+           "of its first move, moves; lines numbered in PGN order; comments by line and ply) and compare",
+           "with `games[i]`: `fen`, `mainline`, `variations` (parent, ply, moves), `comments`, and the",
+           "header fields. Where `illegal` is non-empty kyphu must report that move (and keep the rest);",
+           "where cchess `differs`, the differences list says why (cchess drops illegal moves and comments",
+           "that are not valid GB18030; our reading keeps them).", ""]
+    hdr_len = len(out)
     total_files = total_games = total_nodes = 0
     for src in SOURCES:
         meta = SOURCES[src]
@@ -135,9 +145,9 @@ def main():
             total_games += len(gs)
             total_nodes += sum(g["counts"]["nodes"] for g in gs)
         out.append("")
-    out.insert(11, f"Totals: {total_files} files, {total_games} games, {total_nodes} moves "
+    out.insert(hdr_len, f"Totals: {total_files} files, {total_games} games, {total_nodes} moves "
                    "(nodes of all trees).")
-    out.insert(12, "")
+    out.insert(hdr_len + 1, "")
     with open(os.path.join(CORPUS, "MANIFEST-xqf-dhtmlxq.md"), "w") as f:
         f.write("\n".join(out))
 
