@@ -13,6 +13,7 @@ Usage:
 """
 
 import argparse
+import bz2
 import gzip
 import hashlib
 import json
@@ -37,6 +38,9 @@ UPSTREAM_PREFIX = {"walker8088-cchess": "tests/data/"}
 
 
 def load(path):
+    if path.endswith(".bz2"):
+        with bz2.open(path, "rt") as f:
+            return json.load(f)
     if path.endswith(".gz"):
         with gzip.open(path, "rt") as f:
             return json.load(f)
