@@ -67,33 +67,33 @@ def list_files(base, fmt):
     return sorted(out)
 
 
-def diff_games(ours, theirs):
+def diff_games(ours, theirs, name="cchess"):
     """Differences between two canonical JSON games (fen, lines, comments)."""
     out = []
     if ours["fen"] != theirs["fen"]:
-        out.append(f"fen: ours {ours['fen']!r}, cchess {theirs['fen']!r}")
+        out.append(f"fen: ours {ours['fen']!r}, {name} {theirs['fen']!r}")
     if ours["mainline"] != theirs["mainline"]:
         a, b = ours["mainline"], theirs["mainline"]
         k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
         out.append(f"mainline: {len(a)} vs {len(b)} plies, first difference at ply {k + 1}: "
-                   f"ours {a[k] if k < len(a) else '-'}, cchess {b[k] if k < len(b) else '-'}")
+                   f"ours {a[k] if k < len(a) else '-'}, {name} {b[k] if k < len(b) else '-'}")
     va = [(v["parent"], v["ply"], v["moves"]) for v in ours["variations"]]
     vb = [(v["parent"], v["ply"], v["moves"]) for v in theirs["variations"]]
     if va != vb:
-        out.append(f"variations: ours {len(va)}, cchess {len(vb)}"
+        out.append(f"variations: ours {len(va)}, {name} {len(vb)}"
                    + ("" if len(va) != len(vb) else
                       f"; first differing variation id {next(i + 1 for i in range(len(va)) if va[i] != vb[i])}"))
     ca = [(c["line"], c["ply"], c["text"]) for c in ours["comments"]]
     cb = [(c["line"], c["ply"], c["text"]) for c in theirs["comments"]]
     if ca != cb:
         sa, sb = set(ca), set(cb)
-        out.append(f"comments: ours {len(ca)}, cchess {len(cb)}, {len(sa - sb)} only ours, "
-                   f"{len(sb - sa)} only cchess")
+        out.append(f"comments: ours {len(ca)}, {name} {len(cb)}, {len(sa - sb)} only ours, "
+                   f"{len(sb - sa)} only {name}")
     for k in ("red", "black", "title", "event"):
         if k in theirs["header"] and theirs["header"][k] != ours["header"].get(k):
-            out.append(f"header {k}: ours {ours['header'].get(k)!r}, cchess {theirs['header'][k]!r}")
+            out.append(f"header {k}: ours {ours['header'].get(k)!r}, {name} {theirs['header'][k]!r}")
     if theirs["header"].get("result") not in (None, ours["header"].get("result")):
-        out.append(f"header result: ours {ours['header'].get('result')!r}, cchess {theirs['header']['result']!r}")
+        out.append(f"header result: ours {ours['header'].get('result')!r}, {name} {theirs['header']['result']!r}")
     return out
 
 
