@@ -7,15 +7,12 @@
   pyffish (Fairy-Stockfish, variant "xiangqi") and lists the illegal moves.
 """
 
-import sys
-
 from game import Game, Node
 
 
 def cchess_xqf(path):
     import io
     import contextlib
-    import cchess
     from cchess.read_xqf import read_from_xqf
 
     buf = io.StringIO()
