@@ -8,6 +8,7 @@ letter and the mark rules written out below.
 
 Writes, under corpus/encodings/:
   names.utf8.txt                 the truth, NFC, one name a line (same order as the sources)
+  games.utf8.pgn                 the truth of every <enc>/games.pgn (but tcvn3, see below)
   <enc>/names.txt                the same names in <enc>, one a line, LF
   <enc>/games.pgn                short games whose White/Black tags are those names
   tcvn3/names.expected.utf8.txt  what a TCVN3 reader must give (see TCVN3 below)
@@ -159,6 +160,7 @@ def main():
     (HERE / "names.utf8.txt").write_text("".join(n + "\n" for n in names), encoding="utf-8")
     # the games are invented pairings with real opening lines; ASCII apart from the names
     pgn = games(names, "kyphu encoding test (invented pairings)")
+    (HERE / "games.utf8.pgn").write_text(pgn, encoding="utf-8")
     enc = {
         "viqr": lambda s: viqr(s),
         "vni": lambda s: vni(s),
