@@ -1,10 +1,12 @@
-//! Text before parsing: bytes to UTF-8 ([`decode`]) and Unicode folds ([`normalize`]).
+//! Text before parsing: bytes to UTF-8 ([`decode`]; the Vietnamese legacy encodings
+//! VNI, TCVN3, VISCII and VIQR in [`legacy`]) and Unicode folds ([`normalize`]).
 //!
 //! Decoding reports the encoding used and whether anything was replaced; normalization
 //! is NFC for all text and, for move tokens only, a fold of look-alike characters to
 //! their ASCII forms ([`normalize::move_token`]).
 
 pub mod decode;
+pub mod legacy;
 pub mod normalize;
 
 pub use decode::{DecodeReport, EncodingSource, decode_chunk, guess_legacy, sniff_bom};
