@@ -27,6 +27,12 @@ const BZIP2: &[u8] = b"BZh";
 /// The longest magic (zstd's 4 bytes, `BZh` and its level digit).
 const MAGIC_LEN: usize = 4;
 
+/// Whether `head` starts with the magic of a zstd skippable frame (`0x184D2A5?`, little
+/// endian), as a `pzstd` archive does.
+fn is_skippable_frame(head: &[u8]) -> bool {
+    matches!(head, [b, 0x2a, 0x4d, 0x18, ..] if b & 0xf0 == 0x50)
+}
+
 /// The largest zstd window read: 32 MiB (window log 25). The decoder holds the window,
 /// so this bounds its memory; `zstd` levels 1–19 use at most 8 MiB, `--long` 128 MiB
 /// unless given a smaller log (`--long=25`), `--ultra -22` 128 MiB.
@@ -58,7 +64,7 @@ pub fn open(name: &str) -> io::Result<Input> {
             1 << 16,
             Labelled::new(flate2::bufread::MultiGzDecoder::new(buffered), "gzip"),
         ))
-    } else if head.starts_with(ZSTD) {
+    } else if head.starts_with(ZSTD) || is_skippable_frame(head) {
         let mut decoder = zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(
             1 << 16,
             ZstdFrames::new(buffered),
@@ -92,18 +98,18 @@ impl Input {
     /// shorter. Reads more than one chunk only when the first is short (a pipe).
     pub fn peek(&mut self, want: usize) -> io::Result<&[u8]> {
         let enough = |b: &[u8]| b.len() >= want || memchr::memchr(b'\n', b).is_some();
-        let first = self.reader.fill_buf()?;
+        let name = &self.name;
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{name}: {e}"));
+        let first = self.reader.fill_buf().map_err(named)?;
         if !first.is_empty() && !enough(first) {
             let mut head = Head::new(std::mem::replace(
                 &mut self.reader,
                 Box::new(io::empty()),
             ));
-            let name = &self.name;
-            head.fill_while(|b| !enough(b))
-                .map_err(|e| io::Error::new(e.kind(), format!("cannot read {name}: {e}")))?;
+            head.fill_while(|b| !enough(b)).map_err(named)?;
             self.reader = Box::new(head);
         }
-        self.reader.fill_buf()
+        self.reader.fill_buf().map_err(named)
     }
 }
 
