@@ -308,16 +308,10 @@ fn multi_member_gzip_and_bzip2_read_every_member() {
 #[test]
 fn csv_on_stdin_is_sniffed() {
     let sheet = "TT,Trắng,Đen\n1,e4,e5\n2,Nf3,Nc6\n3,Bb5,a6\n";
-    let r = kyphu(
-        &["check", "--threads", "1", "-"],
-        &[sheet.as_bytes()],
-    );
+    let r = kyphu(&["check", "--threads", "1", "-"], &[sheet.as_bytes()]);
     assert_games(&r, 1);
     let zst = zstd::encode_all(sheet.as_bytes(), 3).unwrap();
-    let r = kyphu(
-        &["convert", "--threads", "1", "-"],
-        &[&zst[..2], &zst[2..]],
-    );
+    let r = kyphu(&["convert", "--threads", "1", "-"], &[&zst[..2], &zst[2..]]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.contains("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"),
@@ -335,7 +329,8 @@ fn directory_input_is_named() {
     let r = check(&d);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
-        r.stderr.contains(&format!("{}: it is a directory", d.display())),
+        r.stderr
+            .contains(&format!("{}: it is a directory", d.display())),
         "{}",
         r.stderr
     );

@@ -255,7 +255,9 @@ fn csv_formula_cells_are_neutralised_and_read_back() {
             .from_reader(text.as_bytes());
         for rec in rdr.records() {
             for cell in rec.unwrap().iter() {
-                let negative = cell.strip_prefix('-').is_some_and(|d| d.parse::<u32>().is_ok());
+                let negative = cell
+                    .strip_prefix('-')
+                    .is_some_and(|d| d.parse::<u32>().is_ok());
                 assert!(
                     !cell.starts_with(['=', '+', '-', '@', '\t', '\r']) || negative,
                     "cell `{cell}` in\n{text}"
@@ -330,7 +332,10 @@ fn csv_record_over_the_budget_is_an_error() {
             .flat_map(|g| &g.raw.diagnostics)
             .any(|d| d.code == "csv-record-too-long"),
         "{:?}",
-        games.iter().flat_map(|g| &g.raw.diagnostics).collect::<Vec<_>>()
+        games
+            .iter()
+            .flat_map(|g| &g.raw.diagnostics)
+            .collect::<Vec<_>>()
     );
 }
 

@@ -235,10 +235,7 @@ pub struct ScoresheetReader<R: Read> {
 
 impl<R: Read> ScoresheetReader<R> {
     /// Starts reading `input`; `forced` is the user's `--encoding` (a BOM still wins).
-    pub fn new(
-        input: R,
-        forced: Option<&'static Encoding>,
-    ) -> io::Result<ScoresheetReader<R>> {
+    pub fn new(input: R, forced: Option<&'static Encoding>) -> io::Result<ScoresheetReader<R>> {
         let mut t = Transcode::new(input, forced)?;
         let report = t.report;
         let mut head = Vec::with_capacity(HEAD_BYTES);

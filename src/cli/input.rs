@@ -102,10 +102,7 @@ impl Input {
         let named = |e: io::Error| io::Error::new(e.kind(), format!("{name}: {e}"));
         let first = self.reader.fill_buf().map_err(named)?;
         if !first.is_empty() && !enough(first) {
-            let mut head = Head::new(std::mem::replace(
-                &mut self.reader,
-                Box::new(io::empty()),
-            ));
+            let mut head = Head::new(std::mem::replace(&mut self.reader, Box::new(io::empty())));
             head.fill_while(|b| !enough(b)).map_err(named)?;
             self.reader = Box::new(head);
         }
@@ -280,7 +277,9 @@ impl<R> ZstdFrames<R> {
         while let Some((&b, rest)) = bytes.split_first() {
             match self.state {
                 ZstdState::Skip => {
-                    let n = usize::try_from(self.skip).unwrap_or(usize::MAX).min(bytes.len());
+                    let n = usize::try_from(self.skip)
+                        .unwrap_or(usize::MAX)
+                        .min(bytes.len());
                     bytes = &bytes[n..];
                     self.offset += n as u64;
                     self.skip -= n as u64;
@@ -383,7 +382,11 @@ impl<R> ZstdFrames<R> {
                     self.last_block = h & 1 != 0;
                     let size = h >> 3;
                     // an RLE block holds one byte whatever its size
-                    self.skip = if (h >> 1) & 3 == 1 { 1 } else { u64::from(size) };
+                    self.skip = if (h >> 1) & 3 == 1 {
+                        1
+                    } else {
+                        u64::from(size)
+                    };
                     if self.skip == 0 {
                         self.state = self.after_skip();
                     } else {
@@ -444,7 +447,7 @@ fn zstd_window(header: &[u8]) -> u64 {
 fn size_text(bytes: u64) -> String {
     const MIB: u64 = 1 << 20;
     if bytes >= MIB {
-        if bytes % MIB == 0 {
+        if bytes.is_multiple_of(MIB) {
             format!("{} MiB", bytes / MIB)
         } else {
             format!("{:.1} MiB", bytes as f64 / MIB as f64)
@@ -506,7 +509,13 @@ mod tests {
     #[test]
     fn zstd_frames_are_followed_to_their_end() {
         let text: Vec<u8> = (0..200_000u64)
-            .map(|i| if i % 7 == 0 { b'\n' } else { b"abcde"[(i * i % 5) as usize] })
+            .map(|i| {
+                if i % 7 == 0 {
+                    b'\n'
+                } else {
+                    b"abcde"[(i * i % 5) as usize]
+                }
+            })
             .collect();
         let zeros = vec![0u8; 100_000];
         let mut stream = Vec::new();

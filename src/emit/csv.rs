@@ -51,7 +51,8 @@ pub struct CsvOptions {
 /// reads back unchanged. No SAN move, clock or result begins so; a null move (`--`)
 /// does, and is written `'--`.
 pub fn neutralise(cell: &str) -> Cow<'_, str> {
-    if crate::archive::csv::starts_formula(cell.trim_start_matches('\'')) && !is_negative_number(cell)
+    if crate::archive::csv::starts_formula(cell.trim_start_matches('\''))
+        && !is_negative_number(cell)
     {
         Cow::Owned(format!("'{cell}"))
     } else {
@@ -247,7 +248,10 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
         let num = itoa_buf(r.number);
         let raw = self.opts.raw_cells;
         let (white, black) = if raw {
-            (Cow::Borrowed(r.white.as_str()), Cow::Borrowed(r.black.as_str()))
+            (
+                Cow::Borrowed(r.white.as_str()),
+                Cow::Borrowed(r.black.as_str()),
+            )
         } else {
             (neutralise(&r.white), neutralise(&r.black))
         };
