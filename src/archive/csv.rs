@@ -112,6 +112,10 @@ pub const MAX_GAME_ROWS: usize = 20_000;
 /// record ends the reading of the file with a `csv-record-too-long` error.
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
 
+/// Unknown header cells reported one by one; the rest in one warning (a sheet can have
+/// thousands of columns).
+pub const MAX_UNKNOWN_COLUMN_WARNINGS: usize = 20;
+
 /// How many bytes of the decoded start of the file are looked at for the encoding, the
 /// delimiter and the header line.
 const HEAD_BYTES: usize = 64 * 1024;
@@ -361,6 +365,7 @@ impl<R: Read> ScoresheetReader<R> {
         let line_text = b.text.get(line_start..).unwrap_or("").to_owned();
         // cells are found in order, each after the previous one (linear in the line)
         let mut from = 0;
+        let mut unknown = 0;
         for (i, (cell, col)) in header.iter().zip(&cols.of_field).enumerate() {
             let found = line_text
                 .get(from..)
@@ -370,6 +375,10 @@ impl<R: Read> ScoresheetReader<R> {
                 from = k + cell.len();
             }
             if col.is_none() {
+                unknown += 1;
+                if unknown > MAX_UNKNOWN_COLUMN_WARNINGS {
+                    continue;
+                }
                 // a quoted cell can hold a line break: then it is not all on this line
                 let (start, len) = found.map_or((0, line_text.len()), |k| (k, cell.len()));
                 let span = Span::from_range(line_start + start, line_start + start + len);
@@ -381,6 +390,16 @@ impl<R: Read> ScoresheetReader<R> {
                     .with_span(span),
                 );
             }
+        }
+        if unknown > MAX_UNKNOWN_COLUMN_WARNINGS {
+            let more = unknown - MAX_UNKNOWN_COLUMN_WARNINGS;
+            b.diagnostics.push(
+                Diagnostic::warning(
+                    "csv-unknown-column",
+                    format!("{more} more unknown columns are ignored ({unknown} in all)"),
+                )
+                .with_span(Span::from_range(line_start, b.text.len())),
+            );
         }
         self.cols = Some(cols);
         self.builder = Some(b);
@@ -457,7 +476,8 @@ impl<R: Read> ScoresheetReader<R> {
         let mut record = std::mem::take(&mut self.record);
         let out = loop {
             let t = self.transcode();
-            t.limit = t.produced + (MAX_RECORD_BYTES + HEAD_BYTES) as u64;
+            // (what the CSV reader has read ahead, at most its buffer, counts in)
+            t.limit = t.produced + MAX_RECORD_BYTES as u64;
             match self.rdr.read_record(&mut record) {
                 Ok(true) => {}
                 Ok(false) => {
