@@ -230,3 +230,158 @@ fn csv_roundtrip_crash_7c916022() {
         assert!(!games[0].moves.moves.is_empty(), "{pgn}");
     }
 }
+
+/// Cells a spreadsheet would run (`=`, `+`, `-`, `@`, tab, carriage return at the
+/// start: player names, events, the unparsed rest) are written with a leading `'`;
+/// numbers stay numbers, and kyphu reads its own sheet back unchanged. With
+/// `raw_cells` they are written as they are.
+#[test]
+fn csv_formula_cells_are_neutralised_and_read_back() {
+    let pgn = "[Event \"=HYPERLINK(\\\"http://x\\\",\\\"y\\\")\"]\n[Site \"+1\"]\n\
+               [White \"@SUM(A1)\"]\n[Black \"-2+3\"]\n[Round \"-5\"]\n\
+               [Annotator \"'=quoted\"]\n\n1. e4 e5 2. Nf3 -- 3. Bb5 Ke7 4. Zz9 =cmd 1-0\n";
+    let options = ReplayOptions::default();
+    let games: Vec<Game> = read_bytes(pgn.as_bytes(), ReadOptions::default())
+        .into_iter()
+        .filter(|raw| !raw.junk)
+        .map(|raw| replay(raw, &options))
+        .collect();
+    assert_eq!(games.len(), 1);
+    let refs: Vec<&Game> = games.iter().collect();
+    let (moves, header) = to_csv_strings(&refs, &CsvOptions::default());
+    for text in [&moves, &header] {
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(text.as_bytes());
+        for rec in rdr.records() {
+            for cell in rec.unwrap().iter() {
+                let negative = cell
+                    .strip_prefix('-')
+                    .is_some_and(|d| d.parse::<u32>().is_ok());
+                assert!(
+                    !cell.starts_with(['=', '+', '-', '@', '\t', '\r']) || negative,
+                    "cell `{cell}` in\n{text}"
+                );
+            }
+        }
+    }
+    assert!(header.contains("\"'=HYPERLINK("), "{header}");
+    assert!(header.contains(",-5,"), "{header}");
+    assert!(moves.contains(",'--,"), "{moves}");
+    // read back: the same tags, moves and unparsed text
+    let back = read_scoresheet_with_games(&moves, &header);
+    assert_eq!(back.len(), 1);
+    let again = replay(back[0].raw.clone(), &options);
+    for cell in [
+        "'=quoted", "''+x", "-5", "--", "\t=x", "e4", "'plain", "-", "@",
+    ] {
+        let written = kyphu::emit::csv::neutralise(cell);
+        assert_eq!(kyphu::archive::csv::unneutralise(&written), cell, "{cell}");
+    }
+    for name in ["Event", "Site", "White", "Black", "Round"] {
+        assert_eq!(again.tags.get(name), games[0].tags.get(name), "{name}");
+    }
+    assert_eq!(main_line(&again), main_line(&games[0]));
+    // the unparsed rest comes back as a comment holding it
+    let rest = games[0].unparsed.as_deref().unwrap();
+    assert!(back[0].raw.text.contains(rest), "{}", back[0].raw.text);
+    // raw: as they are
+    let raw = CsvOptions {
+        raw_cells: true,
+        ..CsvOptions::default()
+    };
+    let (moves, header) = to_csv_strings(&refs, &raw);
+    assert!(header.contains("\"=HYPERLINK("), "{header}");
+    assert!(moves.contains(",--,"), "{moves}");
+}
+
+/// A game of more rows than the budget: an error naming the rows not read, never a
+/// game held whatever its size (the old reader took every row).
+#[test]
+fn csv_game_over_the_row_budget_is_an_error() {
+    use kyphu::archive::csv::MAX_GAME_ROWS;
+    let mut sheet = String::from("move,white,black\n");
+    let moves = [("Nf3", "Nf6"), ("Ng1", "Ng8")];
+    for i in 0..MAX_GAME_ROWS + 10 {
+        let (w, b) = moves[i % 2];
+        sheet.push_str(&format!("{},{w},{b}\n", i + 1));
+    }
+    let games = read_scoresheet(&sheet);
+    assert_eq!(games.len(), 1);
+    let d = games[0]
+        .raw
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "csv-game-too-long")
+        .expect("csv-game-too-long");
+    let first = MAX_GAME_ROWS + 2;
+    let last = MAX_GAME_ROWS + 11;
+    assert!(
+        d.message.contains(&format!("lines {first}-{last}")),
+        "{}",
+        d.message
+    );
+    assert_eq!(games[0].raw.move_tokens().count(), 2 * MAX_GAME_ROWS);
+}
+
+/// A record longer than the record budget ends the reading with an error, in bounded
+/// memory (the old reader held it).
+#[test]
+fn csv_record_over_the_budget_is_an_error() {
+    use kyphu::archive::csv::MAX_RECORD_BYTES;
+    let sheet = format!(
+        "move,white,black,note\n1,e4,e5,\"{}\"\n2,Nf3,Nc6,x\n",
+        "a".repeat(MAX_RECORD_BYTES + 200_000)
+    );
+    let games = read_scoresheet(&sheet);
+    assert!(
+        games
+            .iter()
+            .flat_map(|g| &g.raw.diagnostics)
+            .any(|d| d.code == "csv-record-too-long"),
+        "{:?}",
+        games
+            .iter()
+            .flat_map(|g| &g.raw.diagnostics)
+            .collect::<Vec<_>>()
+    );
+}
+
+/// A sheet of 40,000 columns reads in time linear in its size (the old reader looked
+/// for each unknown header cell from the start of the line: quadratic, seconds).
+#[test]
+fn wide_csv_is_linear_in_its_columns() {
+    let n = 40_000;
+    let mut sheet = String::from("move,white,black");
+    for i in 0..n {
+        sheet.push_str(&format!(",extra{i}"));
+    }
+    sheet.push_str("\n1,e4,e5");
+    for _ in 0..n {
+        sheet.push_str(",x");
+    }
+    sheet.push('\n');
+    let t = std::time::Instant::now();
+    let games = read_scoresheet(&sheet);
+    let took = t.elapsed();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].raw.move_tokens().collect::<Vec<_>>(), ["e4", "e5"]);
+    // the first unknown columns one by one, the rest in one warning
+    let unknown: Vec<&str> = games[0]
+        .raw
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "csv-unknown-column")
+        .map(|d| d.message.as_str())
+        .collect();
+    let shown = kyphu::archive::csv::MAX_UNKNOWN_COLUMN_WARNINGS;
+    assert_eq!(unknown.len(), shown + 1);
+    assert_eq!(
+        unknown[shown],
+        format!(
+            "{} more unknown columns are ignored ({n} in all)",
+            n - shown
+        )
+    );
+    assert!(took.as_secs_f64() < 1.5, "{took:?} for {n} columns");
+}

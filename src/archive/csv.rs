@@ -12,8 +12,10 @@
 //! text begins with the header row, verbatim, so header diagnostics can point at it.
 //! See `docs/formats.md`.
 
+use std::io::{self, Read};
+
 use csv::{ReaderBuilder, StringRecord, Trim};
-use encoding_rs::UTF_8;
+use encoding_rs::{Encoding, UTF_8};
 use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
 
 use super::{CommentKind, Element, RawGame};
@@ -101,110 +103,575 @@ impl CsvGame {
     }
 }
 
-/// Reads all games of a scoresheet. Never fails: a missing header, unknown columns,
-/// ragged rows or unreadable CSV become diagnostics of the games (a sheet without a
-/// usable header gives one game with no moves and a `csv-missing-header` error).
+/// The most rows one game of a scoresheet may have (a game has rarely more than 300
+/// move numbers; the longest possible chess game about 6,000). Past it the game ends
+/// with a `csv-game-too-long` error and its later rows are skipped, counted, not held.
+pub const MAX_GAME_ROWS: usize = 20_000;
+
+/// The most bytes of one CSV record (a row, with its quoted line breaks). A longer
+/// record ends the reading of the file with a `csv-record-too-long` error.
+pub const MAX_RECORD_BYTES: usize = 1 << 20;
+
+/// Unknown header cells reported one by one; the rest in one warning (a sheet can have
+/// thousands of columns).
+pub const MAX_UNKNOWN_COLUMN_WARNINGS: usize = 20;
+
+/// How many bytes of the decoded start of the file are looked at for the encoding, the
+/// delimiter and the header line.
+const HEAD_BYTES: usize = 64 * 1024;
+
+/// Reads all games of a scoresheet held in memory. Never fails: a missing header,
+/// unknown columns, ragged rows or unreadable CSV become diagnostics of the games (a
+/// sheet without a usable header gives one game with no moves and a
+/// `csv-missing-header` error). See [`ScoresheetReader`] for a stream.
 pub fn read_scoresheet(text: &str) -> Vec<CsvGame> {
-    let mut rdr = ReaderBuilder::new()
-        .delimiter(sniff_delimiter(text))
-        .has_headers(false)
-        .flexible(true)
-        .trim(Trim::All)
-        .from_reader(text.as_bytes());
-    let mut records = rdr.records();
-    let header = match records.next() {
-        None => return Vec::new(),
-        Some(Ok(h)) => h,
-        Some(Err(e)) => return vec![failed(text, "csv-unreadable", e.to_string())],
+    ScoresheetReader::new(text.as_bytes(), None)
+        .map(|r| r.flatten().collect())
+        .unwrap_or_default()
+}
+
+/// The column positions of a header, looked up once.
+#[derive(Clone, Debug, Default)]
+struct Cols {
+    /// The column of each field.
+    of_field: Vec<Option<Column>>,
+    /// The first field of each column, by [`Column`] order.
+    at: [Option<usize>; 8],
+}
+
+impl Cols {
+    fn new(of_field: Vec<Option<Column>>) -> Cols {
+        let mut at = [None; 8];
+        for (i, c) in of_field.iter().enumerate() {
+            if let Some(c) = c
+                && let Some(slot) = at.get_mut(*c as usize)
+                && slot.is_none()
+            {
+                *slot = Some(i);
+            }
+        }
+        Cols { of_field, at }
+    }
+
+    fn idx(&self, c: Column) -> Option<usize> {
+        self.at.get(c as usize).copied().flatten()
+    }
+
+    fn get<'r>(&self, rec: &'r StringRecord, c: Column) -> &'r str {
+        self.idx(c)
+            .and_then(|i| rec.get(i))
+            .map_or("", unneutralise)
+    }
+
+    fn len(&self) -> usize {
+        self.of_field.len()
+    }
+}
+
+/// The cell as written before the CSV writer neutralised it against spreadsheet
+/// formulas (see [`crate::emit::csv::neutralise`]): one leading `'` taken off a cell
+/// whose text after its leading `'`s begins with `=`, `+`, `-`, `@`, tab or carriage
+/// return.
+pub fn unneutralise(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest) if starts_formula(rest.trim_start_matches('\'')) => rest,
+        _ => cell,
+    }
+}
+
+/// Whether a spreadsheet could take a cell beginning like `text` for a formula (the
+/// OWASP list: `=`, `+`, `-`, `@`, tab, carriage return).
+pub fn starts_formula(text: &str) -> bool {
+    text.starts_with(['=', '+', '-', '@', '\t', '\r'])
+}
+
+/// Whether the first line of `head` (the start of an input) is the header row of a
+/// scoresheet: split at its delimiter, at least two cells name known columns, one of
+/// them `white` or `black` (`TT,Trắng,Đen`; `move;white;black`). A PGN or movetext line
+/// never is (its tags and moves are not column names).
+pub fn looks_like_scoresheet(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    let head = &head[..head.len().min(HEAD_BYTES)];
+    let text = String::from_utf8_lossy(head);
+    let Some(line) = text.lines().find(|l| !l.trim().is_empty()) else {
+        return false;
     };
-    let header_line = header.position().map_or(1, |p| p.line());
-    let columns: Vec<Option<Column>> = header.iter().map(Column::from_header).collect();
-    if !columns
-        .iter()
-        .any(|c| matches!(c, Some(Column::White | Column::Black)))
-    {
-        return vec![failed(
-            text,
-            "csv-missing-header",
-            format!(
-                "expected a header row naming the white and black columns, found `{}`",
-                header.iter().collect::<Vec<_>>().join(",")
-            ),
-        )];
+    let delimiter = char::from(sniff_delimiter(line));
+    let mut known = 0;
+    let mut side = false;
+    for cell in line.split(delimiter) {
+        let cell = cell.trim().trim_matches('"');
+        match Column::from_header(cell) {
+            Some(Column::White | Column::Black) => {
+                known += 1;
+                side = true;
+            }
+            Some(_) => known += 1,
+            None => {}
+        }
     }
-    let mut out = Vec::new();
-    let mut b = Builder::new(0, header_line, 0);
-    // the header row's first line, verbatim, opens the first game's text
-    let header_byte = header
-        .position()
-        .and_then(|p| usize::try_from(p.byte()).ok())
-        .unwrap_or(0);
-    let from_header = text.get(header_byte..).unwrap_or("");
-    // blank lines the CSV reader skipped before the header: kept as empty text lines
-    let header_text = from_header.trim_start_matches(['\n', '\r']);
-    let blank = from_header
-        .get(..from_header.len() - header_text.len())
-        .unwrap_or("");
-    for _ in blank.matches('\n') {
-        b.text.push('\n');
-        b.line += 1;
+    known >= 2 && side
+}
+
+/// Reads the games of a scoresheet from a byte stream, one at a time, in bounded
+/// memory: decoded on the fly (a BOM, the user's encoding, UTF-8, or a legacy encoding
+/// guessed from the first 64 KiB), one record at a time, each game within
+/// [`MAX_GAME_ROWS`] and each record within [`MAX_RECORD_BYTES`]. An error reading the
+/// input itself is an `Err` item (and the last); everything about the CSV is a
+/// diagnostic of a game.
+pub struct ScoresheetReader<R: Read> {
+    rdr: csv::Reader<io::Chain<io::Cursor<Vec<u8>>, Transcode<R>>>,
+    /// The decoded start of the file (for the header line).
+    head: String,
+    head_complete: bool,
+    report: DecodeReport,
+    cols: Option<Cols>,
+    builder: Option<Builder>,
+    game_key: Option<String>,
+    any_row: bool,
+    /// Rows of an over-budget game being skipped: (first line, last line).
+    skipping: Option<(u64, u64)>,
+    record: StringRecord,
+    games: u64,
+    done: bool,
+    error: Option<io::Error>,
+}
+
+impl<R: Read> ScoresheetReader<R> {
+    /// Starts reading `input`; `forced` is the user's `--encoding` (a BOM still wins).
+    pub fn new(input: R, forced: Option<&'static Encoding>) -> io::Result<ScoresheetReader<R>> {
+        let mut t = Transcode::new(input, forced)?;
+        let report = t.report;
+        let mut head = Vec::with_capacity(HEAD_BYTES);
+        let head_complete = (&mut t).take(HEAD_BYTES as u64).read_to_end(&mut head)? < HEAD_BYTES;
+        t.had_replacements = false;
+        let head_text = String::from_utf8_lossy(&head).into_owned();
+        let rdr = ReaderBuilder::new()
+            .delimiter(sniff_delimiter(&head_text))
+            .has_headers(false)
+            .flexible(true)
+            .trim(Trim::All)
+            .from_reader(io::Cursor::new(head).chain(t));
+        Ok(ScoresheetReader {
+            rdr,
+            head: head_text,
+            head_complete,
+            report,
+            cols: None,
+            builder: None,
+            game_key: None,
+            any_row: false,
+            skipping: None,
+            record: StringRecord::new(),
+            games: 0,
+            done: false,
+            error: None,
+        })
     }
-    let line_text = header_text.split(['\n', '\r']).next().unwrap_or("");
-    let line_start = b.text.len();
-    b.text.push_str(line_text);
-    for (i, (cell, col)) in header.iter().zip(&columns).enumerate() {
-        if col.is_none() {
-            // a quoted cell can hold a line break: then it is not all on this line
-            let (start, len) = line_text
-                .find(cell)
-                .map_or((0, line_text.len()), |k| (k, cell.len()));
-            let span = Span::from_range(line_start + start, line_start + start + len);
+
+    fn transcode(&mut self) -> &mut Transcode<R> {
+        self.rdr.get_mut().get_mut().1
+    }
+
+    /// The decoding diagnostics for the game just finished (replacements since the
+    /// last one).
+    fn decoding_diagnostics(&mut self) -> Vec<Diagnostic> {
+        let t = self.transcode();
+        let replaced = std::mem::take(&mut t.had_replacements);
+        DecodeReport {
+            had_replacements: replaced,
+            ..self.report
+        }
+        .diagnostics()
+    }
+
+    fn finish(&mut self, mut b: Builder) -> CsvGame {
+        if let Some((from, to)) = self.skipping.take() {
+            let at = b.text.len();
+            b.diagnostics.push(
+                Diagnostic::error(
+                    "csv-game-too-long",
+                    format!(
+                        "expected at most {MAX_GAME_ROWS} rows in one game, found more: \
+                         the rows on lines {from}-{to} are not read"
+                    ),
+                )
+                .with_span(Span::from_range(at, at)),
+            );
+        }
+        let decoding = self.decoding_diagnostics();
+        b.diagnostics.extend(decoding);
+        b.finish()
+    }
+
+    /// Reads the header row; `Some` when the sheet has none usable (a failed game).
+    fn read_header(&mut self) -> Option<io::Result<CsvGame>> {
+        let header = match self.rdr.read_record(&mut self.record) {
+            Ok(true) => self.record.clone(),
+            Ok(false) => {
+                self.done = true;
+                return None;
+            }
+            Err(e) => {
+                self.done = true;
+                return Some(self.csv_error(e).map(|d| self.failed(d)));
+            }
+        };
+        let header_line = header.position().map_or(1, |p| p.line());
+        let cols = Cols::new(header.iter().map(Column::from_header).collect());
+        if cols.idx(Column::White).is_none() && cols.idx(Column::Black).is_none() {
+            self.done = true;
+            let shown: String = header.iter().collect::<Vec<_>>().join(",");
+            let shown: String = shown.chars().take(200).collect();
+            return Some(Ok(self.failed(Diagnostic::error(
+                "csv-missing-header",
+                format!(
+                    "expected a header row naming the white and black columns, found `{shown}`"
+                ),
+            ))));
+        }
+        let mut b = Builder::new(0, header_line, 0);
+        // the header row's first line, verbatim, opens the first game's text
+        let header_byte = header
+            .position()
+            .and_then(|p| usize::try_from(p.byte()).ok())
+            .unwrap_or(0);
+        let from_header = self.head.get(header_byte..).unwrap_or("");
+        // blank lines the CSV reader skipped before the header: kept as empty text lines
+        let header_text = from_header.trim_start_matches(['\n', '\r']);
+        for _ in from_header[..from_header.len() - header_text.len()].matches('\n') {
+            b.text.push('\n');
+            b.line += 1;
+        }
+        let from_header = header_text;
+        let line_text = match from_header.find(['\n', '\r']) {
+            Some(end) => from_header.get(..end).unwrap_or(""),
+            None if self.head_complete => from_header,
+            // a header longer than the head: its cells, joined
+            None => "",
+        };
+        let line_start = b.text.len();
+        if line_text.is_empty() {
+            let d = char::from(sniff_delimiter(&self.head));
+            for (i, cell) in header.iter().enumerate() {
+                if i > 0 {
+                    b.text.push(d);
+                }
+                b.text.push_str(cell);
+            }
+        } else {
+            b.text.push_str(line_text);
+        }
+        let line_text = b.text.get(line_start..).unwrap_or("").to_owned();
+        // cells are found in order, each after the previous one (linear in the line)
+        let mut from = 0;
+        let mut unknown = 0;
+        for (i, (cell, col)) in header.iter().zip(&cols.of_field).enumerate() {
+            let found = line_text
+                .get(from..)
+                .and_then(|rest| rest.find(cell))
+                .map(|k| from + k);
+            if let Some(k) = found {
+                from = k + cell.len();
+            }
+            if col.is_none() {
+                unknown += 1;
+                if unknown > MAX_UNKNOWN_COLUMN_WARNINGS {
+                    continue;
+                }
+                // a quoted cell can hold a line break: then it is not all on this line
+                let (start, len) = found.map_or((0, line_text.len()), |k| (k, cell.len()));
+                let span = Span::from_range(line_start + start, line_start + start + len);
+                b.diagnostics.push(
+                    Diagnostic::warning(
+                        "csv-unknown-column",
+                        format!("unknown column `{cell}` (field {}) is ignored", i + 1),
+                    )
+                    .with_span(span),
+                );
+            }
+        }
+        if unknown > MAX_UNKNOWN_COLUMN_WARNINGS {
+            let more = unknown - MAX_UNKNOWN_COLUMN_WARNINGS;
             b.diagnostics.push(
                 Diagnostic::warning(
                     "csv-unknown-column",
-                    format!("unknown column `{cell}` (field {}) is ignored", i + 1),
+                    format!("{more} more unknown columns are ignored ({unknown} in all)"),
                 )
-                .with_span(span),
+                .with_span(Span::from_range(line_start, b.text.len())),
             );
         }
+        self.cols = Some(cols);
+        self.builder = Some(b);
+        None
     }
-    let mut game_key: Option<String> = None;
-    let mut any_row = false;
-    for rec in records {
-        let rec = match rec {
-            Ok(r) => r,
-            Err(e) => {
-                let at = b.text.len();
-                b.diagnostics.push(
-                    Diagnostic::error("csv-unreadable", e.to_string().to_lowercase())
-                        .with_span(Span::from_range(at, at)),
-                );
-                break;
+
+    /// A CSV error as a diagnostic, or the input error to end with.
+    fn csv_error(&mut self, e: csv::Error) -> io::Result<Diagnostic> {
+        let over = self.transcode().over_limit;
+        if !e.is_io_error() {
+            return Ok(Diagnostic::error(
+                "csv-unreadable",
+                e.to_string().to_lowercase(),
+            ));
+        }
+        match e.into_kind() {
+            csv::ErrorKind::Io(_) if over => {
+                let line = self.rdr.position().line();
+                Ok(Diagnostic::error(
+                    "csv-record-too-long",
+                    format!(
+                        "expected a record of at most {MAX_RECORD_BYTES} bytes, found a \
+                         longer one from line {line}: the rest of the file is not read"
+                    ),
+                ))
+            }
+            csv::ErrorKind::Io(e) => Err(e),
+            other => Ok(Diagnostic::error(
+                "csv-unreadable",
+                format!("{other:?}").to_lowercase(),
+            )),
+        }
+    }
+
+    /// A game holding the start of the file and one error (no usable header).
+    fn failed(&mut self, d: Diagnostic) -> CsvGame {
+        let text = self.head.clone();
+        let first = text.lines().next().map_or(0, str::len);
+        let mut diagnostics = vec![d.with_span(Span::from_range(0, first))];
+        if !self.head_complete {
+            diagnostics.push(Diagnostic::error(
+                "csv-unreadable",
+                format!("only the first {HEAD_BYTES} bytes of the file are kept"),
+            ));
+        }
+        diagnostics.extend(self.decoding_diagnostics());
+        let mut b = Builder::new(0, 1, 0);
+        b.text = text;
+        b.diagnostics = diagnostics;
+        b.byte_end = b.text.len() as u64;
+        b.finish()
+    }
+
+    fn next_game(&mut self) -> Option<io::Result<CsvGame>> {
+        if let Some(e) = self.error.take() {
+            self.done = true;
+            return Some(Err(e));
+        }
+        if self.done {
+            return None;
+        }
+        if self.cols.is_none()
+            && let Some(g) = self.read_header()
+        {
+            return Some(g);
+        }
+        let cols = self.cols.take()?;
+        let out = self.rows(&cols);
+        self.cols = Some(cols);
+        out
+    }
+
+    fn rows(&mut self, cols: &Cols) -> Option<io::Result<CsvGame>> {
+        let mut record = std::mem::take(&mut self.record);
+        let out = loop {
+            let t = self.transcode();
+            // (what the CSV reader has read ahead, at most its buffer, counts in)
+            t.limit = t.produced + MAX_RECORD_BYTES as u64;
+            match self.rdr.read_record(&mut record) {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.done = true;
+                    let mut b = self.builder.take()?;
+                    b.byte_end = self.rdr.position().byte();
+                    break Some(Ok(self.finish(b)));
+                }
+                Err(e) => {
+                    self.done = true;
+                    let mut b = self.builder.take()?;
+                    match self.csv_error(e) {
+                        Ok(d) => {
+                            let at = b.text.len();
+                            b.diagnostics.push(d.with_span(Span::from_range(at, at)));
+                        }
+                        Err(e) => self.error = Some(e),
+                    }
+                    b.byte_end = self.rdr.position().byte();
+                    break Some(Ok(self.finish(b)));
+                }
+            }
+            let (line, byte) = record.position().map_or((0, 0), |p| (p.line(), p.byte()));
+            let key = cols
+                .idx(Column::Game)
+                .and_then(|i| record.get(i))
+                .filter(|k| !k.is_empty());
+            let mut done_game = None;
+            if let (Some(k), Some(cur)) = (key, &self.game_key)
+                && k != cur
+                && self.any_row
+                && let Some(mut b) = self.builder.take()
+            {
+                b.byte_end = byte;
+                let g = self.finish(b);
+                self.games += 1;
+                self.builder = Some(Builder::new(self.games, line, byte));
+                done_game = Some(g);
+            }
+            if let Some(k) = key {
+                self.game_key = Some(k.to_owned());
+            }
+            if let Some((_, to)) = &mut self.skipping {
+                *to = line;
+            } else if let Some(b) = self.builder.as_mut() {
+                if b.key.is_none() {
+                    b.key.clone_from(&self.game_key);
+                }
+                if b.rows >= MAX_GAME_ROWS {
+                    self.skipping = Some((line, line));
+                } else {
+                    b.row(&record, cols, line);
+                }
+            }
+            self.any_row = true;
+            if let Some(g) = done_game {
+                break Some(Ok(g));
             }
         };
-        let (line, byte) = rec.position().map_or((0, 0), |p| (p.line(), p.byte()));
-        let key = field(&rec, &columns, Column::Game).map(str::to_owned);
-        if let (Some(k), Some(cur)) = (&key, &game_key)
-            && !k.is_empty()
-            && k != cur
-            && any_row
-        {
-            b.byte_end = byte;
-            out.push(b.finish());
-            b = Builder::new(out.len() as u64, line, byte);
-        }
-        if let Some(k) = key.filter(|k| !k.is_empty()) {
-            game_key = Some(k);
-        }
-        if b.key.is_none() {
-            b.key.clone_from(&game_key);
-        }
-        b.row(&rec, &columns, line);
-        any_row = true;
+        self.record = record;
+        out
     }
-    b.byte_end = text.len() as u64;
-    out.push(b.finish());
-    out
+}
+
+impl<R: Read> Iterator for ScoresheetReader<R> {
+    type Item = io::Result<CsvGame>;
+
+    fn next(&mut self) -> Option<io::Result<CsvGame>> {
+        self.next_game()
+    }
+}
+
+/// A [`Read`] that decodes a byte stream to UTF-8 in bounded memory with encoding_rs's
+/// streaming decoder: the encoding is the BOM's, else the user's, else UTF-8 when the
+/// first 64 KiB are (mostly) UTF-8, else the legacy encoding guessed from them.
+/// Malformed input becomes U+FFFD and sets `had_replacements`. Reading past `limit`
+/// bytes of output fails (a record over its budget) and sets `over_limit`.
+struct Transcode<R> {
+    inner: R,
+    decoder: encoding_rs::Decoder,
+    report: DecodeReport,
+    input: Vec<u8>,
+    in_start: usize,
+    in_end: usize,
+    eof: bool,
+    finished: bool,
+    output: Vec<u8>,
+    out_start: usize,
+    out_end: usize,
+    had_replacements: bool,
+    produced: u64,
+    limit: u64,
+    over_limit: bool,
+}
+
+impl<R: Read> Transcode<R> {
+    fn new(mut inner: R, forced: Option<&'static Encoding>) -> io::Result<Transcode<R>> {
+        let mut input = vec![0; HEAD_BYTES];
+        let mut in_end = 0;
+        let mut eof = false;
+        while in_end < input.len() {
+            match inner.read(&mut input[in_end..]) {
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
+                Ok(n) => in_end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let head = &input[..in_end];
+        let (report, in_start) = if let Some((enc, bom)) = crate::text::sniff_bom(head) {
+            let report = DecodeReport {
+                encoding: enc,
+                source: EncodingSource::Bom,
+                had_replacements: false,
+            };
+            (report, bom)
+        } else {
+            // the encoding of whole lines (a character may be cut at the end)
+            let sample = match memchr::memrchr(b'\n', head) {
+                Some(k) if !eof => &head[..k],
+                _ => head,
+            };
+            let (_, report) = crate::text::decode_chunk(sample, forced, None);
+            (report, 0)
+        };
+        Ok(Transcode {
+            inner,
+            decoder: report.encoding.new_decoder_without_bom_handling(),
+            report,
+            input,
+            in_start,
+            in_end,
+            eof,
+            finished: false,
+            output: vec![0; HEAD_BYTES + 16],
+            out_start: 0,
+            out_end: 0,
+            had_replacements: false,
+            produced: 0,
+            limit: u64::MAX,
+            over_limit: false,
+        })
+    }
+
+    fn refill(&mut self) -> io::Result<()> {
+        while self.out_start == self.out_end {
+            if self.in_start == self.in_end && !self.eof {
+                let n = self.inner.read(&mut self.input)?;
+                self.in_start = 0;
+                self.in_end = n;
+                self.eof = n == 0;
+            }
+            let last = self.in_start == self.in_end && self.eof;
+            if last && self.finished {
+                return Ok(());
+            }
+            let (result, read, written, replaced) = self.decoder.decode_to_utf8(
+                &self.input[self.in_start..self.in_end],
+                &mut self.output,
+                last,
+            );
+            self.finished |= last;
+            self.had_replacements |= replaced;
+            self.in_start += read;
+            self.out_start = 0;
+            self.out_end = written;
+            if result == encoding_rs::CoderResult::OutputFull && written == 0 {
+                return Err(io::Error::other("the decoder made no progress"));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for Transcode<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.produced >= self.limit {
+            self.over_limit = true;
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "a csv record over its budget",
+            ));
+        }
+        self.refill()?;
+        let avail = &self.output[self.out_start..self.out_end];
+        let n = avail.len().min(buf.len());
+        buf[..n].copy_from_slice(&avail[..n]);
+        self.out_start += n;
+        self.produced += n as u64;
+        Ok(n)
+    }
 }
 
 /// Reads a scoresheet with its games file (`games.csv`, as
@@ -256,6 +723,7 @@ fn attach_tags(g: &mut CsvGame, names: &[String], row: &StringRecord) {
         text.push('\n');
     }
     for (field, (name, value)) in names.iter().zip(row.iter()).enumerate() {
+        let value = unneutralise(value);
         let key: String = name
             .chars()
             .map(|c| if c.is_whitespace() { '_' } else { c })
@@ -327,43 +795,11 @@ pub fn sniff_delimiter(text: &str) -> u8 {
     }
 }
 
-fn field<'r>(rec: &'r StringRecord, columns: &[Option<Column>], col: Column) -> Option<&'r str> {
-    let i = columns.iter().position(|c| *c == Some(col))?;
-    rec.get(i)
-}
-
 fn decoding() -> DecodeReport {
     DecodeReport {
         encoding: UTF_8,
         source: EncodingSource::Utf8,
         had_replacements: false,
-    }
-}
-
-/// A game holding the whole text and one error.
-fn failed(text: &str, code: &'static str, message: String) -> CsvGame {
-    let first = text.lines().next().map_or(0, str::len);
-    CsvGame {
-        game: None,
-        raw: RawGame {
-            index: 0,
-            junk: false,
-            tags: Vec::new(),
-            movetext: Vec::new(),
-            result: None,
-            text: text.to_owned(),
-            byte_start: 0,
-            byte_end: text.len() as u64,
-            first_line: 1,
-            decoding: decoding(),
-            diagnostics: vec![
-                Diagnostic::error(code, message.to_lowercase())
-                    .with_span(Span::from_range(0, first)),
-            ],
-            plain_english: None,
-            counts: None,
-        },
-        cells: Vec::new(),
     }
 }
 
@@ -379,8 +815,9 @@ struct Builder {
     result: Option<(GameResult, Span)>,
     byte_start: u64,
     byte_end: u64,
-    header_len: Option<usize>,
     key: Option<String>,
+    /// Rows read into the game (not counting blank ones).
+    rows: usize,
 }
 
 impl Builder {
@@ -396,8 +833,8 @@ impl Builder {
             result: None,
             byte_start,
             byte_end: byte_start,
-            header_len: None,
             key: None,
+            rows: 0,
         }
     }
 
@@ -407,9 +844,7 @@ impl Builder {
             self.text.push(' ');
         }
         let start = self.text.len();
-        for c in s.chars() {
-            self.text.push(if c == '\n' || c == '\r' { ' ' } else { c });
-        }
+        self.push_cell(s);
         let span = Span::from_range(start, self.text.len());
         self.cells.push(CellRef {
             span,
@@ -421,6 +856,20 @@ impl Builder {
         span
     }
 
+    /// Appends a cell's text in NFC, line breaks as spaces.
+    fn push_cell(&mut self, s: &str) {
+        let normal;
+        let s = if s.is_ascii() {
+            s
+        } else {
+            normal = crate::text::normalize::nfc(s.to_owned());
+            normal.as_str()
+        };
+        for c in s.chars() {
+            self.text.push(if c == '\n' || c == '\r' { ' ' } else { c });
+        }
+    }
+
     /// Appends literal syntax (not from a cell).
     fn lit(&mut self, s: &str) -> Span {
         let start = self.text.len();
@@ -428,10 +877,7 @@ impl Builder {
         Span::from_range(start, self.text.len())
     }
 
-    fn row(&mut self, rec: &StringRecord, columns: &[Option<Column>], line: u64) {
-        if self.header_len.is_none() {
-            self.header_len = Some(columns.len());
-        }
+    fn row(&mut self, rec: &StringRecord, cols: &Cols, line: u64) {
         while self.line < line {
             self.text.push('\n');
             self.line += 1;
@@ -439,22 +885,23 @@ impl Builder {
         if rec.iter().all(str::is_empty) {
             return;
         }
+        self.rows += 1;
         let row_start = self.text.len();
-        if rec.len() != columns.len() {
+        if rec.len() != cols.len() {
             self.diagnostics.push(
                 Diagnostic::warning(
                     "csv-ragged-row",
                     format!(
                         "expected {} fields as in the header, found {}",
-                        columns.len(),
+                        cols.len(),
                         rec.len()
                     ),
                 )
                 .with_span(Span::from_range(row_start, row_start)),
             );
         }
-        let idx = |c: Column| columns.iter().position(|x| *x == Some(c));
-        let get = |c: Column| idx(c).and_then(|i| rec.get(i)).unwrap_or("");
+        let idx = |c: Column| cols.idx(c);
+        let get = |c: Column| cols.get(rec, c);
         let flags = get(Column::Flags).to_ascii_lowercase();
         let white = get(Column::White);
         let black = get(Column::Black);
@@ -556,9 +1003,7 @@ impl Builder {
     /// Like [`Builder::put`] without a leading space.
     fn put_glued(&mut self, s: &str, line: u64, field: usize, column: Column) -> Span {
         let start = self.text.len();
-        for c in s.chars() {
-            self.text.push(if c == '\n' || c == '\r' { ' ' } else { c });
-        }
+        self.push_cell(s);
         let span = Span::from_range(start, self.text.len());
         self.cells.push(CellRef {
             span,

@@ -1,7 +1,7 @@
 //! `kyphu convert`: any input to PGN, JSON Lines or scoresheet CSV.
 
 use std::{
-    io::{self, IoSlice, Read, Write},
+    io::{self, IoSlice, Write},
     path::Path,
     process::ExitCode,
     sync::Mutex,
@@ -16,7 +16,7 @@ use super::{
     render::{Fens, Located},
 };
 use crate::{
-    archive::{Piece, RawGame, csv::read_scoresheet},
+    archive::{ArchiveReader, Piece, RawGame, csv::ScoresheetReader},
     diag::{LineIndex, Severity},
     emit::{
         self, CsvOptions, JsonOptions, MoveStyle, PgnOptions, ScoresheetWriter, XiangqiNotation,
@@ -25,7 +25,6 @@ use crate::{
     game::{Game, Status},
     notation::chess::{SanStyle, english},
     replay::replay,
-    text::decode::decode_chunk,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -40,7 +39,8 @@ pub enum OutputFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum InputFormat {
-    /// By file name: `.csv` is a scoresheet, anything else PGN or plain movetext
+    /// By file name (`.csv` is a scoresheet) or content (a first line naming the
+    /// white and black columns is a scoresheet header), else PGN or plain movetext
     Auto,
     /// PGN, or plain movetext with or without tags
     Pgn,
@@ -89,6 +89,10 @@ pub struct ConvertArgs {
     /// CSV: also write the header fields of the games to this file (games.csv)
     #[arg(long)]
     pub games_csv: Option<String>,
+    /// CSV: write cells that begin with = + - @ (a formula to a spreadsheet) as they
+    /// are; by default they get a leading ' (read back unchanged by kyphu)
+    #[arg(long)]
+    pub csv_raw_cells: bool,
     /// Print nothing on standard error but the per-file summary
     #[arg(short, long)]
     pub quiet: bool,
@@ -380,7 +384,10 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             Some(ScoresheetWriter::new(
                 Vec::new(),
                 games,
-                CsvOptions { moves: style },
+                CsvOptions {
+                    moves: style,
+                    raw_cells: a.csv_raw_cells,
+                },
             ))
         }
         _ => None,
@@ -477,7 +484,13 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 counts.add(item.status, item.encoding);
                 let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
                     match (csv.as_mut(), item.game.as_ref()) {
-                        (Some(w), Some(g)) => w.write_game(g),
+                        (Some(w), Some(g)) => {
+                            w.write_game(g)?;
+                            // written on game by game, never held whole
+                            let rows = w.take_moves()?;
+                            let len = rows.len();
+                            out.push(rows, len)
+                        }
                         _ => Ok(()),
                     }
                 });
@@ -562,48 +575,33 @@ fn write_error(output: Option<&Output>, e: io::Error) -> Result<CliError, CliErr
     )))
 }
 
-/// The games of `file` as the pipeline takes them: a scoresheet CSV (`--from csv`, or
-/// a `.csv` name) read whole, anything else streamed as PGN or movetext.
+/// The games of `file` as the pipeline takes them, streamed: a scoresheet CSV
+/// (`--from csv`, a `.csv` name, or a first line that is a scoresheet header), else PGN
+/// or movetext.
 pub(super) fn source(
     read: &ReadArgs,
     from: InputFormat,
     file: &str,
 ) -> Result<Box<dyn Iterator<Item = io::Result<Piece>> + Send>, CliError> {
+    let mut input = super::input::open(file).map_err(CliError::Input)?;
     let is_csv = match from {
         InputFormat::Csv => true,
         InputFormat::Pgn => false,
-        InputFormat::Auto => file.to_ascii_lowercase().ends_with(".csv"),
+        InputFormat::Auto => {
+            file.to_ascii_lowercase().ends_with(".csv")
+                || crate::archive::csv::looks_like_scoresheet(
+                    input.peek(4096).map_err(CliError::Input)?,
+                )
+        }
     };
+    let options = read.read_options()?;
     Ok(if is_csv {
-        Box::new(
-            read_csv(read, file)?
-                .into_iter()
-                .map(|g| Ok(Piece::from(g))),
-        )
+        let sheet = ScoresheetReader::new(input.reader, options.encoding)
+            .map_err(|e| CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))))?;
+        Box::new(sheet.map(|g| g.map(|g| Piece::from(g.raw))))
     } else {
-        Box::new(read.open(file)?.pieces())
+        Box::new(ArchiveReader::new(input.reader, options).pieces())
     })
-}
-
-/// Reads a whole scoresheet CSV (small by nature) into raw games.
-fn read_csv(read: &ReadArgs, file: &str) -> Result<Vec<RawGame>, CliError> {
-    let mut input = super::input::open(file).map_err(CliError::Input)?;
-    let mut bytes = Vec::new();
-    input
-        .reader
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))))?;
-    let forced = read.read_options()?.encoding;
-    let (text, report) = decode_chunk(&bytes, forced, None);
-    let decoding = report.diagnostics();
-    Ok(read_scoresheet(&text)
-        .into_iter()
-        .map(|g| {
-            let mut raw = g.raw;
-            raw.diagnostics.extend(decoding.iter().cloned());
-            raw
-        })
-        .collect())
 }
 
 #[cfg(test)]

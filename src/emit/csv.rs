@@ -8,7 +8,7 @@
 //! unread text (if any) in the `white` cell, and a last row with the `result` flag holds
 //! the result token. See `docs/formats.md`.
 
-use std::io;
+use std::{borrow::Cow, io};
 
 use super::{Board, MoveStyle, SEVEN_TAG_ROSTER, is_initial};
 use crate::{
@@ -38,6 +38,37 @@ pub struct CsvOptions {
     /// Notation of the move cells (default canonical English SAN; FIDE style or another
     /// language through [`crate::notation::chess::SanStyle`]).
     pub moves: MoveStyle,
+    /// Write cells as they are, also those a spreadsheet would run as a formula (by
+    /// default they are [`neutralise`]d).
+    pub raw_cells: bool,
+}
+
+/// A cell made safe to open in a spreadsheet (the OWASP rule against CSV injection):
+/// a cell whose text after its leading `'`s begins with `=`, `+`, `-`, `@`, tab or
+/// carriage return gets a leading `'`, which a spreadsheet shows as text and does not
+/// run; a negative number (`-12`, `-0.5`) stays as it is. The scoresheet reader takes
+/// the `'` off again ([`crate::archive::csv::unneutralise`]), so a sheet kyphu wrote
+/// reads back unchanged. No SAN move, clock or result begins so; a null move (`--`)
+/// does, and is written `'--`.
+pub fn neutralise(cell: &str) -> Cow<'_, str> {
+    if crate::archive::csv::starts_formula(cell.trim_start_matches('\''))
+        && !is_negative_number(cell)
+    {
+        Cow::Owned(format!("'{cell}"))
+    } else {
+        Cow::Borrowed(cell)
+    }
+}
+
+/// `-` then digits, with at most one `.` or `,` between digits.
+fn is_negative_number(cell: &str) -> bool {
+    let Some(digits) = cell.strip_prefix('-') else {
+        return false;
+    };
+    let (int, frac) = digits.split_once(['.', ',']).unwrap_or((digits, "0"));
+    [int, frac]
+        .iter()
+        .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Writes games as scoresheet rows to one writer and, optionally, their header fields
@@ -115,7 +146,7 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
         self.count += 1;
         let no = self.count.to_string();
         if let Some(g) = &mut self.games {
-            write_header_row(g, &no, game)?;
+            write_header_row(g, &no, game, self.opts.raw_cells)?;
         }
         let mut board = Board::new(&game.start);
         self.row.open = false;
@@ -126,8 +157,9 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
             self.flush_row(&no)?;
         }
         if let Some(u) = &game.unparsed {
+            let u = self.cell(u);
             self.moves
-                .write_record([no.as_str(), "", u, "", "", "", "", "unparsed"])?;
+                .write_record([no.as_str(), "", &u, "", "", "", "", "unparsed"])?;
         }
         self.moves.write_record([
             no.as_str(),
@@ -142,6 +174,15 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
         Ok(())
     }
 
+    /// A cell as written: [`neutralise`]d unless the options say raw.
+    fn cell<'c>(&self, cell: &'c str) -> Cow<'c, str> {
+        if self.opts.raw_cells {
+            Cow::Borrowed(cell)
+        } else {
+            neutralise(cell)
+        }
+    }
+
     /// Flushes both writers.
     pub fn flush(&mut self) -> io::Result<()> {
         self.moves.flush()?;
@@ -152,6 +193,9 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
     }
 
     /// Flushes and returns the moves writer and the games writer.
+    ///
+    /// (See [`ScoresheetWriter::take_moves`] to stream the rows of a writer into a
+    /// `Vec` on, game by game.)
     pub fn into_inner(self) -> io::Result<(W, Option<G>)> {
         let moves = self.moves.into_inner().map_err(|e| e.into_error())?;
         let games = match self.games {
@@ -199,20 +243,42 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
     }
 
     fn flush_row(&mut self, no: &str) -> io::Result<()> {
-        let r = &mut self.row;
-        r.open = false;
+        self.row.open = false;
+        let r = &self.row;
         let num = itoa_buf(r.number);
+        let raw = self.opts.raw_cells;
+        let (white, black) = if raw {
+            (
+                Cow::Borrowed(r.white.as_str()),
+                Cow::Borrowed(r.black.as_str()),
+            )
+        } else {
+            (neutralise(&r.white), neutralise(&r.black))
+        };
         self.moves.write_record([
             no.as_bytes(),
             num.as_bytes(),
-            r.white.as_bytes(),
-            r.black.as_bytes(),
+            white.as_bytes(),
+            black.as_bytes(),
             r.white_clock.as_bytes(),
             r.black_clock.as_bytes(),
             r.draw.as_bytes(),
             r.flags.as_bytes(),
         ])?;
         Ok(())
+    }
+}
+
+impl<G: io::Write> ScoresheetWriter<Vec<u8>, G> {
+    /// The rows written into the moves `Vec` since the last call, taken out of it: a
+    /// caller writes them on after each game, so the output is never held whole.
+    pub fn take_moves(&mut self) -> io::Result<Vec<u8>> {
+        self.moves.flush()?;
+        let done = std::mem::replace(
+            &mut self.moves,
+            ::csv::Writer::from_writer(Vec::with_capacity(4096)),
+        );
+        done.into_inner().map_err(|e| e.into_error())
     }
 }
 
@@ -227,6 +293,7 @@ fn write_header_row<G: io::Write>(
     g: &mut ::csv::Writer<G>,
     no: &str,
     game: &Game,
+    raw: bool,
 ) -> io::Result<()> {
     let mut rec: Vec<String> = vec![no.to_owned()];
     for name in SEVEN_TAG_ROSTER {
@@ -258,6 +325,13 @@ fn write_header_row<G: io::Write>(
     rec.push(format!("{:?}", game.status()).to_lowercase());
     rec.push(game.source.file.as_deref().unwrap_or("").to_owned());
     rec.push(game.source.game_index.to_string());
+    if !raw {
+        for cell in &mut rec {
+            if let Cow::Owned(safe) = neutralise(cell) {
+                *cell = safe;
+            }
+        }
+    }
     g.write_record(&rec)?;
     Ok(())
 }
