@@ -293,7 +293,12 @@ fn hundred_thousand_plies_replay_quickly() {
     let (s, elapsed) = on_small_stack(|| {
         let text = long_game(100_000);
         let t = Instant::now();
-        let games = read_all(text.as_bytes(), Limits::default());
+        // (150 000 elements: over the default budget, which bounds memory)
+        let limits = Limits {
+            max_elements: 1 << 20,
+            ..Limits::default()
+        };
+        let games = read_all(text.as_bytes(), limits);
         (summary(&games), t.elapsed())
     });
     assert_eq!(s, vec![(vec![], Status::Clean, 100_000)]);
@@ -531,8 +536,8 @@ fn defaults_are_documented() {
     assert_eq!(
         Limits::default(),
         Limits {
-            max_game_bytes: 16 << 20,
-            max_elements: 1 << 20,
+            max_game_bytes: 4 << 20,
+            max_elements: 1 << 16,
             max_depth: 256,
             max_comment_bytes: 1 << 20,
             max_line_bytes: 1 << 20,
