@@ -439,7 +439,7 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
                 (vec!["line-too-long"], Status::Partial, 0),
                 (vec![], Status::Clean, 3),
             ],
-            vec![],
+            vec![vec!["line-too-long"]],
         ),
         // a long tag line: the game is skipped
         (
@@ -448,7 +448,7 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
                 (vec!["line-too-long"], Status::Partial, 0),
                 (vec![], Status::Clean, 3),
             ],
-            vec![],
+            vec![vec!["line-too-long"]],
         ),
         // in the middle of a game's movetext: the moves before it are kept
         (
@@ -457,7 +457,7 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
                 (vec!["line-too-long"], Status::Partial, 2),
                 (vec![], Status::Clean, 3),
             ],
-            vec![],
+            vec![vec!["line-too-long"]],
         ),
         // after a finished game: the game is clean, the line is skipped as junk
         (
@@ -475,7 +475,7 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
                 (vec!["line-too-long"], Status::Partial, 0),
                 (vec![], Status::Clean, 3),
             ],
-            vec![],
+            vec![vec!["line-too-long"]],
         ),
     ];
     for (before, games, junk) in cases {
@@ -488,7 +488,26 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
             .filter(|(j, _)| *j)
             .map(|(_, g)| codes(g))
             .collect();
-        assert_eq!(junk_codes, junk, "{text}");
+        // the text over the budget is kept verbatim, in junk items of at most the
+        // budget after the first part (issue 22: it was dropped)
+        assert!(
+            junk_codes.iter().all(|c| c == &["line-too-long"]),
+            "{junk_codes:?}: {text}"
+        );
+        assert_eq!(junk_codes.is_empty(), junk.is_empty(), "{text}");
+        let raws = read_bytes(
+            text.as_bytes(),
+            ReadOptions {
+                encoding: None,
+                limits: line_limits(),
+            },
+        );
+        let kept: String = raws.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(
+            kept.split_whitespace().collect::<Vec<_>>(),
+            text.split_whitespace().collect::<Vec<_>>()
+        );
+        assert!(raws.iter().filter(|r| r.junk).all(|r| r.text.len() <= LONG));
         // the same through an 8-byte buffer
         let reader = ArchiveReader::new(
             std::io::BufReader::with_capacity(8, text.as_bytes()),

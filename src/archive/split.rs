@@ -539,6 +539,10 @@ pub struct ArchiveReader<R> {
     /// the next call of [`Self::read_line`]), and its length so far.
     mid_line: bool,
     line_len: usize,
+    /// The last [`Self::read_line`] read the start of a line (not its continuation).
+    line_head: bool,
+    /// While skipping from a long line in a tag section: a movetext line came since.
+    skip_movetext: bool,
     hint: Option<&'static Encoding>,
     /// Pieces made, not yet handed out.
     pending: VecDeque<Piece>,
@@ -589,6 +593,8 @@ impl<R: BufRead> ArchiveReader<R> {
             prev_result: false,
             mid_line: false,
             line_len: 0,
+            line_head: false,
+            skip_movetext: false,
             hint: None,
             pending: VecDeque::new(),
             ready: VecDeque::new(),
@@ -661,6 +667,7 @@ impl<R: BufRead> ArchiveReader<R> {
             }
         }
         let continued = std::mem::take(&mut self.mid_line);
+        self.line_head = !continued;
         if !continued {
             self.line_len = 0;
         }
@@ -695,6 +702,7 @@ impl<R: BufRead> ArchiveReader<R> {
                     self.skip = Skip::GameTooLarge;
                     self.overflow = true;
                     self.parts = 0;
+                    self.skip_movetext = false;
                 }
             }
             let buf = self.input.fill_buf()?;
@@ -730,6 +738,7 @@ impl<R: BufRead> ArchiveReader<R> {
     fn skip_long_line(&mut self, start: usize, line_offset: u64) -> usize {
         let line = self.line;
         self.parts = 0;
+        self.skip_movetext = false;
         if !self.has_movetext {
             self.skip = Skip::LongLineInGame(line);
             return start;
@@ -914,10 +923,13 @@ impl<R: BufRead> ArchiveReader<R> {
             match kind {
                 LineKind::Tag(..) => true,
                 LineKind::FirstMove => {
-                    (self.prev_blank
-                        || self.prev_result
-                        || !matches!(self.skip, Skip::GameTooLarge))
-                        && whites_first_move(&self.chunk[start..])
+                    let after = match self.skip {
+                        Skip::GameTooLarge => self.prev_blank || self.prev_result,
+                        // (a long tag line: the game's movetext is still to come)
+                        Skip::LongLineInGame(_) => self.skip_movetext,
+                        Skip::LongLineAfterGame(_) | Skip::Reported(_) => true,
+                    };
+                    after && whites_first_move(&self.chunk[start..])
                 }
                 _ => false,
             }
@@ -957,6 +969,14 @@ impl<R: BufRead> ArchiveReader<R> {
         if self.overflow {
             if !self.mid_line && kind != LineKind::Blank {
                 self.prev_result = ends_with_result(&self.chunk[start..]);
+            }
+            if self.line_head
+                && matches!(
+                    classify(&self.chunk[start..]),
+                    LineKind::FirstMove | LineKind::Other
+                )
+            {
+                self.skip_movetext = true;
             }
             self.prev_blank = kind == LineKind::Blank;
             self.flush_parts(self.chunk.len(), false);

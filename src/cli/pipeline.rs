@@ -29,11 +29,11 @@ use crate::archive::{Piece, RawGame, number_games};
 const BATCH: usize = 64;
 
 /// Bytes of text per batch: a batch is closed once its pieces hold this many (games of
-/// an ordinary archive are about 1 kB: 64 of them are far below it). With
+/// an ordinary archive are about 1 kB: 64 of them are below it). With
 /// [`WINDOW_BYTES`] and the per-game budgets (`archive::Limits`), this bounds what the
 /// batches in flight hold whatever the games are: without it, 64 games of 16 MB each
 /// (a small `.gz` of huge games) were one batch.
-const BATCH_BYTES: usize = 256 << 10;
+const BATCH_BYTES: usize = 128 << 10;
 
 /// Batches per thread that may be taken (read, in work or waiting for the sink) ahead
 /// of the first batch not yet handed to the sink.
@@ -43,10 +43,11 @@ const WINDOW: usize = 4;
 /// is taken beyond them (but one always is when none is in flight). What a batch's
 /// games become (elements, moves, JSON lines: about 22 bytes of JSON for each byte of
 /// PGN) grows with its text, so this bounds memory whatever the number of threads:
-/// the text in flight is at most this, plus one batch, plus one piece. An ordinary
-/// archive (about 50 kB a batch) stays under it with [`WINDOW`] batches on each of two
-/// threads.
-const WINDOW_BYTES: usize = 512 << 10;
+/// the text in flight is at most this, plus one batch, plus one piece (`check
+/// --strict` writes about 36 bytes of notes for each byte of a file with a note on every
+/// move: 50 MB peak on two threads). An ordinary archive (about 50 kB a batch) has five
+/// batches in flight under it.
+const WINDOW_BYTES: usize = 256 << 10;
 
 /// Runs `process` over every game of `source` and passes the results to `sink` in
 /// input order. Stops at the first error of the source or the sink and returns it
