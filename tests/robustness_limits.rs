@@ -503,10 +503,8 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
             },
         );
         let kept: String = raws.iter().map(|r| r.text.as_str()).collect();
-        assert_eq!(
-            kept.split_whitespace().collect::<Vec<_>>(),
-            text.split_whitespace().collect::<Vec<_>>()
-        );
+        let no_space = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        assert_eq!(no_space(&kept), no_space(&text));
         assert!(raws.iter().filter(|r| r.junk).all(|r| r.text.len() <= LONG));
         // the same through an 8-byte buffer
         let reader = ArchiveReader::new(
