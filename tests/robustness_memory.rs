@@ -150,7 +150,10 @@ fn one_game_per_line_without_blank_lines() {
         .take(500)
         .map(|r| format!("1. d4 d5 {r}\r\n"))
         .collect();
-    assert_eq!(read_buffered(text.as_bytes(), 7, Limits::default()).len(), 500);
+    assert_eq!(
+        read_buffered(text.as_bytes(), 7, Limits::default()).len(),
+        500
+    );
     assert_eq!(pieces(text.as_bytes()), 500);
 }
 
@@ -244,7 +247,12 @@ fn long_line_in_a_tagless_file_keeps_the_later_games() {
     let games = read(text.as_bytes(), limits);
     let real: Vec<&RawGame> = games.iter().filter(|g| !g.junk).collect();
     assert_eq!(real.len(), 5);
-    assert!(real[0].diagnostics.iter().any(|d| d.code == "line-too-long"));
+    assert!(
+        real[0]
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "line-too-long")
+    );
     let all: String = games.iter().map(|g| g.text.as_str()).collect();
     assert_eq!(words(&all), words(&text));
 }
@@ -293,7 +301,10 @@ fn game_over_budget_is_kept_verbatim_in_parts() {
         assert!(!first.junk);
         assert_eq!(first.diagnostics[0].code, "game-too-large");
         assert!(first.text.starts_with("[Event \"big\"]"));
-        assert!(games[1..games.len() - 1].iter().all(|g| g.junk), "cap {cap}");
+        assert!(
+            games[1..games.len() - 1].iter().all(|g| g.junk),
+            "cap {cap}"
+        );
         let kept: String = games[..games.len() - 1]
             .iter()
             .map(|g| g.text.as_str())
@@ -410,7 +421,11 @@ fn check_strict_in_bounded_memory() {
     // `Ngf3`-style over-disambiguation is a note on every such move
     let mut game = String::from("[Event \"notes\"]\n\n");
     for i in 0..100 {
-        game.push_str(&format!("{}. Ngf3 Ngf6 {}. Nf3g1 Nf6g8\n", 2 * i + 1, 2 * i + 2));
+        game.push_str(&format!(
+            "{}. Ngf3 Ngf6 {}. Nf3g1 Nf6g8\n",
+            2 * i + 1,
+            2 * i + 2
+        ));
     }
     game.push_str("*\n\n");
     std::fs::write(&path, game.repeat(800)).unwrap();

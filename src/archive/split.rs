@@ -315,9 +315,7 @@ impl<'a> ChunkText<'a> {
         let c = self.chunk.len();
         [
             self.chunk.get(from.min(c)..to.min(c)).unwrap_or(&[]),
-            self.buf
-                .get(from.max(c) - c..to.max(c) - c)
-                .unwrap_or(&[]),
+            self.buf.get(from.max(c) - c..to.max(c) - c).unwrap_or(&[]),
         ]
     }
 }
@@ -861,7 +859,14 @@ impl<R: BufRead> ArchiveReader<R> {
             if boundary {
                 break;
             }
-            note_line(kind, at, tag_lines, &mut has_movetext, &mut prev_blank, notes);
+            note_line(
+                kind,
+                at,
+                tag_lines,
+                &mut has_movetext,
+                &mut prev_blank,
+                notes,
+            );
             lone_cr |= next == k + 1 && rest[k] == b'\r';
             lines += 1;
             pos += next;
@@ -1670,9 +1675,7 @@ mod tests {
         };
         let moves: String = (1..1000).map(|n| format!("{n}. e4 e5\n")).collect();
         let big_game = format!("[Event \"big\"]\n\n{moves}*\n\n");
-        let big = format!(
-            "[Event \"a\"]\n\n1. e4 *\n\n{big_game}[Event \"c\"]\n\n1. d4 *\n"
-        );
+        let big = format!("[Event \"a\"]\n\n1. e4 *\n\n{big_game}[Event \"c\"]\n\n1. d4 *\n");
         let games = read_bytes(big.as_bytes(), options);
         let codes: Vec<Vec<&str>> = games
             .iter()
