@@ -7,12 +7,19 @@
 # /usr/bin/time (Debian package `time`) and python3; `zstd` for the bench file.
 #
 #   benches/memory.sh [SCALE]     # SCALE multiplies every base size (default 1)
+#   benches/memory.sh [SCALE] LAYOUT…   # only these layouts (lines numbers huge
+#                                       # huge-many strict tags bench)
 #   benches/memory.sh bench [COPIES] [FORMAT]   # the old form: COPIES x bench.pgn
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-bin=${CARGO_TARGET_DIR:-target}/release/kyphu
-[ -x "$bin" ] || bin=./target/release/kyphu
+# KYPHU=path/to/kyphu: measure that binary (no build)
+if [ -n "${KYPHU:-}" ]; then
+  bin=$KYPHU
+else
+  cargo build --release --quiet
+  bin=${CARGO_TARGET_DIR:-target}/release/kyphu
+  [ -x "$bin" ] || bin=./target/release/kyphu
+fi
 
 # one run: LAYOUT, GENERATOR (a shell command writing the input to stdout), kyphu ARGS…
 measure() {
@@ -45,11 +52,14 @@ if [ "${1:-}" = bench ]; then
 fi
 
 scale=${1:-1}
+shift || true
+only=" ${*:-lines numbers huge huge-many strict tags bench} "
 echo "| layout | command | input MB | peak RSS MB | seconds |"
 echo "|---|---|---|---|---|"
 row() {
   local layout=$1 name=$2 pipe=$3
   shift 3
+  [[ $only == *" $layout "* ]] || return 0
   for k in 1 2 4; do
     measure "$name" "python3 benches/layouts.py $layout $((k * scale)) $pipe" "$@"
   done
@@ -61,7 +71,7 @@ row huge-many "2M-ply games, gzip (MB compressed)" "| gzip -1" convert --to json
 row strict "--strict, a note a move" "" check --strict --threads 2
 row tags "tags-heavy (20 000 tags a game)" "" convert --to json --threads 2
 src=../shared/corpus/bench/bench.pgn.zst
-if [ -f "$src" ]; then
+if [ -f "$src" ] && [[ $only == *" bench "* ]]; then
   for k in 1 2 4; do
     n=$((k * scale))
     measure "bench.pgn x$n" "for i in \$(seq $n); do zstd -q -d -c $src; done" \
