@@ -293,7 +293,12 @@ fn hundred_thousand_plies_replay_quickly() {
     let (s, elapsed) = on_small_stack(|| {
         let text = long_game(100_000);
         let t = Instant::now();
-        let games = read_all(text.as_bytes(), Limits::default());
+        // (150 000 elements: over the default budget, which bounds memory)
+        let limits = Limits {
+            max_elements: 1 << 20,
+            ..Limits::default()
+        };
+        let games = read_all(text.as_bytes(), limits);
         (summary(&games), t.elapsed())
     });
     assert_eq!(s, vec![(vec![], Status::Clean, 100_000)]);
@@ -434,7 +439,7 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
                 (vec!["line-too-long"], Status::Partial, 0),
                 (vec![], Status::Clean, 3),
             ],
-            vec![],
+            vec![vec!["line-too-long"]],
         ),
         // a long tag line: the game is skipped
         (
@@ -443,7 +448,7 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
                 (vec!["line-too-long"], Status::Partial, 0),
                 (vec![], Status::Clean, 3),
             ],
-            vec![],
+            vec![vec!["line-too-long"]],
         ),
         // in the middle of a game's movetext: the moves before it are kept
         (
@@ -452,7 +457,7 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
                 (vec!["line-too-long"], Status::Partial, 2),
                 (vec![], Status::Clean, 3),
             ],
-            vec![],
+            vec![vec!["line-too-long"]],
         ),
         // after a finished game: the game is clean, the line is skipped as junk
         (
@@ -470,7 +475,7 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
                 (vec!["line-too-long"], Status::Partial, 0),
                 (vec![], Status::Clean, 3),
             ],
-            vec![],
+            vec![vec!["line-too-long"]],
         ),
     ];
     for (before, games, junk) in cases {
@@ -483,7 +488,24 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
             .filter(|(j, _)| *j)
             .map(|(_, g)| codes(g))
             .collect();
-        assert_eq!(junk_codes, junk, "{text}");
+        // the text over the budget is kept verbatim, in junk items of at most the
+        // budget after the first part (issue 22: it was dropped)
+        assert!(
+            junk_codes.iter().all(|c| c == &["line-too-long"]),
+            "{junk_codes:?}: {text}"
+        );
+        assert_eq!(junk_codes.is_empty(), junk.is_empty(), "{text}");
+        let raws = read_bytes(
+            text.as_bytes(),
+            ReadOptions {
+                encoding: None,
+                limits: line_limits(),
+            },
+        );
+        let kept: String = raws.iter().map(|r| r.text.as_str()).collect();
+        let no_space = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        assert_eq!(no_space(&kept), no_space(&text));
+        assert!(raws.iter().filter(|r| r.junk).all(|r| r.text.len() <= LONG));
         // the same through an 8-byte buffer
         let reader = ArchiveReader::new(
             std::io::BufReader::with_capacity(8, text.as_bytes()),
@@ -531,8 +553,8 @@ fn defaults_are_documented() {
     assert_eq!(
         Limits::default(),
         Limits {
-            max_game_bytes: 16 << 20,
-            max_elements: 1 << 20,
+            max_game_bytes: 4 << 20,
+            max_elements: 1 << 16,
             max_depth: 256,
             max_comment_bytes: 1 << 20,
             max_line_bytes: 1 << 20,

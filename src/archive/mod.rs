@@ -17,32 +17,40 @@ pub mod split;
 pub use pgn::{GameSyntax, parse_game};
 pub use split::{ArchiveReader, Piece, Pieces, ReadOptions, number_games, read_bytes, read_str};
 
-/// Per-game budgets. A game over a budget gets an error diagnostic, and reading goes on
-/// with the next game.
+/// Per-game budgets. A game over a budget gets an error diagnostic, its text is kept
+/// (verbatim where it is not read), and reading goes on with the next game. The
+/// defaults bound what one game costs to read, replay and write (the JSON of a move is
+/// about 180 bytes), so that the CLI stays within 64 MB whatever the input
+/// (`docs/robustness.md`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Bytes in one game chunk (`game-too-large`: the chunk is skipped up to the next
-    /// tag section).
+    /// Bytes in one game chunk, enforced while the game is read (`game-too-large`: the
+    /// game's text is kept verbatim, unread, in parts of at most the line budget, up to
+    /// the next game). 4 MiB by default.
     pub max_game_bytes: usize,
-    /// Movetext elements in one game (`game-too-long`: parsing stops there).
+    /// Movetext elements (moves, move numbers, comments, NAGs…) in one game
+    /// (`game-too-long`: parsing stops there; the rest of the game is kept as its
+    /// unread text). 65 536 by default: more than three times the longest game the
+    /// rules allow (17 711 elements, numbers included), and what bounds the memory
+    /// of the moves replayed and written.
     pub max_elements: usize,
     /// Nesting depth of variations (`variation-too-deep`: parsing stops there).
     pub max_depth: usize,
     /// Bytes in one comment (`comment-too-long`: a warning, the comment is kept).
     pub max_comment_bytes: usize,
     /// Bytes in one line, line end not counted (`line-too-long`; checked by the
-    /// splitter, [`ArchiveReader`], not by [`parse_game`]). The game the line belongs
-    /// to is skipped up to the next tag section; a line after a finished game (with
-    /// its result) is skipped as non-game text; a line that continues a game without a
-    /// result ends it there with the error.
+    /// splitter, [`ArchiveReader`], not by [`parse_game`]). The text from the line to
+    /// the next game is kept verbatim, unread: as the game the line is in when only tags
+    /// come before it; as non-game text after a finished game (with its result); a line
+    /// that continues a game without a result ends that game there with the error.
     pub max_line_bytes: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_game_bytes: 16 << 20,
-            max_elements: 1 << 20,
+            max_game_bytes: 4 << 20,
+            max_elements: 1 << 16,
             max_depth: 256,
             max_comment_bytes: 1 << 20,
             max_line_bytes: 1 << 20,

@@ -8,14 +8,26 @@
 //!   line, or text after the last `]` of a tag line), or repeats, after a blank line, a
 //!   tag name of the chunk's tag section (a game without movetext, then the next), or
 //! - starts with move number 1 (`1.`, `1)`, `1 `) after a blank line, when the chunk
-//!   already has movetext (plain movetext copied from a book).
+//!   already has movetext (plain movetext copied from a book), or
+//! - starts with White's move 1 (not `1...`) right after a movetext line, when that line
+//!   ends with a result (one game per line, the common layout of tagless archives) or
+//!   every comment and variation the chunk opened is closed (games separated only by
+//!   their move numbers): see [`tagless_start`]. Each game of such a file is a chunk of
+//!   its own, so reading it is linear and its memory bounded by its longest game.
 //!
 //! Splitting bytes before decoding is safe: in GBK and Big5 the byte after a line end
 //! always starts a character. Each chunk is then decoded and parsed; the parser may
 //! split it further (more movetext after a result). Text that is not a game becomes a
-//! junk [`RawGame`] with a `junk-between-games` warning. A chunk longer than
-//! [`Limits::max_game_bytes`] is not kept: it becomes a [`RawGame`] with a
-//! `game-too-large` error and reading resumes at the next tag section.
+//! junk [`RawGame`] with a `junk-between-games` warning.
+//!
+//! Budgets are enforced while a game is read, never after it is accumulated: a chunk
+//! that would pass [`Limits::max_game_bytes`], or a line over [`Limits::max_line_bytes`],
+//! starts a *skip* up to the next game (a tag section, or White's move 1 after a blank
+//! line or a result; after a long line, at any White's move 1). The skipped text is not
+//! dropped: it is kept verbatim, in [`RawGame`]s of at most [`Skip`]'s part size each
+//! (so memory stays bounded however long the text is), the first one a game with the
+//! error when the skip started in a game (its `text` holds the game's text, unread:
+//! no tags or movetext), the others junk items with a warning.
 //!
 //! The reader does the splitting and decoding (they carry state from one game to the
 //! next) and leaves the parsing, most of the cost, to [`Piece::parse_into`]: iterating
@@ -105,20 +117,56 @@ impl<R: BufRead> Input<R> {
     }
 }
 
-/// Why the current chunk is being skipped up to the next tag section.
+/// Why the current chunk is being skipped up to the next game. The skipped text is
+/// kept verbatim, in parts of at most [`part_bytes`] ([`ArchiveReader::flush_parts`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Skip {
-    /// Over [`Limits::max_game_bytes`]: one `game-too-large` game.
+    /// Over [`Limits::max_game_bytes`]: one `game-too-large` game (its first part).
     GameTooLarge,
     /// A line (its 1-based number) over [`Limits::max_line_bytes`] in a game with no
-    /// movetext before it: one `line-too-long` game.
+    /// movetext before it: one `line-too-long` game (its first part).
     LongLineInGame(u64),
-    /// A line over [`Limits::max_line_bytes`] after a finished game: a junk item with a
+    /// A line over [`Limits::max_line_bytes`] after a finished game: junk items with a
     /// `line-too-long` warning.
     LongLineAfterGame(u64),
     /// A line over [`Limits::max_line_bytes`] continuing a game without a result: the
-    /// error went to that game; the skipped text makes no item of its own.
-    Reported,
+    /// error went to that game; the skipped text makes junk items with a warning.
+    Reported(u64),
+}
+
+/// The most bytes of skipped text in one [`RawGame`]: the line budget or the game
+/// budget, whichever is smaller (1 MiB by default).
+fn part_bytes(limits: &Limits) -> usize {
+    limits.max_line_bytes.min(limits.max_game_bytes).max(16)
+}
+
+/// Where to end a part of skipped text taken from the first `max` bytes of `raw`
+/// (longer): after the last line end in its second half, else after its last ASCII
+/// byte among the last 16 (so that no character of any supported encoding is cut), else
+/// at the last UTF-8 character start; never right after a `\r` (it may be half of a
+/// `\r\n`). Looks at `raw[..max]` only, so the parts do not depend on how much of the
+/// input was read when they were cut.
+fn part_end(raw: &[u8], max: usize) -> usize {
+    let head = &raw[..max.min(raw.len())];
+    let half = head.len() / 2;
+    let mut cut = match memchr::memrchr2(b'\n', b'\r', &head[half..]) {
+        Some(k) => half + k + 1,
+        None => {
+            let from = head.len().saturating_sub(16);
+            match head[from..].iter().rposition(|&b| b < 0x80) {
+                Some(k) => from + k + 1,
+                None => (from..head.len())
+                    .rev()
+                    .find(|&i| head[i] & 0xc0 != 0x80)
+                    .filter(|&i| i > 0)
+                    .unwrap_or(head.len()),
+            }
+        }
+    };
+    if cut > 1 && head.get(cut - 1) == Some(&b'\r') {
+        cut -= 1;
+    }
+    cut.max(1)
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -190,23 +238,36 @@ fn tag_name(line: &[u8]) -> &[u8] {
 
 /// Whether a line of `kind` starts a new game in the chunk: a tag line after movetext,
 /// or after a blank line when its name repeats one of the chunk's tags
-/// (`repeats_tag`, asked only then); move 1 after movetext and a blank line.
+/// (`repeats_tag`, asked only then); move 1 after movetext and a blank line; White's
+/// move 1 right after movetext when `tagless_start` says so (asked only then).
 #[inline]
 fn starts_game(
     kind: LineKind,
     has_movetext: bool,
     prev_blank: bool,
     repeats_tag: impl FnOnce() -> bool,
+    tagless_start: impl FnOnce() -> bool,
 ) -> bool {
     match kind {
         LineKind::Tag(_) => has_movetext || (prev_blank && repeats_tag()),
-        LineKind::FirstMove => has_movetext && prev_blank,
+        LineKind::FirstMove => has_movetext && (prev_blank || tagless_start()),
         _ => false,
     }
 }
 
+/// The reader's notes on the lines of the current chunk, for [`tagless_start`]: where
+/// the last non-blank line starts, and how far the chunk's comments and variations
+/// have been followed ([`Depth`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct LineNotes {
+    /// Chunk position of the last non-blank line.
+    last_line: usize,
+    depth: Depth,
+}
+
 /// What a line of `kind` starting at chunk position `at` tells about the chunk: a tag
-/// line's place, whether movetext has been seen, whether the line is blank.
+/// line's place, whether movetext has been seen (and where it starts, for
+/// [`Depth`]), where the last non-blank line is, whether the line is blank.
 #[inline]
 fn note_line(
     kind: LineKind,
@@ -214,16 +275,165 @@ fn note_line(
     tag_lines: &mut Vec<usize>,
     has_movetext: &mut bool,
     prev_blank: &mut bool,
+    notes: &mut LineNotes,
 ) {
     match kind {
         LineKind::Tag(movetext) => {
             tag_lines.push(at);
+            if movetext && !*has_movetext {
+                notes.depth = Depth::from(at);
+            }
             *has_movetext |= movetext;
+            notes.last_line = at;
         }
-        LineKind::Blank | LineKind::Escape => {}
-        LineKind::FirstMove | LineKind::Other => *has_movetext = true,
+        LineKind::Blank => {}
+        LineKind::Escape => notes.last_line = at,
+        LineKind::FirstMove | LineKind::Other => {
+            if !*has_movetext {
+                notes.depth = Depth::from(at);
+            }
+            *has_movetext = true;
+            notes.last_line = at;
+        }
     }
     *prev_blank = kind == LineKind::Blank;
+}
+
+/// The text of a chunk being read: its first `chunk.len()` bytes in the chunk buffer,
+/// the rest (lines handled by [`ArchiveReader::step_buffer`] but not yet copied) at the
+/// start of the input buffer. Chunk positions count from the chunk's start.
+#[derive(Copy, Clone)]
+struct ChunkText<'a> {
+    chunk: &'a [u8],
+    buf: &'a [u8],
+}
+
+impl<'a> ChunkText<'a> {
+    /// Chunk positions `from..to`, as two slices (in the chunk buffer, then in the
+    /// input buffer).
+    fn range(self, from: usize, to: usize) -> [&'a [u8]; 2] {
+        let c = self.chunk.len();
+        [
+            self.chunk.get(from.min(c)..to.min(c)).unwrap_or(&[]),
+            self.buf.get(from.max(c) - c..to.max(c) - c).unwrap_or(&[]),
+        ]
+    }
+}
+
+/// How far the comments and variations of a chunk's movetext have been followed, for
+/// [`tagless_start`]: the open brace comments (nested ones counted, as the parser
+/// counts them) and variations, from the chunk's first movetext line up to `to`. Only
+/// asked at a line that may start a game without tags (rare inside a game), and carried
+/// on from where the last question stopped, so the whole chunk is followed once at
+/// most. On raw bytes: a `{` or `}` trail byte of GBK or Big5 text can mislead it,
+/// which at worst keeps two games in one chunk (the parser still splits them after a
+/// result) or splits where a line inside an unclosed comment starts with `1.`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Depth {
+    to: usize,
+    braces: u32,
+    parens: u32,
+    /// Inside a `;` comment or a `%` escape line (to the line end).
+    to_line_end: bool,
+    /// `to` is at the start of a line (where `%` starts an escape line).
+    line_start: bool,
+}
+
+impl Depth {
+    /// Following starts at chunk position `at`, the start of a line.
+    fn from(at: usize) -> Depth {
+        Depth {
+            to: at,
+            line_start: true,
+            ..Depth::default()
+        }
+    }
+
+    /// Follows the chunk's text up to chunk position `at`; whether every comment and
+    /// variation opened before it is closed there.
+    fn closed_at(&mut self, text: ChunkText<'_>, at: usize) -> bool {
+        if at > self.to {
+            for part in text.range(self.to, at) {
+                self.follow(part);
+            }
+            self.to = at;
+        }
+        self.braces == 0 && self.parens == 0 && !self.to_line_end
+    }
+
+    fn follow(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            let line_end = b == b'\n' || b == b'\r';
+            if self.to_line_end {
+                self.to_line_end = !line_end;
+            } else if self.braces > 0 {
+                match b {
+                    b'{' => self.braces += 1,
+                    b'}' => self.braces -= 1,
+                    _ => {}
+                }
+            } else {
+                match b {
+                    b'{' => self.braces = 1,
+                    b'(' => self.parens += 1,
+                    b')' => self.parens = self.parens.saturating_sub(1),
+                    b';' => self.to_line_end = true,
+                    b'%' if self.line_start => self.to_line_end = true,
+                    _ => {}
+                }
+            }
+            self.line_start = line_end;
+        }
+    }
+}
+
+/// Whether `line`, a [`LineKind::FirstMove`] line right after a non-blank line of
+/// movetext (chunk positions `notes.last_line..at`), starts a game of a file without
+/// tags: it is White's move 1 (`1.`, `1)`, `1 `, not `1...` or `1. ...`, which go on
+/// with Black's first move), and the line before ends with a result (`… 1-0`: one game
+/// per line) or every comment and variation of the chunk is closed before it (games
+/// separated only by their move numbers). Looked at only for such lines, so the fast
+/// path does not pay for it.
+#[cold]
+fn tagless_start(line: &[u8], text: ChunkText<'_>, at: usize, notes: &mut LineNotes) -> bool {
+    if !whites_first_move(line) {
+        return false;
+    }
+    let [a, b] = text.range(notes.last_line, at);
+    let prev = if a.is_empty() { b } else { a };
+    ends_with_result(prev) || notes.depth.closed_at(text, at)
+}
+
+/// Whether a line starting with move number 1 ([`LineKind::FirstMove`]) is White's
+/// move: not `1...`, `1. ...`, `1 …`.
+fn whites_first_move(line: &[u8]) -> bool {
+    let line = line.strip_prefix(BOM).unwrap_or(line);
+    let start = line
+        .iter()
+        .position(|&b| !matches!(b, b' ' | b'\t'))
+        .unwrap_or(line.len());
+    let rest = line.get(start + 1..).unwrap_or(&[]);
+    let rest = rest.strip_prefix(b".").unwrap_or(rest);
+    let after = rest
+        .iter()
+        .position(|&b| !matches!(b, b' ' | b'\t'))
+        .unwrap_or(rest.len());
+    let rest = &rest[after..];
+    !(rest.starts_with(b".") || rest.starts_with("…".as_bytes()))
+}
+
+/// Whether a line's last token is a game result (`1-0`, `0-1`, `1/2-1/2`, `*`, `½-½`,
+/// … as [`super::pgn::result_token`] reads them).
+fn ends_with_result(line: &[u8]) -> bool {
+    let line = line.trim_ascii_end();
+    let start = line
+        .iter()
+        .rposition(|&b| b.is_ascii_whitespace() || b == b'}' || b == b')')
+        .map_or(0, |k| k + 1);
+    std::str::from_utf8(&line[start..])
+        .ok()
+        .and_then(super::pgn::result_token)
+        .is_some()
 }
 
 /// The UTF-8 byte order mark.
@@ -313,9 +523,24 @@ pub struct ArchiveReader<R> {
     prev_blank: bool,
     /// Where the tag lines of the chunk start in it.
     tag_lines: Vec<usize>,
+    /// The chunk's last line and how far its comments and variations were followed.
+    notes: LineNotes,
+    /// The chunk is being skipped (over a budget): its text goes out in parts.
     overflow: bool,
     /// Why the chunk is skipped, while `overflow`.
     skip: Skip,
+    /// Parts of the skipped text handed out so far.
+    parts: u64,
+    /// While skipping: the last non-blank line ended with a result.
+    prev_result: bool,
+    /// While skipping: the line being read was cut after [`part_bytes`] (it goes on in
+    /// the next call of [`Self::read_line`]), and its length so far.
+    mid_line: bool,
+    line_len: usize,
+    /// The last [`Self::read_line`] read the start of a line (not its continuation).
+    line_head: bool,
+    /// While skipping from a long line in a tag section: a movetext line came since.
+    skip_movetext: bool,
     hint: Option<&'static Encoding>,
     /// Pieces made, not yet handed out.
     pending: VecDeque<Piece>,
@@ -359,8 +584,15 @@ impl<R: BufRead> ArchiveReader<R> {
             has_movetext: false,
             prev_blank: false,
             tag_lines: Vec::new(),
+            notes: LineNotes::default(),
             overflow: false,
             skip: Skip::GameTooLarge,
+            parts: 0,
+            prev_result: false,
+            mid_line: false,
+            line_len: 0,
+            line_head: false,
+            skip_movetext: false,
             hint: None,
             pending: VecDeque::new(),
             ready: VecDeque::new(),
@@ -414,9 +646,14 @@ impl<R: BufRead> ArchiveReader<R> {
     }
 
     /// Appends the next line to the chunk; returns its start in the chunk and whether
-    /// it was dropped for being over budget, or `None` at the end of the input.
+    /// the whole line was read (not when a skip cut it: see [`Self::mid_line`]), or
+    /// `None` at the end of the input. The budgets are checked as the bytes come: a line
+    /// over [`Limits::max_line_bytes`] or a chunk that would pass
+    /// [`Limits::max_game_bytes`] starts a skip ([`Self::overflow`]); in a skip, a line
+    /// is cut once [`part_bytes`] of it are read, so that no line, however long, is
+    /// held whole.
     fn read_line(&mut self) -> io::Result<Option<(usize, bool)>> {
-        if self.after_cr {
+        if self.after_cr && !self.mid_line {
             self.after_cr = false;
             let buf = self.input.fill_buf()?;
             if buf.first() != Some(&b'\n') {
@@ -424,89 +661,96 @@ impl<R: BufRead> ArchiveReader<R> {
             } else {
                 self.input.consume(1);
                 self.offset += 1;
-                if !self.overflow {
-                    self.chunk.push(b'\n');
-                }
+                self.chunk.push(b'\n');
             }
         }
-        if self.overflow {
-            self.chunk.clear();
+        let continued = std::mem::take(&mut self.mid_line);
+        self.line_head = !continued;
+        if !continued {
+            self.line_len = 0;
         }
-        let start = self.chunk.len();
+        let mut start = self.chunk.len();
         let line_offset = self.offset;
         let max = self.options.limits.max_game_bytes;
         let max_line = self.options.limits.max_line_bytes;
-        let mut line_len = 0usize;
-        let mut truncated = false;
+        let part = part_bytes(&self.options.limits);
         let mut any = false;
+        let mut ended = false;
         loop {
             let buf = self.input.fill_buf()?;
             if buf.is_empty() {
                 break;
             }
             any = true;
-            let (n, ended) = match find_line_end(buf) {
+            let (n, e) = match find_line_end(buf) {
                 Some(k) => {
                     self.after_cr = buf[k] == b'\r';
                     (k + 1, true)
                 }
                 None => (buf.len(), false),
             };
-            line_len = line_len.saturating_add(n - usize::from(ended));
-            if !truncated {
-                if line_len > max_line {
-                    if !self.overflow {
-                        self.skip_long_line(start, line_offset);
-                    }
+            self.line_len = self.line_len.saturating_add(n - usize::from(e));
+            if !self.overflow {
+                if self.line_len > max_line {
+                    // the text before the line may be finished and taken out of the
+                    // chunk: the line then starts the chunk
+                    start = self.skip_long_line(start, line_offset);
                     self.overflow = true;
-                    self.chunk.clear();
-                    truncated = true;
                 } else if self.chunk.len() + n > max {
-                    // over budget: drop the chunk and skip to the next tag section
-                    if !self.overflow {
-                        self.skip = Skip::GameTooLarge;
-                    }
+                    self.skip = Skip::GameTooLarge;
                     self.overflow = true;
-                    self.chunk.clear();
-                    truncated = true;
-                } else {
-                    self.chunk.extend_from_slice(&buf[..n]);
+                    self.parts = 0;
+                    self.skip_movetext = false;
                 }
             }
+            let buf = self.input.fill_buf()?;
+            self.chunk.extend_from_slice(&buf[..n]);
             self.input.consume(n);
             self.offset += n as u64;
-            if ended {
+            if e {
+                ended = true;
+                break;
+            }
+            if self.overflow && self.line_len >= part {
+                // a line longer than a part: cut here, read on in the next call
+                self.mid_line = true;
                 break;
             }
         }
         if !any {
             return Ok(None);
         }
-        self.line += 1;
-        if truncated {
-            self.chunk.clear();
-            return Ok(Some((0, true)));
+        if ended || !self.mid_line {
+            self.line += 1;
         }
-        Ok(Some((if self.overflow { 0 } else { start }, false)))
+        Ok(Some((start, !continued && !self.mid_line)))
     }
 
     /// A line over the line budget starts at `chunk[start..]`, input offset
-    /// `line_offset`: decides what the skip reports. Text before the line that holds
-    /// movetext is finished first (its games are kept); the long line then either ends
-    /// the last of them (no result yet: it gets the error) or is text after a finished
-    /// game. Without movetext before it (tags only), the line's game is skipped whole.
-    fn skip_long_line(&mut self, start: usize, line_offset: u64) {
+    /// `line_offset`: decides what the skip reports, and returns where the line starts
+    /// in the chunk then. Text before the line that holds movetext is finished first
+    /// (its games are kept, and the line starts the chunk); the long line then either
+    /// ends the last of them (no result yet: it gets the error) or is text after a
+    /// finished game. Without movetext before it (tags only), the line's game is kept
+    /// whole, unread, from its first line.
+    fn skip_long_line(&mut self, start: usize, line_offset: u64) -> usize {
         let line = self.line;
+        self.parts = 0;
+        self.skip_movetext = false;
         if !self.has_movetext {
             self.skip = Skip::LongLineInGame(line);
-            return;
+            return start;
         }
         let before = self.pending.len();
         self.finish_chunk(start, line_offset);
+        // (finishing empties the chunk when nothing of the line is in it yet)
+        let done = start.min(self.chunk.len());
+        self.chunk.drain(..done);
         self.chunk_start = line_offset;
         self.chunk_line = line;
+        self.lone_cr = false;
         let message = format!(
-            "line {line} is longer than the {}-byte line limit; skipped to the next tag section",
+            "line {line} is longer than the {}-byte line limit; the rest of the game is kept verbatim, not read",
             self.options.limits.max_line_bytes
         );
         // whether the text before the line ends in a game without a result: parse it
@@ -523,11 +767,12 @@ impl<R: BufRead> ArchiveReader<R> {
                     Diagnostic::error("line-too-long", message)
                         .with_span(Span::from_range(end, end)),
                 );
-                Skip::Reported
+                Skip::Reported(line)
             }
             None => Skip::LongLineAfterGame(line),
         };
         self.pending.extend(games.into_iter().map(Piece::from));
+        0
     }
 
     /// Reads some input and handles it; `false` at the end of the input.
@@ -564,6 +809,7 @@ impl<R: BufRead> ArchiveReader<R> {
         let chunk = &self.chunk;
         let clen = chunk.len();
         let tag_lines = &mut self.tag_lines;
+        let notes = &mut self.notes;
         let mut has_movetext = self.has_movetext;
         let mut prev_blank = self.prev_blank;
         let mut lone_cr = self.lone_cr;
@@ -589,19 +835,38 @@ impl<R: BufRead> ArchiveReader<R> {
             }
             let line = &rest[..=k];
             let kind = classify(line);
-            boundary = starts_game(kind, has_movetext, prev_blank, || {
-                tag_lines.iter().any(|&x| {
-                    let earlier = match x.checked_sub(clen) {
-                        Some(x) => buf.get(x..),
-                        None => chunk.get(x..),
+            boundary = starts_game(
+                kind,
+                has_movetext,
+                prev_blank,
+                || {
+                    tag_lines.iter().any(|&x| {
+                        let earlier = match x.checked_sub(clen) {
+                            Some(x) => buf.get(x..),
+                            None => chunk.get(x..),
+                        };
+                        earlier.map(tag_name) == Some(tag_name(line))
+                    })
+                },
+                || {
+                    let text = ChunkText {
+                        chunk,
+                        buf: &buf[..pos],
                     };
-                    earlier.map(tag_name) == Some(tag_name(line))
-                })
-            });
+                    tagless_start(line, text, at, notes)
+                },
+            );
             if boundary {
                 break;
             }
-            note_line(kind, at, tag_lines, &mut has_movetext, &mut prev_blank);
+            note_line(
+                kind,
+                at,
+                tag_lines,
+                &mut has_movetext,
+                &mut prev_blank,
+                notes,
+            );
             lone_cr |= next == k + 1 && rest[k] == b'\r';
             lines += 1;
             pos += next;
@@ -617,14 +882,20 @@ impl<R: BufRead> ArchiveReader<R> {
             // the line at `self.offset` starts a new chunk; handled on the next call
             self.finish_chunk(self.chunk.len(), self.offset);
             self.chunk.clear();
-            self.chunk_start = self.offset;
-            self.chunk_line = self.line;
-            self.has_movetext = false;
-            self.lone_cr = false;
-            self.tag_lines.clear();
+            self.new_chunk(self.offset, self.line);
             return Ok(true);
         }
         Ok(pos > 0)
+    }
+
+    /// The state of a new chunk starting at input offset `offset`, line `line`.
+    fn new_chunk(&mut self, offset: u64, line: u64) {
+        self.chunk_start = offset;
+        self.chunk_line = line;
+        self.has_movetext = false;
+        self.lone_cr = false;
+        self.tag_lines.clear();
+        self.notes = LineNotes::default();
     }
 
     /// Reads one line and handles it; `false` at the end of the input.
@@ -635,40 +906,86 @@ impl<R: BufRead> ArchiveReader<R> {
         let line_no = self.line;
         let line_offset = self.offset + u64::from(self.after_cr_pending()?);
         let was_overflow = self.overflow;
-        let Some((start, truncated)) = self.read_line()? else {
+        let Some((start, whole)) = self.read_line()? else {
             self.lone_cr |= self.after_cr;
-            self.finish_chunk(self.chunk.len(), self.offset);
+            if self.overflow {
+                self.finish_skip(self.chunk.len(), self.offset);
+            } else {
+                self.finish_chunk(self.chunk.len(), self.offset);
+            }
             return Ok(false);
         };
-        let kind = if truncated {
-            LineKind::Other
-        } else {
+        let kind = if whole {
             classify(&self.chunk[start..])
-        };
-        let boundary = starts_game(kind, self.has_movetext, self.prev_blank, || {
-            self.tag_lines.iter().any(|&x| {
-                // (a skipped chunk is cleared line by line: then `x` may be past its
-                // end, and the answer is not used)
-                self.chunk.get(x..).map(tag_name) == Some(tag_name(&self.chunk[start..]))
-            })
-        });
-        // a skipped chunk ends at the next tag section only
-        let boundary = if was_overflow {
-            matches!(kind, LineKind::Tag(..))
         } else {
-            boundary
+            LineKind::Other
+        };
+        // this line took the chunk over the game budget
+        let triggered = !was_overflow && self.overflow;
+        let boundary = if was_overflow {
+            // a skip ends at the next tag section, or at White's move 1 after a blank
+            // line, a result, or the long line that started the skip
+            match kind {
+                LineKind::Tag(..) => true,
+                LineKind::FirstMove => {
+                    let after = match self.skip {
+                        Skip::GameTooLarge => self.prev_blank || self.prev_result,
+                        // (a long tag line: the game's movetext is still to come)
+                        Skip::LongLineInGame(_) => self.skip_movetext,
+                        Skip::LongLineAfterGame(_) | Skip::Reported(_) => true,
+                    };
+                    after && whites_first_move(&self.chunk[start..])
+                }
+                _ => false,
+            }
+        } else {
+            let (chunk, line) = self.chunk.split_at(start);
+            let text = ChunkText { chunk, buf: &[] };
+            starts_game(
+                kind,
+                self.has_movetext,
+                self.prev_blank,
+                || {
+                    self.tag_lines
+                        .iter()
+                        .any(|&x| chunk.get(x..).map(tag_name) == Some(tag_name(line)))
+                },
+                || tagless_start(line, text, start, &mut self.notes),
+            )
         };
         let mut start = start;
         if boundary {
-            self.finish_chunk(start, line_offset);
-            self.chunk.drain(..start);
+            if was_overflow {
+                self.finish_skip(start, line_offset);
+            } else {
+                // (a line that took the chunk over the game budget but starts the next
+                // game: the chunk before it is a game as usual, and the budget is the
+                // new chunk's)
+                self.overflow = false;
+                self.finish_chunk(start, line_offset);
+                self.chunk.drain(..start);
+            }
             start = 0;
-            self.chunk_start = line_offset;
-            self.chunk_line = line_no;
-            self.has_movetext = false;
-            self.lone_cr = false;
-            self.tag_lines.clear();
-            self.overflow = false;
+            self.new_chunk(line_offset, line_no);
+            self.overflow = triggered && self.chunk.len() > self.options.limits.max_game_bytes;
+            self.parts = 0;
+            self.skip = Skip::GameTooLarge;
+        }
+        if self.overflow {
+            if !self.mid_line && kind != LineKind::Blank {
+                self.prev_result = ends_with_result(&self.chunk[start..]);
+            }
+            if self.line_head
+                && matches!(
+                    classify(&self.chunk[start..]),
+                    LineKind::FirstMove | LineKind::Other
+                )
+            {
+                self.skip_movetext = true;
+            }
+            self.prev_blank = kind == LineKind::Blank;
+            self.flush_parts(self.chunk.len(), false);
+            return Ok(true);
         }
         note_line(
             kind,
@@ -676,6 +993,7 @@ impl<R: BufRead> ArchiveReader<R> {
             &mut self.tag_lines,
             &mut self.has_movetext,
             &mut self.prev_blank,
+            &mut self.notes,
         );
         Ok(true)
     }
@@ -685,56 +1003,118 @@ impl<R: BufRead> ArchiveReader<R> {
         Ok(self.after_cr && self.input.fill_buf()?.first() == Some(&b'\n'))
     }
 
-    /// Decodes and parses `chunk[..end]`, which ends at input offset `end_offset`.
-    fn finish_chunk(&mut self, end: usize, end_offset: u64) {
-        if self.overflow {
-            let limits = &self.options.limits;
-            let long_line = |line: u64| {
-                format!(
-                    "line {line} is longer than the {}-byte line limit; skipped to the next tag section",
-                    limits.max_line_bytes
-                )
+    /// Ends a skip at chunk position `end` (input offset `end_offset`): the skipped
+    /// text before it goes out in parts; the chunk keeps what follows.
+    fn finish_skip(&mut self, end: usize, end_offset: u64) {
+        self.flush_parts(end, true);
+        debug_assert_eq!(self.chunk_start, end_offset);
+        self.chunk_start = end_offset;
+    }
+
+    /// Hands out the skipped text of `chunk[..end]` in parts of [`part_bytes`]: whole
+    /// parts only, or (`all`) everything. The chunk keeps what is not handed out.
+    fn flush_parts(&mut self, end: usize, all: bool) {
+        let max = part_bytes(&self.options.limits);
+        let mut from = 0;
+        loop {
+            let left = end - from;
+            if left == 0 || (!all && left < max) {
+                break;
+            }
+            let cut = if left >= max {
+                part_end(&self.chunk[from..end], max)
+            } else {
+                left
             };
-            let (d, junk) = match self.skip {
-                Skip::Reported => return,
-                Skip::GameTooLarge => (
-                    Diagnostic::error(
-                        "game-too-large",
-                        format!(
-                            "game is larger than the {}-byte limit; skipped to the next tag section",
-                            limits.max_game_bytes
-                        ),
-                    ),
-                    false,
-                ),
-                Skip::LongLineInGame(line) => {
-                    (Diagnostic::error("line-too-long", long_line(line)), false)
-                }
-                Skip::LongLineAfterGame(line) => {
-                    (Diagnostic::warning("line-too-long", long_line(line)), true)
-                }
-            };
-            self.pending.push_back(Piece::from(RawGame {
-                index: 0,
-                junk,
-                tags: Vec::new(),
-                movetext: Vec::new(),
-                result: None,
-                text: String::new(),
-                byte_start: self.chunk_start,
-                byte_end: end_offset,
-                first_line: self.chunk_line,
-                decoding: DecodeReport {
-                    encoding: self.bom.unwrap_or(UTF_8),
-                    source: EncodingSource::Utf8,
-                    had_replacements: false,
-                },
-                diagnostics: vec![d],
-                plain_english: None,
-                counts: None,
-            }));
+            let raw = std::mem::take(&mut self.chunk);
+            self.push_part(&raw[from..from + cut]);
+            self.chunk = raw;
+            from += cut;
+        }
+        self.chunk.drain(..from);
+    }
+
+    /// Queues one part of skipped text, verbatim (decoded, not parsed): the first part
+    /// of a skip that started in a game is that game, with the error; every other part
+    /// is a junk item with a warning. Whitespace alone makes no junk item.
+    fn push_part(&mut self, raw: &[u8]) {
+        let first = self.parts == 0;
+        let game = first && matches!(self.skip, Skip::GameTooLarge | Skip::LongLineInGame(_));
+        let start = self.chunk_start;
+        let line = self.chunk_line;
+        self.parts += 1;
+        self.chunk_start += raw.len() as u64;
+        self.chunk_line += count_raw_lines(raw);
+        if !game && raw.iter().all(u8::is_ascii_whitespace) {
             return;
         }
+        let limits = self.options.limits;
+        let long_line = |line: u64| {
+            format!(
+                "line {line} is longer than the {}-byte line limit",
+                limits.max_line_bytes
+            )
+        };
+        let d = match self.skip {
+            Skip::GameTooLarge if first => Diagnostic::error(
+                "game-too-large",
+                format!(
+                    "game is larger than the {}-byte limit; its text is kept verbatim, not read, up to the next game",
+                    limits.max_game_bytes
+                ),
+            ),
+            Skip::GameTooLarge => Diagnostic::warning(
+                "game-too-large",
+                format!(
+                    "more of the text of a game over the {}-byte limit, kept verbatim (part {})",
+                    limits.max_game_bytes, self.parts
+                ),
+            ),
+            Skip::LongLineInGame(l) if first => Diagnostic::error(
+                "line-too-long",
+                format!(
+                    "{}; the game is kept verbatim, not read, up to the next game",
+                    long_line(l)
+                ),
+            ),
+            Skip::LongLineAfterGame(l) if first => Diagnostic::warning(
+                "line-too-long",
+                format!("{}; kept verbatim up to the next game", long_line(l)),
+            ),
+            Skip::LongLineInGame(l) | Skip::LongLineAfterGame(l) | Skip::Reported(l) => {
+                Diagnostic::warning(
+                    "line-too-long",
+                    format!(
+                        "{}; the text from there to the next game is kept verbatim (part {})",
+                        long_line(l),
+                        self.parts
+                    ),
+                )
+            }
+        };
+        let (text, decoding) = self.decode(raw);
+        let mut diagnostics = decoding.diagnostics();
+        diagnostics.push(d);
+        self.pending.push_back(Piece::from(RawGame {
+            index: 0,
+            junk: !game,
+            tags: Vec::new(),
+            movetext: Vec::new(),
+            result: None,
+            text,
+            byte_start: start,
+            byte_end: self.chunk_start,
+            first_line: line,
+            decoding,
+            diagnostics,
+            plain_english: None,
+            counts: None,
+        }));
+    }
+
+    /// Decodes and parses `chunk[..end]`, which ends at input offset `end_offset` (not
+    /// in a skip: see [`Self::finish_skip`]).
+    fn finish_chunk(&mut self, end: usize, end_offset: u64) {
         let mut chunk = std::mem::take(&mut self.chunk);
         let raw_len = end.min(chunk.len());
         if chunk[..raw_len].iter().all(u8::is_ascii_whitespace) {
@@ -969,6 +1349,15 @@ impl From<RawGame> for Piece {
 }
 
 impl Piece {
+    /// The bytes of text the piece holds: what the pipeline's byte budgets count
+    /// (`cli::pipeline`).
+    pub fn text_bytes(&self) -> usize {
+        match &self.0 {
+            PieceKind::Text(seg) => seg.text.len(),
+            PieceKind::Game(g) => g.text.len(),
+        }
+    }
+
     /// Parses the piece and appends its games and junk items to `out`, in input order.
     /// Their `index` is not set: [`number_games`] sets it.
     pub fn parse_into(self, out: &mut Vec<RawGame>) {
@@ -1003,11 +1392,25 @@ impl Segment {
             mut line,
             limits,
         } = self;
+        // `text[base..]` is parsed; each part is copied out of it, and only the last
+        // takes the segment's buffer (cut from its front), so that a segment of many
+        // games costs its length once, not once per game (splitting the rest off after
+        // each game copied it each time: the square of the segment's length)
         let mut base = 0usize;
         loop {
-            let syntax = parse_game(&text, &limits);
-            let rest = syntax.rest.filter(|&k| k > 0 && k < text.len());
-            let tail = rest.map(|k| text.split_off(k));
+            let whole = text.get(base..).unwrap_or("");
+            let syntax = parse_game(whole, &limits);
+            let rest = syntax.rest.filter(|&k| k > 0 && k < whole.len());
+            let (text, tail) = match rest {
+                Some(k) => (whole.get(..k).unwrap_or("").to_owned(), Some(())),
+                None if base == 0 => (std::mem::take(&mut text), None),
+                None => {
+                    let mut last = std::mem::take(&mut text);
+                    last.drain(..base);
+                    last.shrink_to_fit();
+                    (last, None)
+                }
+            };
             let junk = syntax.is_junk();
             let part_len = text.len();
             let (byte_start, byte_end) = if exact {
@@ -1060,10 +1463,9 @@ impl Segment {
                 });
             }
             match tail {
-                Some(t) => {
+                Some(()) => {
                     base += part_len;
                     line = next_line;
-                    text = t;
                 }
                 None => break,
             }
@@ -1271,24 +1673,36 @@ mod tests {
             },
             ..ReadOptions::default()
         };
-        let big = format!(
-            "[Event \"a\"]\n\n1. e4 *\n\n[Event \"big\"]\n\n{}*\n\n[Event \"c\"]\n\n1. d4 *\n",
-            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n".repeat(1000)
-        );
+        let moves: String = (1..1000).map(|n| format!("{n}. e4 e5\n")).collect();
+        let big_game = format!("[Event \"big\"]\n\n{moves}*\n\n");
+        let big = format!("[Event \"a\"]\n\n1. e4 *\n\n{big_game}[Event \"c\"]\n\n1. d4 *\n");
         let games = read_bytes(big.as_bytes(), options);
         let codes: Vec<Vec<&str>> = games
             .iter()
+            .filter(|g| !g.junk)
             .map(|g| g.diagnostics.iter().map(|d| d.code).collect())
             .collect();
         assert_eq!(codes, [vec![], vec!["game-too-large"], vec![]]);
-        assert_eq!(games[2].tag("Event").as_deref(), Some("c"));
+        let last = games.last().unwrap();
+        assert_eq!(last.tag("Event").as_deref(), Some("c"));
         assert_eq!(games[1].first_line, 5);
-        assert_eq!(games[2].index, 2);
-        // a single enormous line without any line end
+        assert_eq!(last.index, 2);
+        // the game over budget is kept verbatim, in parts of at most the budget: the
+        // first is the game (with the error), the others junk items
+        let kept: String = games[1..games.len() - 1]
+            .iter()
+            .map(|g| g.text.as_str())
+            .collect();
+        assert_eq!(kept, big_game);
+        assert!(games[2..games.len() - 1].iter().all(|g| g.junk));
+        assert!(games.iter().all(|g| g.text.len() <= 64));
+        // a single enormous line without any line end: kept too, in parts
         let line = "e4 ".repeat(100);
         let games = read_bytes(line.as_bytes(), options);
-        assert_eq!(games.len(), 1);
+        assert_eq!(games.iter().filter(|g| !g.junk).count(), 1);
         assert_eq!(games[0].diagnostics[0].code, "game-too-large");
+        let kept: String = games.iter().map(|g| g.text.as_str()).collect();
+        assert_eq!(kept, line);
     }
 
     #[test]

@@ -158,9 +158,9 @@ impl ReadArgs {
             };
             let opened = std::fs::File::open(file).map_err(named)?;
             if opened.metadata().map_err(named)?.is_dir() {
-                return Err(named(io::Error::new(
+                return Err(CliError::Input(io::Error::new(
                     io::ErrorKind::IsADirectory,
-                    "is a directory",
+                    format!("cannot read {file}: it is a directory"),
                 )));
             }
         }

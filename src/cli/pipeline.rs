@@ -28,9 +28,26 @@ use crate::archive::{Piece, RawGame, number_games};
 /// Pieces (as a rule, games) per batch.
 const BATCH: usize = 64;
 
+/// Bytes of text per batch: a batch is closed once its pieces hold this many (games of
+/// an ordinary archive are about 1 kB: 64 of them are below it). With
+/// [`WINDOW_BYTES`] and the per-game budgets (`archive::Limits`), this bounds what the
+/// batches in flight hold whatever the games are: without it, 64 games of 16 MB each
+/// (a small `.gz` of huge games) were one batch.
+const BATCH_BYTES: usize = 128 << 10;
+
 /// Batches per thread that may be taken (read, in work or waiting for the sink) ahead
 /// of the first batch not yet handed to the sink.
 const WINDOW: usize = 4;
+
+/// Bytes of text the batches taken and not yet handed to the sink may hold: no batch
+/// is taken beyond them (but one always is when none is in flight). What a batch's
+/// games become (elements, moves, JSON lines: about 22 bytes of JSON for each byte of
+/// PGN) grows with its text, so this bounds memory whatever the number of threads:
+/// the text in flight is at most this, plus one batch, plus one piece (`check
+/// --strict` writes about 36 bytes of notes for each byte of a file with a note on every
+/// move: 50 MB peak on two threads). An ordinary archive (about 50 kB a batch) has five
+/// batches in flight under it.
+const WINDOW_BYTES: usize = 256 << 10;
 
 /// Runs `process` over every game of `source` and passes the results to `sink` in
 /// input order. Stops at the first error of the source or the sink and returns it
@@ -217,6 +234,10 @@ struct FeedState<I> {
     done: bool,
     /// The source's error, returned by [`run`].
     error: Option<io::Error>,
+    /// The text bytes of each batch taken and not yet handed to the sink, from batch
+    /// `emitted` on, and their sum.
+    sizes: std::collections::VecDeque<usize>,
+    in_flight: usize,
 }
 
 /// What [`Feed::take`] gives.
@@ -239,6 +260,8 @@ impl<I: Iterator<Item = io::Result<Piece>>> Feed<I> {
                 emitted: 0,
                 done: false,
                 error: None,
+                sizes: std::collections::VecDeque::new(),
+                in_flight: 0,
             }),
             room: Condvar::new(),
             window,
@@ -252,7 +275,10 @@ impl<I: Iterator<Item = io::Result<Piece>>> Feed<I> {
         let Ok(mut state) = self.state.lock() else {
             return Taken::End;
         };
-        while !state.done && state.seq >= state.emitted + self.window {
+        while !state.done
+            && (state.seq >= state.emitted + self.window
+                || (state.seq > state.emitted && state.in_flight >= WINDOW_BYTES))
+        {
             if !wait {
                 return Taken::Full;
             }
@@ -265,9 +291,13 @@ impl<I: Iterator<Item = io::Result<Piece>>> Feed<I> {
             return Taken::End;
         }
         let mut batch = Vec::with_capacity(BATCH);
-        while batch.len() < BATCH {
+        let mut bytes = 0usize;
+        while batch.len() < BATCH && bytes < BATCH_BYTES {
             match state.source.next() {
-                Some(Ok(piece)) => batch.push(piece),
+                Some(Ok(piece)) => {
+                    bytes += piece.text_bytes();
+                    batch.push(piece);
+                }
                 Some(Err(e)) => {
                     state.error = Some(e);
                     state.done = true;
@@ -285,6 +315,8 @@ impl<I: Iterator<Item = io::Result<Piece>>> Feed<I> {
         }
         let seq = state.seq;
         state.seq += 1;
+        state.sizes.push_back(bytes);
+        state.in_flight += bytes;
         if state.done {
             self.room.notify_all(); // workers waiting for room: there is no more
         }
@@ -296,7 +328,11 @@ impl<I: Iterator<Item = io::Result<Piece>>> Feed<I> {
         if let Ok(mut state) = self.state.lock()
             && state.emitted != next
         {
-            state.emitted = next;
+            while state.emitted < next {
+                state.emitted += 1;
+                let bytes = state.sizes.pop_front().unwrap_or(0);
+                state.in_flight -= bytes;
+            }
             self.room.notify_all();
         }
     }

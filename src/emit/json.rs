@@ -380,9 +380,16 @@ fn put_tags(b: &mut JsonBuf, scratch: &mut [u8; SCRATCH], tags: &crate::game::Ta
         .collect();
     let mut o = Out::new(b, scratch);
     let mut first = true;
+    // names seen so far, for a long tag list: looking back over the list for each tag
+    // took the square of its length (100 000 tags: minutes)
+    let mut seen = (tags.len() > 32).then(std::collections::HashSet::<&str>::new);
     for (i, &(n, v, plain)) in tags.iter().enumerate() {
         // first value of a name wins; the full list is in `tag_list`
-        if tags.iter().take(i).any(|&(m, _, _)| m == n) {
+        let repeated = match &mut seen {
+            Some(seen) => !seen.insert(n),
+            None => tags.iter().take(i).any(|&(m, _, _)| m == n),
+        };
+        if repeated {
             continue;
         }
         if !first {
