@@ -1019,7 +1019,11 @@ fn read_other(
                     )
                     .with_span(span),
                 );
-                skip_variation(elements);
+                // not read, but kept: its text in a comment, as a cut variation's rest
+                let close = skip_variation(elements);
+                let end = close.map_or(raw.text.len(), |s| s.end as usize);
+                let text = raw.text.get(span.start as usize..end).unwrap_or("").trim();
+                keep_in_line(&mut frame.line, format!("{UNPARSED_PREFIX} {text}"));
             } else {
                 let mut child = Frame::new(
                     frame.before_last.clone(),

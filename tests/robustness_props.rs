@@ -710,7 +710,7 @@ fn piece() -> impl Strategy<Value = MixPiece> {
 
 /// The words of `text` as the property compares them: `%` at a line start (a
 /// non-game line), braces and the escapes of kyphu's comments removed, parentheses
-/// made words of their own.
+/// made words of their own, move numbers left out.
 fn words(text: &str) -> Vec<String> {
     let mut s = String::new();
     for line in text.lines() {
@@ -723,7 +723,16 @@ fn words(text: &str) -> Vec<String> {
         .replace(['{', '}'], " ")
         .replace('(', " ( ")
         .replace(')', " ) ");
-    s.split_whitespace().map(str::to_owned).collect()
+    // move numbers are the writer's own (the one just before the first unread move is
+    // not repeated in the kept text)
+    let number = |w: &&str| {
+        let digits = w.trim_end_matches('.');
+        digits.len() < w.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    s.split_whitespace()
+        .filter(|w| !number(w))
+        .map(str::to_owned)
+        .collect()
 }
 
 /// `want` is a subsequence of `have`.
