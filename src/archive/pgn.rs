@@ -1190,11 +1190,11 @@ impl<'a, 'l> Parser_<'a, 'l> {
                 match *e {
                     Element::StartVariation { .. } => depth += 1,
                     Element::EndVariation { .. } => depth = depth.saturating_sub(1),
-                    Element::Move { span, .. } if depth == 0 => {
-                        if !plain_english(span.slice(self.text)) {
-                            self.out.plain_english = false;
-                            break;
-                        }
+                    Element::Move { span, .. }
+                        if depth == 0 && !plain_english(span.slice(self.text)) =>
+                    {
+                        self.out.plain_english = false;
+                        break;
                     }
                     _ => {}
                 }
