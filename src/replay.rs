@@ -14,7 +14,7 @@ use crate::{
     archive::{Element, MovetextCounts, RawGame},
     chess::Position,
     diag::{Diagnostic, Severity, Span},
-    emit::Board,
+    emit::{Board, pgn::unescape_comment},
     game::{
         AnyMove, Clock, Game, GameResult, Line, MoveNode, Source, StartPosition, Tags, Variant,
     },
@@ -185,11 +185,25 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
     );
     game.moves = line;
     game.unparsed = unparsed;
+    if game.unparsed.is_none() && unread_text(&raw) {
+        // text the reader kept without reading it (a game over a budget): verbatim
+        game.unparsed = Some(raw.text.trim().to_owned());
+    }
     game.record_end(end);
     diagnostics.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
     game.diagnostics = diagnostics;
     game.source = source(raw, options);
     game
+}
+
+/// A game (not text between games) whose text the reader kept but did not read into
+/// tags, moves or a result: a game over a budget ([`crate::archive::Limits`]).
+fn unread_text(raw: &RawGame) -> bool {
+    !raw.junk
+        && raw.movetext.is_empty()
+        && raw.tags.is_empty()
+        && raw.result.is_none()
+        && !raw.text.trim().is_empty()
 }
 
 fn source(raw: RawGame, options: &ReplayOptions) -> Source {
@@ -820,6 +834,7 @@ fn walk(
                     &mut frame,
                     &mut parents,
                     &mut elements,
+                    &mut unparsed,
                     diagnostics,
                 );
                 continue;
@@ -861,6 +876,8 @@ fn walk(
                 d.message
             );
             diagnostics.push(*d);
+            // the rest is kept, as the rest of a broken main line is, in a comment
+            keep_in_line(&mut frame.line, format!("{UNPARSED_PREFIX} {rest}"));
             if close.is_some() {
                 close_variation(&mut frame, &mut parents);
             }
@@ -892,7 +909,12 @@ fn walk(
                 .collect();
         }
         diagnostics.push(*d);
-        unparsed = movetext_text(raw, span.start as usize, movetext_end);
+        let rest = movetext_text(raw, span.start as usize, movetext_end);
+        // text an earlier pass kept (a `kyphu: unparsed` comment) stays before it
+        unparsed = match (unparsed.take(), rest) {
+            (Some(kept), Some(rest)) => Some(format!("{kept} {rest}")),
+            (kept, rest) => kept.or(rest),
+        };
         main_line.stopped(raw, elements);
         break;
     }
@@ -919,6 +941,7 @@ fn move_number_note(number: u32, black: bool, expected: u32, span: Span) -> Diag
 /// The walk's work on an element that is neither a move nor a move number: comments,
 /// NAGs, annotations, draw offers, variations opened and closed, escape lines.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn read_other(
     e: &Element,
     raw: &RawGame,
@@ -926,13 +949,31 @@ fn read_other(
     frame: &mut Frame,
     parents: &mut Vec<Frame>,
     elements: &mut std::slice::Iter<'_, Element>,
+    unparsed: &mut Option<String>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     match *e {
         Element::Comment { body, .. } => {
-            let text = raw.slice(body);
+            let text = unescape_comment(raw.slice(body));
+            if let Some(kept) = kept_unparsed(&text) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "unparsed-kept",
+                        "text not read as moves, kept in a `kyphu: unparsed:` comment by an earlier run",
+                    )
+                    .with_span(body),
+                );
+                // after the main line's last move: the game's unread rest again
+                if parents.is_empty()
+                    && unparsed.is_none()
+                    && following_tokens(elements.clone()).is_empty()
+                {
+                    *unparsed = Some(kept.to_owned());
+                    return;
+                }
+            }
             let node = frame.line.moves.last_mut();
-            let comment = take_clock_commands(text, node);
+            let comment = take_clock_commands(&text, node);
             if !comment.is_empty() {
                 match frame.line.moves.last_mut() {
                     Some(n) => n.extras_mut().comments.push(comment),
@@ -978,7 +1019,11 @@ fn read_other(
                     )
                     .with_span(span),
                 );
-                skip_variation(elements);
+                // not read, but kept: its text in a comment, as a cut variation's rest
+                let close = skip_variation(elements);
+                let end = close.map_or(raw.text.len(), |s| s.end as usize);
+                let text = raw.text.get(span.start as usize..end).unwrap_or("").trim();
+                keep_in_line(&mut frame.line, format!("{UNPARSED_PREFIX} {text}"));
             } else {
                 let mut child = Frame::new(
                     frame.before_last.clone(),
@@ -990,14 +1035,43 @@ fn read_other(
             }
         }
         Element::EndVariation { .. } => close_variation(frame, parents),
-        Element::Escape { span } => diagnostics.push(
-            Diagnostic::note(
-                "escape-line",
-                "a % escape line is ignored, as the PGN standard says",
-            )
-            .with_span(span),
-        ),
+        Element::Escape { span } => {
+            let line = raw.slice(span).trim_end();
+            // (a `[` line whose tag name cannot be read comes here too, its warning
+            // given by the reader)
+            if line.starts_with('%') {
+                diagnostics.push(
+                    Diagnostic::note(
+                        "escape-line",
+                        "a % escape line is not read (as the PGN standard says); kept as a comment",
+                    )
+                    .with_span(span),
+                );
+            }
+            if !line.is_empty() {
+                keep_in_line(&mut frame.line, line.to_owned());
+            }
+        }
         Element::Move { .. } | Element::MoveNumber { .. } => {} // read by the walk
+    }
+}
+
+/// How the unread rest of a line starts in the comment that keeps it.
+const UNPARSED_PREFIX: &str = "kyphu: unparsed:";
+
+/// The text a comment written by kyphu keeps unread (`kyphu: unparsed: TEXT`), if it is
+/// one.
+fn kept_unparsed(comment: &str) -> Option<&str> {
+    let t = comment.trim_start().strip_prefix("kyphu:")?;
+    Some(t.trim_start().strip_prefix("unparsed:")?.trim())
+}
+
+/// Appends `comment` after the last move of `line`, or before its moves when it has
+/// none.
+fn keep_in_line(line: &mut Line, comment: String) {
+    match line.moves.last_mut() {
+        Some(n) => n.extras_mut().comments.push(comment),
+        None => line.comments.push(comment),
     }
 }
 
@@ -1410,7 +1484,58 @@ mod tests {
             "{}",
             d.message
         );
-        assert!(g.moves.moves[0].variations().is_empty());
+        // issue 22: the rest of the variation is kept in it, as the rest of a broken
+        // main line is
+        let var = g.moves.moves[0].variations();
+        assert_eq!(var.len(), 1);
+        assert!(var[0].moves.is_empty());
+        assert_eq!(var[0].comments, ["kyphu: unparsed: e5 d5"]);
+    }
+
+    /// Issue 22, case 2: when a variation met a bad move, the rest of that variation was
+    /// lost (only quoted in the diagnostic). It is kept at the end of the variation in a
+    /// `kyphu: unparsed:` comment, verbatim.
+    #[test]
+    fn broken_variation_keeps_its_rest() {
+        let g = one("1. e4 e5 (1... c5 2. Nf3 Qxz9 {a note} Nc6) 2. Nf3 *");
+        assert_eq!(main_uci(&g), ["e2e4", "e7e5", "g1f3"]);
+        let var = &g.moves.moves[1].variations()[0];
+        assert_eq!(line_uci(var), ["c7c5", "g1f3"]);
+        assert_eq!(
+            var.moves[1].comments(),
+            ["kyphu: unparsed: Qxz9 {a note} Nc6"]
+        );
+        assert_eq!(g.status(), Status::Partial);
+    }
+
+    /// Issue 22, case 3: a game over a size budget lost its readable text. A game the
+    /// reader kept as text without reading it (no tags, movetext or result) keeps that
+    /// text verbatim as its unread rest.
+    #[test]
+    fn game_over_budget_keeps_its_text() {
+        let text = "[Event \"big\"]\n\n1. e4 e5 2. Nf3 *\n";
+        let raw = RawGame {
+            index: 0,
+            junk: false,
+            tags: Vec::new(),
+            movetext: Vec::new(),
+            result: None,
+            text: text.to_owned(),
+            byte_start: 0,
+            byte_end: text.len() as u64,
+            first_line: 1,
+            decoding: crate::text::DecodeReport {
+                encoding: encoding_rs::UTF_8,
+                source: crate::text::EncodingSource::Utf8,
+                had_replacements: false,
+            },
+            diagnostics: vec![Diagnostic::error("game-too-large", "over the budget")],
+            plain_english: None,
+            counts: None,
+        };
+        let g = replay(raw, &ReplayOptions::default());
+        assert_eq!(g.unparsed.as_deref(), Some(text.trim()));
+        assert_eq!(g.status(), Status::Failed);
     }
 
     #[test]

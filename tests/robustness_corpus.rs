@@ -209,6 +209,10 @@ const FILES: &[(&str, u64)] = &[
     ("unterminated-variation.pgn", 2),
     ("binary-junk.pgn", 2),
     ("invalid-utf8.pgn", 2),
+    ("moves-without-numbers.pgn", 2),
+    ("utf16-no-bom.pgn", 1),
+    ("unclosed-variation-resumes.pgn", 1),
+    ("broken-lines.pgn", 2),
 ];
 
 #[test]
@@ -337,4 +341,300 @@ fn many_diagnostics_on_one_long_line_as_human_text() {
     );
     let kb = run.max_rss_kb.unwrap_or(0);
     assert!(kb < RSS_LIMIT_KB, "peak RSS {kb} kB");
+}
+
+// ---------------------------------------------------------------------------------
+// Issue 22: nothing dropped in reading, replay and writing.
+
+/// Runs `kyphu ARGS` in `dir`; exit code, standard output and standard error.
+fn kyphu(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kyphu"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A folder of its own under the test target folder for `name`.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The number of stretches of non-game text the summary line counts (0 when it says
+/// none).
+fn non_game_count(stderr: &str) -> u64 {
+    stderr
+        .lines()
+        .filter_map(|l| l.split_once(" stretches of non-game text"))
+        .filter_map(|(head, _)| head.rsplit(' ').next()?.parse::<u64>().ok())
+        .sum()
+}
+
+/// Case 1 of issue 22: text not recognised as a game (moves without numbers that do
+/// not replay, prose, UTF-16 or UTF-32 without a BOM, a wrong `--encoding`) was left out
+/// of the output with exit status 0. It is kept in every output format (PGN `%` escape
+/// lines, a JSON `non_game` record, a CSV `non-game` row), counted in the summary, and
+/// the exit status is 1. Moves without numbers that are moves are read as a game.
+#[test]
+fn text_not_recognised_as_a_game_is_kept_counted_and_fails_the_run() {
+    let dir = scratch("not-a-game");
+    let junk = "e4 e5 Nf3 Nc6 then we went for lunch\n";
+    let text = format!("[Event \"a\"]\n\n1. e4 e5 *\n\n{junk}\n[Event \"b\"]\n\n1. d4 d5 *\n");
+    std::fs::write(dir.join("junk.pgn"), &text).unwrap();
+    let (code, out, err) = kyphu(&dir, &["convert", "--threads", "1", "junk.pgn"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("\n%e4 e5 Nf3 Nc6 then we went for lunch\n"),
+        "{out}"
+    );
+    assert_eq!(non_game_count(&err), 1, "{err}");
+    assert_eq!(counts(&err)[0], 2, "{err}");
+    let (code, out, _) = kyphu(&dir, &["convert", "--to", "json", "junk.pgn"]);
+    assert_eq!(code, 1);
+    let records: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 3, "{out}");
+    assert_eq!(records[1]["non_game"], true);
+    assert_eq!(records[1]["text"], junk.trim_end());
+    let (code, out, _) = kyphu(&dir, &["convert", "--to", "csv", "junk.pgn"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(&format!(",,{},,,,,non-game", junk.trim_end())),
+        "{out}"
+    );
+
+    // moves without numbers that are moves: a game
+    std::fs::write(dir.join("plain.pgn"), "e4 e5 Nf3 Nc6 Bb5 a6\n").unwrap();
+    let (code, out, err) = kyphu(&dir, &["convert", "plain.pgn"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *"), "{out}");
+
+    // UTF-16 and UTF-32 without a BOM, and UTF-8 read with a wrong --encoding: kept
+    let game = "[Event \"wide\"]\n\n1. e4 e5 2. Nf3 *\n";
+    let utf16: Vec<u8> = game.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let utf32: Vec<u8> = game
+        .chars()
+        .flat_map(|c| (c as u32).to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("utf16.pgn"), utf16).unwrap();
+    std::fs::write(dir.join("utf32.pgn"), utf32).unwrap();
+    std::fs::write(dir.join("utf8.pgn"), game).unwrap();
+    for args in [
+        &["convert", "--to", "json", "utf16.pgn"][..],
+        &["convert", "--to", "json", "utf32.pgn"][..],
+        &[
+            "convert",
+            "--to",
+            "json",
+            "--encoding",
+            "utf-16le",
+            "utf8.pgn",
+        ][..],
+    ] {
+        let (code, out, err) = kyphu(&dir, args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        // every letter of the input is in the output (as written, or its escape)
+        let kept: String = out
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l)
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        assert!(!out.is_empty(), "{args:?}: {err}");
+        let [games, ..] = counts(&err);
+        assert!(games + non_game_count(&err) >= 1, "{args:?}: {err}");
+        assert!(kept.len() >= game.len() / 2, "{args:?}: {kept}");
+    }
+}
+
+/// Case 2 of issue 22: when a variation met a bad move, the rest of that variation was
+/// lost (only quoted in the diagnostic). It is kept in the variation, verbatim, in a
+/// `kyphu: unparsed:` comment, and read back as such.
+#[test]
+fn broken_variation_keeps_its_rest() {
+    let dir = scratch("broken-variation");
+    std::fs::write(
+        dir.join("v.pgn"),
+        "1. e4 e5 (1... c5 2. Nf3 Qxz9 {a note} Nc6) 2. Nf3 Nc6 *\n",
+    )
+    .unwrap();
+    let (code, out, err) = kyphu(&dir, &["convert", "v.pgn", "-o", "v1.pgn"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    let v1 = std::fs::read_to_string(dir.join("v1.pgn")).unwrap();
+    assert!(
+        v1.replace('\n', " ").contains(
+            r"( 1... c5 2. Nf3 {kyphu: unparsed: Qxz9 \x7ba note\x7d Nc6} ) 2. Nf3 Nc6 *"
+        ),
+        "{v1}"
+    );
+    // read again: still not clean, and written the same
+    let (code, _, err) = kyphu(&dir, &["convert", "v1.pgn", "-o", "v2.pgn"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(counts(&err)[3], 1, "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("v2.pgn")).unwrap(), v1);
+}
+
+/// Case 4 of issue 22: an unclosed variation swallowed the rest of the game
+/// (`1. e4 e5 (1... c5 2. Nf3 2. Nf3 Nc6 3. Bb5 a6 *` was written
+/// `1. e4 e5 ( 1... c5 2. Nf3 ) *`). The main line resumes where a move number goes
+/// back to its next move, with a warning, and the result survives.
+#[test]
+fn unclosed_variation_resumes_the_main_line() {
+    let dir = scratch("unclosed-variation");
+    std::fs::write(
+        dir.join("u.pgn"),
+        "[Result \"1-0\"]\n\n1. e4 e5 (1... c5 2. Nf3 2. Nf3 Nc6 3. Bb5 a6 1-0\n",
+    )
+    .unwrap();
+    let (code, out, err) = kyphu(&dir, &["convert", "u.pgn"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("\n1. e4 e5 ( 1... c5 2. Nf3 ) 2. Nf3 Nc6 3. Bb5 a6 1-0\n"),
+        "{out}"
+    );
+    assert_eq!(counts(&err), [1, 0, 1, 0, 0], "{err}");
+    let (_, out, _) = kyphu(&dir, &["check", "--format", "json", "u.pgn"]);
+    assert!(out.contains("\"unclosed-variation\""), "{out}");
+    assert!(!out.contains("result-in-variation"), "{out}");
+}
+
+/// Whether python-chess can be run (`python3 -c 'import chess.pgn'`).
+fn python_chess() -> bool {
+    Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Case 5 of issue 22: the unread rest kept in a comment was not escaped:
+/// `1. e4 e5 2. Ke3 {note} Nf3 3. Nf3 *` became
+/// `{kyphu: unparsed: Ke3 {note} Nf3 3. Nf3}` and python-chess read `Nf3` after the inner
+/// `}` as a move. Every brace of a comment kyphu writes is escaped (`\x7b`, `\x7d`), so
+/// python-chess reads two moves and one comment, and kyphu reads the text back.
+#[test]
+fn unparsed_comment_never_ends_early() {
+    let dir = scratch("unparsed-comment");
+    std::fs::write(
+        dir.join("k.pgn"),
+        "1. e4 e5 2. Ke3 {note} Nf3 3. Nf3 *\n\n1. d4 {a {nested} b} d5 *\n",
+    )
+    .unwrap();
+    let (code, out, err) = kyphu(&dir, &["convert", "k.pgn", "-o", "k1.pgn"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let k1 = std::fs::read_to_string(dir.join("k1.pgn")).unwrap();
+    assert!(
+        k1.contains(r"1. e4 e5 {kyphu: unparsed: Ke3 \x7bnote\x7d Nf3 3. Nf3} *"),
+        "{k1}"
+    );
+    // kyphu reads its own comment back to the text it held
+    let (_, out, _) = kyphu(&dir, &["convert", "--to", "json", "k1.pgn"]);
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(first["unparsed"], "Ke3 {note} Nf3 3. Nf3");
+    if !python_chess() {
+        eprintln!(
+            "note: python-chess is not installed (pip install chess): its reading of the escaped comment is not checked"
+        );
+        return;
+    }
+    let script = "import chess.pgn,sys\n\
+        f=open(sys.argv[1])\n\
+        while True:\n    g=chess.pgn.read_game(f)\n    if g is None: break\n    \
+        print(' '.join(m.uci() for m in g.mainline_moves()), '|', \
+        ' / '.join(n.comment for n in g.mainline() if n.comment), '|', len(g.errors))\n";
+    let out = Command::new("python3")
+        .args(["-c", script, "k1.pgn"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let got = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        got,
+        "e2e4 e7e5 | kyphu: unparsed: Ke3 \\x7bnote\\x7d Nf3 3. Nf3 | 0\n\
+         d2d4 d7d5 | a \\x7bnested\\x7d b | 0\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Case 6 of issue 22, round trip: a `{` in a `;` comment came back as `\x7b`, `%`
+/// escape lines were dropped, a duplicated tag was dropped, and converting kyphu's own
+/// output reported a failed game as clean. `convert(convert(x))` keeps everything
+/// `convert(x)` kept, and the failed game is still failed.
+#[test]
+fn round_trip_keeps_everything_the_first_pass_kept() {
+    let dir = scratch("round-trip");
+    std::fs::write(
+        dir.join("r.pgn"),
+        "[Event \"one\"]\n[Event \"two\"]\n[White \"w\"]\n\n\
+         1. e4 ;a { b\n e5 {x \\x7d y}\n%evt here\n2. Nf3 *\n\n\
+         [Event \"failed\"]\n\n1. Qxz9 e5 *\n",
+    )
+    .unwrap();
+    let (code, _, err) = kyphu(&dir, &["convert", "r.pgn", "-o", "r1.pgn"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(counts(&err), [2, 1, 0, 0, 1], "{err}");
+    let r1 = std::fs::read_to_string(dir.join("r1.pgn")).unwrap();
+    assert!(
+        r1.contains("[Event \"one\"]") && r1.contains("[Event \"two\"]"),
+        "{r1}"
+    );
+    assert!(
+        r1.contains(r"1. e4 {a \x7b b} 1... e5 {x \x7d y} {%evt here} 2. Nf3 *"),
+        "{r1}"
+    );
+    assert!(r1.contains("{kyphu: unparsed: Qxz9 e5} *"), "{r1}");
+    let (code, _, err) = kyphu(&dir, &["convert", "r1.pgn", "-o", "r2.pgn"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(counts(&err), [2, 1, 0, 0, 1], "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("r2.pgn")).unwrap(), r1);
+    let (_, out, _) = kyphu(&dir, &["convert", "--to", "json", "r1.pgn"]);
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let comments = first.to_string();
+    assert!(
+        comments.contains("a { b") && comments.contains("x } y"),
+        "{comments}"
+    );
+}
+
+/// Case 7 of issue 22: on every input of `corpus/bad/`, converted, games in = clean +
+/// repaired + partial + failed, and the exit status is 0 exactly when every game was
+/// clean or repaired and no text was left unread as a game.
+#[test]
+fn every_bad_input_accounts_for_every_game() {
+    let dir = bad_dir();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n != "README.md")
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6, "{files:?}");
+    for file in &files {
+        for to in ["pgn", "json", "csv"] {
+            let (code, _, err) = kyphu(&dir, &["convert", "--threads", "1", "--to", to, file]);
+            let [games, clean, repaired, partial, failed] = counts(&err);
+            assert_eq!(games, clean + repaired + partial + failed, "{file}: {err}");
+            let unread = partial + failed + non_game_count(&err);
+            assert_eq!(
+                code,
+                if unread == 0 { 0 } else { 1 },
+                "{file} --to {to}: {err}"
+            );
+        }
+    }
 }

@@ -136,7 +136,7 @@ fn pgn_round_trip(
     };
     let written = to_pgn_string(game, &opts);
     let again = read_one(&written, lang);
-    prop_assert_eq!(errors(&again), Vec::<String>::new(), "{}", written);
+    prop_assert_eq!(new_errors(&again), Vec::<String>::new(), "{}", written);
     prop_assert_eq!(tree(&again.moves), tree(&game.moves), "{}", written);
     let pre = |g: &Game| {
         g.moves
@@ -241,7 +241,7 @@ proptest! {
             let again = read_games(written.as_bytes(), None);
             prop_assert_eq!(again.len(), 1, "{}", written);
             let again = &again[0];
-            prop_assert_eq!(errors(again), Vec::<String>::new(), "{}", written);
+            prop_assert_eq!(new_errors(again), Vec::<String>::new(), "{}", written);
             // comments may differ: `unparsed` text is written as a comment
             prop_assert_eq!(moves_only(&again.moves), moves_only(&game.moves), "{}", written);
             prop_assert_eq!(again.variant, game.variant, "{}", written);
@@ -294,7 +294,7 @@ fn pgn_roundtrip_crash_36e981c8() {
         let written = to_pgn_string(&game, &PgnOptions::default());
         let again = read_games(written.as_bytes(), None);
         assert_eq!(again.len(), 1, "{written}");
-        assert_eq!(errors(&again[0]), Vec::<String>::new(), "{written}");
+        assert_eq!(new_errors(&again[0]), Vec::<String>::new(), "{written}");
         assert_eq!(
             moves_only(&again[0].moves),
             moves_only(&game.moves),
@@ -327,7 +327,7 @@ fn pgn_roundtrip_crash_788a3919() {
         }
         let again = read_games(written.as_bytes(), None);
         assert_eq!(again.len(), 1, "{written}");
-        assert_eq!(errors(&again[0]), Vec::<String>::new(), "{written}");
+        assert_eq!(new_errors(&again[0]), Vec::<String>::new(), "{written}");
         assert_eq!(again[0].variant, game.variant, "{written}");
         assert_eq!(
             moves_only(&again[0].moves),
@@ -357,7 +357,7 @@ fn pgn_roundtrip_crash_89a1a7b8() {
         let written = to_pgn_string(&game, &PgnOptions::default());
         let again = read_games(written.as_bytes(), None);
         assert_eq!(again.len(), 1, "{written}");
-        assert_eq!(errors(&again[0]), Vec::<String>::new(), "{written}");
+        assert_eq!(new_errors(&again[0]), Vec::<String>::new(), "{written}");
         assert_eq!(
             moves_only(&again[0].moves),
             moves_only(&game.moves),
@@ -388,4 +388,14 @@ fn comment_words_never_start_a_line_with_a_tag_or_escape() {
         assert_eq!(again.len(), 1, "{n}: {written}");
         assert_eq!(moves_only(&again[0].moves), moves_only(&game.moves), "{n}");
     }
+}
+
+/// The errors of a game read back from kyphu's output, but `unparsed-kept`: the text a
+/// first pass could not read, kept in a `kyphu: unparsed:` comment, is an error again
+/// when read back (issue 22: a partial game stays partial), by design.
+fn new_errors(game: &kyphu::game::Game) -> Vec<String> {
+    errors(game)
+        .into_iter()
+        .filter(|e| !e.starts_with("unparsed-kept:"))
+        .collect()
 }

@@ -667,3 +667,142 @@ fn edit(s: &str, edits: &[(usize, char)]) -> String {
     }
     chars.into_iter().collect()
 }
+
+// ---------------------------------------------------------------------------------
+// Issue 22, case 8: the accounting identity and no byte of a broken game lost, through
+// `kyphu convert`, on random mixes of good games, broken games and non-game text.
+
+/// What breaks a game, put among its moves: bad moves, comments holding braces, an
+/// unclosed variation, a variation with a bad move.
+const BREAKS: [&str; 8] = [
+    "Qxz9",
+    "Ke9",
+    "{a note}",
+    "{x {y} z}",
+    "(1... c5 2. Nf3",
+    "(2... Qxz9 Nc6)",
+    "Nf9 {after}",
+    "wobble",
+];
+
+/// Non-game text put between games.
+const PROSE: [&str; 3] = [
+    "downloaded from somewhere",
+    "lunch {then} more games",
+    "Nf3 is good, they say",
+];
+
+/// One piece of the mix: a good game (`None`) or a broken one (`Some(break, at)`), or
+/// non-game text.
+#[derive(Clone, Debug)]
+enum MixPiece {
+    Game(Vec<u16>, Option<(usize, usize)>),
+    Prose(usize),
+}
+
+fn piece() -> impl Strategy<Value = MixPiece> {
+    prop_oneof![
+        3 => (prop::collection::vec(any::<u16>(), 0..30), prop::option::of((0..BREAKS.len(), any::<usize>())))
+            .prop_map(|(c, b)| MixPiece::Game(c, b)),
+        1 => (0..PROSE.len()).prop_map(MixPiece::Prose),
+    ]
+}
+
+/// The words of `text` as the property compares them: `%` at a line start (a
+/// non-game line), braces and the escapes of kyphu's comments removed, parentheses
+/// made words of their own, move numbers left out.
+fn words(text: &str) -> Vec<String> {
+    let mut s = String::new();
+    for line in text.lines() {
+        s.push_str(line.strip_prefix('%').unwrap_or(line));
+        s.push('\n');
+    }
+    let s = s
+        .replace("\\x7b", "")
+        .replace("\\x7d", "")
+        .replace(['{', '}'], " ")
+        .replace('(', " ( ")
+        .replace(')', " ) ");
+    // move numbers are the writer's own (the one just before the first unread move is
+    // not repeated in the kept text)
+    let number = |w: &&str| {
+        let digits = w.trim_end_matches('.');
+        digits.len() < w.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    s.split_whitespace()
+        .filter(|w| !number(w))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `want` is a subsequence of `have`.
+fn in_order(want: &[String], have: &[String]) -> bool {
+    let mut it = have.iter();
+    want.iter().all(|w| it.any(|h| h == w))
+}
+
+proptest! {
+    #![proptest_config(config(32))]
+
+    #[test]
+    fn every_game_is_accounted_for_and_no_broken_byte_is_lost(
+        pieces in prop::collection::vec(piece(), 1..8),
+    ) {
+        let mut input = String::new();
+        let mut kept: Vec<String> = Vec::new();
+        for (k, p) in pieces.iter().enumerate() {
+            match p {
+                MixPiece::Game(choices, broken) => {
+                    let game = chess_game(&Position::default(), choices);
+                    let mut tokens: Vec<String> = game
+                        .iter()
+                        .map(|(pos, m)| {
+                            let mut s = String::new();
+                            write_san(&mut s, pos, m, &SanStyle::pgn());
+                            s
+                        })
+                        .collect();
+                    if let Some((b, at)) = broken {
+                        tokens.insert(at % (tokens.len() + 1), BREAKS[*b].to_owned());
+                    }
+                    let text = pgn_text(&[("Event", &format!("g{k}"))], &tokens);
+                    if broken.is_some() {
+                        kept.push(text.split_once("\n\n").map_or("", |(_, m)| m).trim_end_matches("*\n").to_owned());
+                    }
+                    input.push_str(&text);
+                }
+                MixPiece::Prose(i) => {
+                    kept.push(PROSE[*i].to_owned());
+                    input.push_str(PROSE[*i]);
+                    input.push('\n');
+                }
+            }
+            input.push('\n');
+        }
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("accounting-prop");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("in.pgn"), &input).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kyphu"))
+            .args(["convert", "--threads", "1", "in.pgn", "-o", "out.pgn"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let summary = err.lines().find(|l| l.starts_with("in.pgn: ")).unwrap_or("");
+        let nums: Vec<u64> = summary
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|s| s.parse().ok())
+            .collect();
+        prop_assert!(nums.len() >= 5, "{}", err);
+        let (games, clean, repaired, partial, failed) = (nums[0], nums[1], nums[2], nums[3], nums[4]);
+        prop_assert_eq!(games, clean + repaired + partial + failed, "{}", err);
+        let non_game = nums.get(5).copied().unwrap_or(0);
+        let code = out.status.code().unwrap_or(-1);
+        prop_assert_eq!(code, if partial + failed + non_game == 0 { 0 } else { 1 }, "{}", err);
+        let output = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+        let have = words(&output);
+        for k in &kept {
+            prop_assert!(in_order(&words(k), &have), "{:?} not in\n{}\nfrom\n{}", k, output, input);
+        }
+    }
+}

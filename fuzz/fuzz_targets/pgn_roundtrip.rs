@@ -40,7 +40,8 @@ fuzz_target!(|data: &[u8]| {
             let errors: Vec<_> = again
                 .diagnostics
                 .iter()
-                .filter(|d| d.severity == Severity::Error)
+                // text kept unread by the first pass stays an error (issue 22)
+                .filter(|d| d.severity == Severity::Error && d.code != "unparsed-kept")
                 .map(|d| (d.code, d.message.clone()))
                 .collect();
             assert!(errors.is_empty(), "{errors:?} in\n{written}");

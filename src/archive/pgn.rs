@@ -36,6 +36,11 @@ pub struct GameSyntax {
     /// The counts of `movetext`, kept as the elements are pushed
     /// ([`MovetextCounts::of`] of `movetext`).
     pub counts: MovetextCounts,
+    /// Without tags, move numbers or result, the text is still moves: two or more
+    /// move tokens, each shaped as English SAN (`e4 e5 Nf3 Nc6`), and nothing else
+    /// but comments, NAGs and variations ([`plain_movetext`]). Read as a game, not
+    /// as text between games.
+    pub plain_movetext: bool,
 }
 
 impl GameSyntax {
@@ -43,6 +48,7 @@ impl GameSyntax {
     pub fn is_junk(&self) -> bool {
         self.tags.is_empty()
             && self.result.is_none()
+            && !self.plain_movetext
             && !self
                 .movetext
                 .iter()
@@ -79,7 +85,75 @@ fn parse_with<const FAST: bool>(text: &str, limits: &Limits) -> GameSyntax {
     p.out.movetext.reserve(dense.min(1 << 16));
     p.movetext::<FAST>();
     p.close_variations();
+    if p.out.tags.is_empty() && p.out.result.is_none() {
+        p.out.plain_movetext = plain_movetext(text, &p.out.movetext);
+    }
     p.out
+}
+
+/// [`GameSyntax::plain_movetext`] of `movetext` (elements of `text`).
+fn plain_movetext(text: &str, movetext: &[Element]) -> bool {
+    let mut moves = 0;
+    for e in movetext {
+        match e {
+            Element::Move { span, .. } => {
+                if !san_shaped(span.slice(text)) {
+                    return false;
+                }
+                moves += 1;
+            }
+            Element::Comment { .. }
+            | Element::Nag { .. }
+            | Element::StartVariation { .. }
+            | Element::EndVariation { .. } => {}
+            _ => return false,
+        }
+    }
+    moves >= 2
+}
+
+/// `tok` is shaped as an English SAN or long-algebraic move (`e4`, `Nbxd7+`,
+/// `exd8=Q#`, `O-O`, `e2-e4`, `Ng1f3!?`): what [`plain_movetext`] takes for a move
+/// rather than a word of prose.
+fn san_shaped(tok: &str) -> bool {
+    let t = tok.trim_end_matches(['+', '#', '!', '?']);
+    if matches!(t, "O-O" | "O-O-O" | "0-0" | "0-0-0") {
+        return true;
+    }
+    let mut b = t.as_bytes();
+    if let [b'K' | b'Q' | b'R' | b'B' | b'N', rest @ ..] = b {
+        b = rest;
+    }
+    // a promotion: `=Q` or a glued `Q` after the last rank
+    let promoted = match b {
+        [.., b'1' | b'8', b'=', b'Q' | b'R' | b'B' | b'N'] => 2,
+        [.., b'1' | b'8', b'Q' | b'R' | b'B' | b'N'] => 1,
+        _ => 0,
+    };
+    b = b.get(..b.len() - promoted).unwrap_or(&[]);
+    let file = |c: &u8| (b'a'..=b'h').contains(c);
+    let rank = |c: &u8| (b'1'..=b'8').contains(c);
+    let [from @ .., f, r] = b else {
+        return false;
+    };
+    if !(file(f) && rank(r)) {
+        return false;
+    }
+    let from = match from {
+        [head @ .., b'x' | b'-'] => head,
+        _ => from,
+    };
+    match from {
+        [] => true,
+        [c] => file(c) || rank(c),
+        [c, d] => file(c) && rank(d),
+        _ => false,
+    }
+}
+
+/// The 0-based ply of the move numbered `number` (`black`: Black's, `1...`).
+fn ply_of(number: u32, black: bool) -> u64 {
+    2 * u64::from(number.saturating_sub(1)) + u64::from(black)
 }
 
 fn span(a: usize, b: usize) -> Span {
@@ -734,6 +808,10 @@ impl<'a, 'l> Parser_<'a, 'l> {
                 start,
                 line_end,
             );
+            // not read as a tag, but kept: the line is kept as an escape line is
+            self.push(Element::Escape {
+                span: span(start, line_end),
+            });
             self.pos = line_end;
             return;
         };
@@ -1000,6 +1078,15 @@ impl<'a, 'l> Parser_<'a, 'l> {
     }
 
     fn close_variations(&mut self) {
+        if !self.open.is_empty() && !self.stop && self.out.rest.is_none() {
+            let mut resumed = false;
+            while self.resume_main_line() {
+                resumed = true;
+            }
+            if resumed && self.open.is_empty() {
+                self.result_after_resume();
+            }
+        }
         if let Some(&first) = self.open.first() {
             let n = self.open.len();
             self.diag(
@@ -1020,6 +1107,138 @@ impl<'a, 'l> Parser_<'a, 'l> {
             self.out.movetext.push(Element::EndVariation {
                 span: span(end, end),
             });
+        }
+    }
+
+    /// Closes the outermost variation left open at the end of the game where the main
+    /// line goes on: at a move number of the variation's own level that goes back (below
+    /// the variation's next move) to the main line's next move, as `2.` after
+    /// `1. e4 e5 (1... c5 2. Nf3`. The moves from there are the main line's again; a
+    /// warning says so. `false` (nothing changed) when there is no such number.
+    fn resume_main_line(&mut self) -> bool {
+        let Some(&first) = self.open.first() else {
+            return false;
+        };
+        let mt = &self.out.movetext;
+        let Some(k0) = mt.iter().rposition(
+            |e| matches!(e, Element::StartVariation { span } if span.start as usize == first),
+        ) else {
+            return false;
+        };
+        // the ply of the main line's next move: its last move number, then its moves
+        let mut depth = 0usize;
+        let mut next: Option<u64> = None;
+        for e in mt.get(..k0).unwrap_or(&[]) {
+            match *e {
+                Element::StartVariation { .. } => depth += 1,
+                Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+                Element::MoveNumber { number, black, .. } if depth == 0 => {
+                    next = Some(ply_of(number, black));
+                }
+                Element::Move { .. } if depth == 0 => {
+                    if let Some(p) = &mut next {
+                        *p += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(next) = next else {
+            return false;
+        };
+        let mut depth = 0usize;
+        let mut here: Option<u64> = None;
+        let mut at = None;
+        for (k, e) in mt.iter().enumerate().skip(k0 + 1) {
+            match *e {
+                Element::StartVariation { .. } => depth += 1,
+                Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+                Element::MoveNumber {
+                    number,
+                    black,
+                    span,
+                } if depth == 0 => {
+                    let ply = ply_of(number, black);
+                    if ply == next && here.is_some_and(|h| ply < h) {
+                        at = Some((k, span));
+                        break;
+                    }
+                    here = Some(ply);
+                }
+                Element::Move { .. } if depth == 0 => {
+                    if let Some(h) = &mut here {
+                        *h += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some((k, number)) = at else {
+            return false;
+        };
+        self.out.movetext.insert(
+            k,
+            Element::EndVariation {
+                span: Span::new(number.start, number.start),
+            },
+        );
+        self.open.remove(0);
+        // the moves read on are the main line's: their letters count for it
+        if self.out.plain_english {
+            let mut depth = 0usize;
+            for e in self.out.movetext.get(k + 1..).unwrap_or(&[]) {
+                match *e {
+                    Element::StartVariation { .. } => depth += 1,
+                    Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+                    Element::Move { span, .. }
+                        if depth == 0 && !plain_english(span.slice(self.text)) =>
+                    {
+                        self.out.plain_english = false;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let written = number.slice(self.text).to_owned();
+        self.diag(
+            Diagnostic::warning(
+                "unclosed-variation",
+                format!(
+                    "expected `)` closing this variation, found `{written}` going back to the main line's next move; the main line is read on from there"
+                ),
+            ),
+            first,
+            first + 1,
+        );
+        true
+    }
+
+    /// After [`Self::resume_main_line`] closed every open variation: a result that was
+    /// read inside one (a `result-in-variation` note) after the last element is the
+    /// game's result.
+    fn result_after_resume(&mut self) {
+        if self.out.result.is_some() {
+            return;
+        }
+        let last_end = self.out.movetext.last().map_or(0, |e| e.span().end);
+        let Some(i) = self
+            .out
+            .diagnostics
+            .iter()
+            .rposition(|d| d.code == "result-in-variation")
+        else {
+            return;
+        };
+        let Some(span) = self.out.diagnostics.get(i).and_then(|d| d.span) else {
+            return;
+        };
+        if span.start < last_end {
+            return;
+        }
+        if let Some(r) = result_token(span.slice(self.text)) {
+            self.out.diagnostics.remove(i);
+            self.out.result = Some((r, span));
         }
     }
 
@@ -1906,6 +2125,63 @@ mod tests {
             let (r, g) = render(input);
             assert_eq!(r.join(" "), *want, "{input}");
             assert_eq!(codes(&g), *diags, "{input}");
+        }
+    }
+
+    /// Issue 22, case 4: an unclosed variation swallowed the rest of the game
+    /// (`1. e4 e5 (1... c5 2. Nf3 2. Nf3 Nc6 3. Bb5 a6 *` read as one variation, the
+    /// result ignored in it). The variation is closed where a move number goes back to
+    /// the main line's next move; the result survives.
+    #[test]
+    fn unclosed_variation_resumes_the_main_line() {
+        let text = "1. e4 e5 (1... c5 2. Nf3 2. Nf3 Nc6 3. Bb5 a6 *";
+        let (r, g) = render(text);
+        assert_eq!(
+            r.join(" "),
+            "N1 M:e4 M:e5 ( N1b M:c5 N2 M:Nf3 ) N2 M:Nf3 M:Nc6 N3 M:Bb5 M:a6"
+        );
+        assert_eq!(codes(&g), ["unclosed-variation"]);
+        assert_eq!(g.result.map(|(r, _)| r), Some(GameResult::Unknown));
+        assert!(
+            g.diagnostics[0].message.contains("`2.`"),
+            "{:?}",
+            g.diagnostics
+        );
+        // nested, the inner one closed: the outer one resumes at Black's `1...`
+        let (r, g) = render("1. e4 (1. d4 (1. c4 c5) d5 2. c4 1... e5 2. Nf3 1-0");
+        assert_eq!(
+            r.join(" "),
+            "N1 M:e4 ( N1 M:d4 ( N1 M:c4 M:c5 ) M:d5 N2 M:c4 ) N1b M:e5 N2 M:Nf3"
+        );
+        assert_eq!(g.result.map(|(r, _)| r), Some(GameResult::WhiteWins));
+        // no number going back: closed at the end, as before
+        let (r, g) = render("1. e4 (1. d4 d5 2. c4");
+        assert_eq!(r.join(" "), "N1 M:e4 ( N1 M:d4 M:d5 N2 M:c4 )");
+        assert_eq!(codes(&g), ["unclosed-variation"]);
+    }
+
+    /// Issue 22, case 1: moves without numbers (`e4 e5 Nf3 Nc6`) were text between
+    /// games, left out of the output. Moves shaped as English SAN are a game; prose is
+    /// still junk.
+    #[test]
+    fn moves_without_numbers_are_a_game() {
+        for text in [
+            "e4 e5 Nf3 Nc6",
+            "d4 Nf6 c4 e6 Nc3 Bb4 Qc2 O-O a3 Bxc3+ Qxc3",
+            "e2e4 e7e5",
+        ] {
+            let g = parse_game(text, &Limits::default());
+            assert!(g.plain_movetext && !g.is_junk(), "{text}");
+        }
+        for text in [
+            "Downloaded from somewhere",
+            "e4",
+            "e4 is best",
+            "a b c",
+            "e4 e5 {x} 1-0",
+        ] {
+            let g = parse_game(text, &Limits::default());
+            assert!(!g.plain_movetext, "{text}");
         }
     }
 

@@ -440,7 +440,8 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 byte_end,
                 status,
                 encoding,
-                game: (!junk).then_some(game),
+                // text that is not a game is kept too, as a non-game record
+                game: Some(game),
                 rendered: Vec::new(),
                 rendered_len: 0,
                 messages,
@@ -450,7 +451,23 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         // game dropped there, on the worker that built it (the CSV writer, which keeps
         // state from game to game, takes it on the calling thread)
         let write = |item: &mut Item| {
-            if let Some(game) = &item.game {
+            if let Some(game) = &item.game
+                && item.junk
+            {
+                match format {
+                    OutputFormat::Pgn => {
+                        item.rendered = emit::pgn::non_game_bytes(&game.source.text);
+                        item.rendered_len = item.rendered.len();
+                        item.game = None;
+                    }
+                    OutputFormat::Json => {
+                        item.rendered = emit::json::non_game_json(game);
+                        item.rendered_len = item.rendered.len();
+                        item.game = None;
+                    }
+                    OutputFormat::Csv => {}
+                }
+            } else if let Some(game) = &item.game {
                 match format {
                     OutputFormat::Pgn => {
                         item.rendered = emit::pgn::to_pgn_bytes(game, &pgn_options);
@@ -478,8 +495,21 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                     }
                 }
                 if item.junk {
+                    // kept in the output, counted, and the exit status is 1
                     counts.junk += 1;
-                    return Ok(());
+                    let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
+                        match (csv.as_mut(), item.game.as_ref()) {
+                            (Some(w), Some(g)) => {
+                                w.write_non_game(&g.source.text)?;
+                                let rows = w.take_moves()?;
+                                let len = rows.len();
+                                out.push(rows, len)
+                            }
+                            _ => Ok(()),
+                        }
+                    });
+                    output_failed |= wrote.is_err();
+                    return wrote;
                 }
                 counts.add(item.status, item.encoding);
                 let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
@@ -508,7 +538,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             }
             break;
         }
-        incomplete |= counts.partial + counts.failed > 0;
+        incomplete |= counts.partial + counts.failed + counts.junk > 0;
         log.summary(&counts.summary(file))?;
     }
     log.flush()?;

@@ -40,7 +40,8 @@ pub enum Command {
     /// Convert game records to PGN, JSON Lines or scoresheet CSV, checking every move
     #[command(
         after_help = "Exit status: 0 every game read completely, 1 some game partial or failed \
-        (it is still written, with its unread rest kept), 2 usage or I/O error.\n\n\
+        or some text not read as a game (it is still written, with its unread rest kept; the \
+        text as a non-game record), 2 usage or I/O error.\n\n\
         Examples:\n  \
         kyphu convert corpus/chess/scoresheet-vi.pgn\n  \
         kyphu convert --to json corpus/chess/games-latin1.pgn.zst -o games.jsonl\n  \

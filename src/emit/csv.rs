@@ -80,6 +80,8 @@ pub struct ScoresheetWriter<W: io::Write, G: io::Write> {
     opts: CsvOptions,
     count: u64,
     row: Row,
+    /// The header rows are written.
+    started: bool,
 }
 
 #[derive(Debug, Default)]
@@ -128,12 +130,36 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
             opts,
             count: 0,
             row: Row::default(),
+            started: false,
         }
     }
 
     /// Writes one game.
     pub fn write_game(&mut self, game: &Game) -> io::Result<()> {
-        if self.count == 0 {
+        self.start()?;
+        self.count += 1;
+        let no = self.count.to_string();
+        if let Some(g) = &mut self.games {
+            write_header_row(g, &no, game, self.opts.raw_cells)?;
+        }
+        self.write_moves(&no, game)
+    }
+
+    /// Writes text that is not a game (read between games, or not read as a game at
+    /// all) as one row of the moves file: no game number, the text verbatim in the
+    /// `white` cell, the flag `non-game`. See `docs/formats.md`.
+    pub fn write_non_game(&mut self, text: &str) -> io::Result<()> {
+        self.start()?;
+        let text = self.cell(text.trim_end()).into_owned();
+        self.moves
+            .write_record(["", "", &text, "", "", "", "", "non-game"])?;
+        Ok(())
+    }
+
+    /// The header rows, before the first row of either file.
+    fn start(&mut self) -> io::Result<()> {
+        if !self.started {
+            self.started = true;
             self.moves.write_record(MOVES_HEADER)?;
             if let Some(g) = &mut self.games {
                 let mut h: Vec<&str> = vec!["game"];
@@ -143,11 +169,12 @@ impl<W: io::Write, G: io::Write> ScoresheetWriter<W, G> {
                 g.write_record(&h)?;
             }
         }
-        self.count += 1;
-        let no = self.count.to_string();
-        if let Some(g) = &mut self.games {
-            write_header_row(g, &no, game, self.opts.raw_cells)?;
-        }
+        Ok(())
+    }
+
+    /// The rows of `game` in the moves file.
+    fn write_moves(&mut self, no: &str, game: &Game) -> io::Result<()> {
+        let no = no.to_owned();
         let mut board = Board::new(&game.start);
         self.row.open = false;
         for node in &game.moves.moves {

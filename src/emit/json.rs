@@ -1812,6 +1812,41 @@ fn push_escaped_slow(b: &mut JsonBuf, bytes: &[u8]) {
     b.extend_from_slice(bytes.get(start..).unwrap_or(&[]));
 }
 
+/// One JSON line for text that is not a game (read between games, or not read as a
+/// game at all), kept in the output: `{"schema_version":"1","non_game":true,"text":…,
+/// "source":{"file":…,"line":…,"byte_start":…,"byte_end":…},"diagnostics":[…]}`. `text`
+/// is the text as decoded, verbatim; `line` the 1-based line it starts at. See
+/// `docs/formats.md`.
+pub fn non_game_json(game: &Game) -> Vec<u8> {
+    let src = &game.source;
+    let diagnostics: Vec<serde_json::Value> = game
+        .diagnostics
+        .iter()
+        .map(|d| {
+            serde_json::json!({
+                "code": d.code,
+                "severity": d.severity,
+                "message": d.message,
+            })
+        })
+        .collect();
+    let value = serde_json::json!({
+        "schema_version": SCHEMA_VERSION,
+        "non_game": true,
+        "text": src.text.trim_end(),
+        "source": {
+            "file": src.file.as_deref(),
+            "line": src.first_line,
+            "byte_start": src.byte_start,
+            "byte_end": src.byte_end,
+        },
+        "diagnostics": diagnostics,
+    });
+    let mut out = serde_json::to_vec(&value).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -338,7 +338,7 @@ impl<W: io::Write> PgnWriter<W> {
         if !self.opts.reduced
             && let Some(rest) = &game.unparsed
         {
-            self.comment_words(["kyphu:", "unparsed:"], strip_unparsed_wrapper(rest));
+            self.comment_words(["kyphu:", "unparsed:"], &strip_unparsed_wrapper(rest));
         }
         self.token(game.result.as_str());
         self.buf.extend_from_slice(b"\n\n");
@@ -368,10 +368,21 @@ impl<W: io::Write> PgnWriter<W> {
         }
         let mut rest: Vec<(&str, Cow<'_, str>)> = Vec::new();
         if !self.opts.reduced {
+            // a tag the roster (or `Game` of xiangqi) wrote: the first of its name;
+            // a second of the same name is written with the others
+            let mut written = 0u8;
             for (n, v) in tags.iter() {
-                let generated = matches!(n, "SetUp" | "FEN")
-                    || SEVEN_TAG_ROSTER.contains(&n)
-                    || (n == "Game" && game.variant == Variant::Xiangqi);
+                let slot = SEVEN_TAG_ROSTER
+                    .iter()
+                    .position(|r| *r == n)
+                    .or_else(|| (n == "Game" && game.variant == Variant::Xiangqi).then_some(7));
+                let first = slot.is_some_and(|i| {
+                    let bit = 1u8 << i;
+                    let first = written & bit == 0;
+                    written |= bit;
+                    first
+                });
+                let generated = matches!(n, "SetUp" | "FEN") || first;
                 if !generated {
                     rest.push((n, Cow::Borrowed(v)));
                 }
@@ -613,45 +624,33 @@ impl<W: io::Write> PgnWriter<W> {
     }
 
     /// Writes `{prefix… text}` word by word (whitespace normalized to single spaces or
-    /// line breaks). Braces that pair up inside the text are kept (readers count nested
-    /// braces); an unpaired `}` is written `\x7d` and an unpaired `{` `\x7b`.
+    /// line breaks). No brace of the text is written as it is, so that every PGN reader
+    /// ends the comment where kyphu does: `{` is written `\x7b`, `}` `\x7d`, and a
+    /// backslash that would start one of these escapes (or `\x5c`) `\x5c`
+    /// ([`escape_comment`]; [`unescape_comment`] reads them back).
     fn comment_words<const N: usize>(&mut self, prefix: [&str; N], text: &str) {
-        let escapes = unpaired_braces(text);
+        let escape = needs_escape(text);
         let mut first = true;
         let mut words = prefix
             .into_iter()
-            .map(|w| (w, None))
-            .chain(text.split_whitespace().map(|w| {
-                let off = w.as_ptr() as usize - text.as_ptr() as usize;
-                (w, Some(off))
-            }))
+            .map(|w| (w, false))
+            .chain(text.split_whitespace().map(|w| (w, escape)))
             .peekable();
         if words.peek().is_none() {
             self.token("{}");
             return;
         }
         let mut word = std::mem::take(&mut self.word);
-        while let Some((w, off)) = words.next() {
+        while let Some((w, escape)) = words.next() {
             word.clear();
             if first {
                 word.push('{');
                 first = false;
             }
-            match off {
-                Some(off) if !escapes.is_empty() => {
-                    for (i, ch) in w.char_indices() {
-                        match ch {
-                            '}' if escapes.binary_search(&(off + i)).is_ok() => {
-                                word.push_str("\\x7d");
-                            }
-                            '{' if escapes.binary_search(&(off + i)).is_ok() => {
-                                word.push_str("\\x7b");
-                            }
-                            ch => word.push(ch),
-                        }
-                    }
-                }
-                _ => word.push_str(w),
+            if escape {
+                escape_comment(w, &mut word);
+            } else {
+                word.push_str(w);
             }
             if words.peek().is_none() {
                 word.push('}');
@@ -691,6 +690,33 @@ pub fn to_pgn_bytes(game: &Game, opts: &PgnOptions) -> Vec<u8> {
     w.buf
 }
 
+/// Text that is not a game (read between games, or not read as a game at all), kept
+/// in PGN output as `%` escape lines, which PGN readers skip (PGN standard §6): every
+/// line of the text with `%` put before it (a line that already starts with `%` as it
+/// is; a blank line as `%` alone), then a blank line. Read again by kyphu, the lines
+/// are escape lines again. See `docs/formats.md`.
+pub fn non_game_bytes(text: &str) -> Vec<u8> {
+    let text = text.trim_end();
+    let mut out = Vec::with_capacity(text.len() + text.len() / 16 + 8);
+    if text.trim().is_empty() {
+        return out;
+    }
+    // leading blank lines are layout, not text
+    let first = text.len() - text.trim_start_matches(['\r', '\n']).len();
+    // every line end the reader knows (`\n`, `\r\n`, a lone `\r`) starts a line
+    let lines = text.get(first..).unwrap_or("").split('\n');
+    for line in lines.flat_map(|l| l.strip_suffix('\r').unwrap_or(l).split('\r')) {
+        let line = line.trim_end();
+        if !line.starts_with('%') {
+            out.push(b'%');
+        }
+        out.extend_from_slice(line.as_bytes());
+        out.push(b'\n');
+    }
+    out.push(b'\n');
+    out
+}
+
 /// Renders one game as a PGN string (convenience for tests and small jobs; prefer
 /// [`PgnWriter`] for archives).
 pub fn to_pgn_string(game: &Game, opts: &PgnOptions) -> String {
@@ -706,30 +732,76 @@ fn size_hint(game: &Game) -> usize {
     512 + game.source.text.len() + game.source.text.len() / 4
 }
 
-/// Byte offsets (ascending) of the braces of `text` that do not pair up.
-fn unpaired_braces(text: &str) -> Vec<usize> {
-    if !text.contains(['{', '}']) {
-        return Vec::new();
+/// Whether [`escape_comment`] changes `text`.
+fn needs_escape(text: &str) -> bool {
+    text.contains(['{', '}', '\\'])
+}
+
+/// Appends `text` to `out` with the escapes of a comment kyphu writes: `{` as `\x7b`,
+/// `}` as `\x7d`, and a backslash that starts `x7b`, `x7d` or `x5c` as `\x5c`, so that
+/// the comment holds no brace (PGN comments do not nest: a reader ends a comment at the
+/// first `}`) and [`unescape_comment`] gives `text` back.
+pub fn escape_comment(text: &str, out: &mut String) {
+    let mut rest = text;
+    while let Some(i) = rest.find(['{', '}', '\\']) {
+        out.push_str(rest.get(..i).unwrap_or(""));
+        let tail = rest.get(i..).unwrap_or("");
+        if tail.starts_with('{') {
+            out.push_str("\\x7b");
+        } else if tail.starts_with('}') {
+            out.push_str("\\x7d");
+        } else if starts_escape(tail) {
+            out.push_str("\\x5c");
+        } else {
+            out.push('\\');
+        }
+        rest = rest.get(i + 1..).unwrap_or("");
     }
-    let mut out = Vec::new();
-    let mut open = Vec::new();
-    for (i, b) in text.bytes().enumerate() {
-        match b {
-            b'{' => open.push(i),
-            // the guard pops the matching `{`; a `}` with none to pop is unpaired
-            b'}' if open.pop().is_none() => out.push(i),
-            _ => {}
+    out.push_str(rest);
+}
+
+/// `s` starts with one of the escapes of [`escape_comment`].
+fn starts_escape(s: &str) -> bool {
+    s.starts_with("\\x7b") || s.starts_with("\\x7d") || s.starts_with("\\x5c")
+}
+
+/// The text of a comment with the escapes of [`escape_comment`] read back (`\x7b`,
+/// `\x7d`, `\x5c` as `{`, `}`, `\`); borrowed when it holds none. Applied to every
+/// comment read, so a comment written by kyphu reads back as the text it held.
+pub fn unescape_comment(text: &str) -> Cow<'_, str> {
+    if !text.contains("\\x") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("\\x") {
+        out.push_str(rest.get(..i).unwrap_or(""));
+        let tail = rest.get(i..).unwrap_or("");
+        let c = match tail.get(..4) {
+            Some("\\x7b") => Some('{'),
+            Some("\\x7d") => Some('}'),
+            Some("\\x5c") => Some('\\'),
+            _ => None,
+        };
+        match c {
+            Some(c) => {
+                out.push(c);
+                rest = tail.get(4..).unwrap_or("");
+            }
+            None => {
+                out.push('\\');
+                rest = tail.get(1..).unwrap_or("");
+            }
         }
     }
-    out.extend(open);
-    out.sort_unstable();
-    out
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// The text inside `{kyphu: unparsed: …}` when `rest` is exactly such a comment (a
 /// game whose rest was already written by kyphu, read again), so that a second pass
 /// does not wrap it twice.
-fn strip_unparsed_wrapper(rest: &str) -> &str {
+fn strip_unparsed_wrapper(rest: &str) -> Cow<'_, str> {
     let t = rest.trim();
     let Some(inner) = t
         .strip_prefix('{')
@@ -739,13 +811,13 @@ fn strip_unparsed_wrapper(rest: &str) -> &str {
         .map(str::trim_start)
         .and_then(|t| t.strip_prefix("unparsed:"))
     else {
-        return rest;
+        return Cow::Borrowed(rest);
     };
-    // the outer braces must pair with each other
-    if unpaired_braces(inner).is_empty() {
-        inner
+    // the outer braces close each other: no brace inside (kyphu escapes them)
+    if inner.contains(['{', '}']) {
+        Cow::Borrowed(rest)
     } else {
-        rest
+        unescape_comment(inner)
     }
 }
 
@@ -1221,23 +1293,46 @@ mod tests {
 
     #[test]
     fn braces_and_wrappers() {
-        let cases: [(&str, &[usize]); 5] = [
-            ("plain", &[]),
-            ("a {b} c", &[]),
-            ("a } b", &[2]),
-            ("{ { }", &[0]),
-            ("} {x} {", &[0, 6]),
-        ];
-        for (t, want) in cases {
-            assert_eq!(unpaired_braces(t), want, "{t}");
+        for (t, want) in [
+            ("plain", "plain"),
+            ("a {b} c", r"a \x7bb\x7d c"),
+            ("a } b", r"a \x7d b"),
+            (r"\x7b \x5c \x41 \", r"\x5cx7b \x5cx5c \x41 \"),
+            (r"\\x7d", r"\\x5cx7d"),
+        ] {
+            let mut out = String::new();
+            escape_comment(t, &mut out);
+            assert_eq!(out, want, "{t}");
+            assert!(!out.contains(['{', '}']));
+            assert_eq!(unescape_comment(&out), t, "{t}");
         }
         for (t, want) in [
-            ("{kyphu: unparsed: 1. e4 {x}}", " 1. e4 {x}"),
+            (r"{kyphu: unparsed: 1. e4 \x7bx\x7d}", " 1. e4 {x}"),
             ("1. e4", "1. e4"),
             ("{kyphu: unparsed: a} {b}", "{kyphu: unparsed: a} {b}"),
         ] {
             assert_eq!(strip_unparsed_wrapper(t), want, "{t}");
         }
+    }
+
+    /// Issue 22: the unread rest kept in a comment held a `}` of its own, and readers
+    /// that end a comment at the first `}` (python-chess, pgn-extract) read the text
+    /// after it as moves. Every brace of a comment kyphu writes is escaped.
+    #[test]
+    fn unparsed_comment_never_ends_early() {
+        let mut g = Game::new_chess();
+        g.moves = line(&Position::default(), &["e2e4", "e7e5"]);
+        g.moves.moves[0]
+            .extras_mut()
+            .comments
+            .push("a {b} c }".into());
+        g.unparsed = Some("Ke3 {note} Nf3 3. Nf3".into());
+        let s = to_pgn_string(&g, &PgnOptions::default());
+        let movetext = s.split("\n\n").nth(1).unwrap().replace('\n', " ");
+        assert_eq!(
+            movetext,
+            r"1. e4 {a \x7bb\x7d c \x7d} 1... e5 {kyphu: unparsed: Ke3 \x7bnote\x7d Nf3 3. Nf3} *"
+        );
     }
 
     #[test]
