@@ -952,6 +952,12 @@ fn read_other(
     unparsed: &mut Option<String>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
+    // A kept `kyphu: unparsed:` comment is the game's unread rest only when nothing
+    // follows it; anything that does puts it back among the comments, in its place, so
+    // that a second pass writes what the first wrote, in the same order.
+    if let Some(held) = unparsed.take() {
+        keep_in_line(&mut frame.line, format!("{UNPARSED_PREFIX} {held}"));
+    }
     match *e {
         Element::Comment { body, .. } => {
             let text = unescape_comment(raw.slice(body));
@@ -964,10 +970,7 @@ fn read_other(
                     .with_span(body),
                 );
                 // after the main line's last move: the game's unread rest again
-                if parents.is_empty()
-                    && unparsed.is_none()
-                    && following_tokens(elements.clone()).is_empty()
-                {
+                if parents.is_empty() && following_tokens(elements.clone()).is_empty() {
                     *unparsed = Some(kept.to_owned());
                     return;
                 }

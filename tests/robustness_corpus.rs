@@ -373,7 +373,10 @@ fn scratch(name: &str) -> PathBuf {
 fn non_game_count(stderr: &str) -> u64 {
     stderr
         .lines()
-        .filter_map(|l| l.split_once(" stretches of non-game text"))
+        .filter_map(|l| {
+            l.split_once(" stretches of non-game text")
+                .or_else(|| l.split_once(" stretch of non-game text"))
+        })
         .filter_map(|(head, _)| head.rsplit(' ').next()?.parse::<u64>().ok())
         .sum()
 }

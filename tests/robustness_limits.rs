@@ -432,20 +432,20 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
             vec![(vec![], Status::Clean, 2), (vec![], Status::Clean, 3)],
             vec![],
         ),
-        // the game's only movetext line: the game is skipped
+        // the game's only movetext line: the game is not read, its text kept (failed)
         (
             format!("[Event \"a\"]\n\n1. e4 {long} e5 *\n2. d4 *\n\n"),
             vec![
-                (vec!["line-too-long"], Status::Partial, 0),
+                (vec!["line-too-long"], Status::Failed, 0),
                 (vec![], Status::Clean, 3),
             ],
             vec![vec!["line-too-long"]],
         ),
-        // a long tag line: the game is skipped
+        // a long tag line: the game is not read, its text kept verbatim (failed)
         (
             format!("[Event \"{}\"]\n\n1. e4 e5 *\n\n", "x".repeat(LONG)),
             vec![
-                (vec!["line-too-long"], Status::Partial, 0),
+                (vec!["line-too-long"], Status::Failed, 0),
                 (vec![], Status::Clean, 3),
             ],
             vec![vec!["line-too-long"]],
@@ -472,7 +472,7 @@ fn line_budget_reports_the_long_line_and_the_next_game_is_read() {
         (
             format!("{}\n\n", "z".repeat(3 * LONG)),
             vec![
-                (vec!["line-too-long"], Status::Partial, 0),
+                (vec!["line-too-long"], Status::Failed, 0),
                 (vec![], Status::Clean, 3),
             ],
             vec![vec!["line-too-long"]],
