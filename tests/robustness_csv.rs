@@ -295,8 +295,9 @@ fn csv_formula_cells_are_neutralised_and_read_back() {
     assert!(moves.contains(",--,"), "{moves}");
 }
 
-/// A game of more rows than the budget: an error naming the rows not read, never a
-/// game held whatever its size (the old reader took every row).
+/// A game of more rows than the budget: an error, the game cut and its later rows read as a
+/// game of their own (nothing dropped); never a game held whatever its size (the old
+/// reader took every row).
 #[test]
 fn csv_game_over_the_row_budget_is_an_error() {
     use kyphu::archive::csv::MAX_GAME_ROWS;
@@ -307,7 +308,8 @@ fn csv_game_over_the_row_budget_is_an_error() {
         sheet.push_str(&format!("{},{w},{b}\n", i + 1));
     }
     let games = read_scoresheet(&sheet);
-    assert_eq!(games.len(), 1);
+    // cut at the budget: the rows past it are a game of their own, not dropped
+    assert_eq!(games.len(), 2);
     let d = games[0]
         .raw
         .diagnostics
@@ -315,11 +317,18 @@ fn csv_game_over_the_row_budget_is_an_error() {
         .find(|d| d.code == "csv-game-too-long")
         .expect("csv-game-too-long");
     let first = MAX_GAME_ROWS + 2;
-    let last = MAX_GAME_ROWS + 11;
     assert!(
-        d.message.contains(&format!("lines {first}-{last}")),
+        d.message.contains(&format!("cut before line {first}")),
         "{}",
         d.message
+    );
+    assert_eq!(games[1].raw.move_tokens().count(), 2 * 10);
+    assert!(
+        games[1]
+            .raw
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "csv-game-too-long")
     );
     assert_eq!(games[0].raw.move_tokens().count(), 2 * MAX_GAME_ROWS);
 }

@@ -105,7 +105,8 @@ impl CsvGame {
 
 /// The most rows one game of a scoresheet may have (a game has rarely more than 300
 /// move numbers; the longest possible chess game about 6,000). Past it the game ends
-/// with a `csv-game-too-long` error and its later rows are skipped, counted, not held.
+/// with a `csv-game-too-long` error and its later rows are read as a game of their own
+/// (kept verbatim, nothing held past the budget, nothing dropped).
 pub const MAX_GAME_ROWS: usize = 20_000;
 
 /// The most bytes of one CSV record (a row, with its quoted line breaks). A longer
@@ -229,8 +230,6 @@ pub struct ScoresheetReader<R: Read> {
     builder: Option<Builder>,
     game_key: Option<String>,
     any_row: bool,
-    /// Rows of an over-budget game being skipped: (first line, last line).
-    skipping: Option<(u64, u64)>,
     record: StringRecord,
     games: u64,
     done: bool,
@@ -261,7 +260,6 @@ impl<R: Read> ScoresheetReader<R> {
             builder: None,
             game_key: None,
             any_row: false,
-            skipping: None,
             record: StringRecord::new(),
             games: 0,
             done: false,
@@ -286,19 +284,6 @@ impl<R: Read> ScoresheetReader<R> {
     }
 
     fn finish(&mut self, mut b: Builder) -> CsvGame {
-        if let Some((from, to)) = self.skipping.take() {
-            let at = b.text.len();
-            b.diagnostics.push(
-                Diagnostic::error(
-                    "csv-game-too-long",
-                    format!(
-                        "expected at most {MAX_GAME_ROWS} rows in one game, found more: \
-                         the rows on lines {from}-{to} are not read"
-                    ),
-                )
-                .with_span(Span::from_range(at, at)),
-            );
-        }
         let decoding = self.decoding_diagnostics();
         b.diagnostics.extend(decoding);
         b.finish()
@@ -520,17 +505,46 @@ impl<R: Read> ScoresheetReader<R> {
             if let Some(k) = key {
                 self.game_key = Some(k.to_owned());
             }
-            if let Some((_, to)) = &mut self.skipping {
-                *to = line;
+            let over = self
+                .builder
+                .as_ref()
+                .is_some_and(|b| b.rows >= MAX_GAME_ROWS);
+            if over && let Some(mut b) = self.builder.take() {
+                // The game is cut at its budget; the rows after it are read as a game
+                // of their own (with its own budget): nothing is held past the budget,
+                // and nothing is dropped (issue 22).
+                let at = b.text.len();
+                b.diagnostics.push(
+                    Diagnostic::error(
+                        "csv-game-too-long",
+                        format!(
+                            "expected at most {MAX_GAME_ROWS} rows in one game, found more: \
+                             the game is cut before line {line}, and the rows from there \
+                             are read as a game of their own"
+                        ),
+                    )
+                    .with_span(Span::from_range(at, at)),
+                );
+                b.byte_end = byte;
+                let g = self.finish(b);
+                self.games += 1;
+                let mut next = Builder::new(self.games, line, byte);
+                next.key.clone_from(&self.game_key);
+                next.diagnostics.push(Diagnostic::error(
+                    "csv-game-too-long",
+                    format!(
+                        "the rows from line {line} continue a game cut at the \
+                         {MAX_GAME_ROWS}-row budget"
+                    ),
+                ));
+                next.row(&record, cols, line);
+                self.builder = Some(next);
+                done_game = Some(g);
             } else if let Some(b) = self.builder.as_mut() {
                 if b.key.is_none() {
                     b.key.clone_from(&self.game_key);
                 }
-                if b.rows >= MAX_GAME_ROWS {
-                    self.skipping = Some((line, line));
-                } else {
-                    b.row(&record, cols, line);
-                }
+                b.row(&record, cols, line);
             }
             self.any_row = true;
             if let Some(g) = done_game {
