@@ -45,7 +45,7 @@ use super::{Limits, MovetextCounts, RawGame, pgn::parse_game};
 use crate::{
     diag::{Diagnostic, Span},
     text::{
-        DecodeReport, EncodingSource,
+        DecodeReport, EncodingSource, Head,
         decode::{Utf16Reader, decode_chunk, decode_utf8},
     },
 };
@@ -56,41 +56,6 @@ pub struct ReadOptions {
     /// The user's `--encoding`: decode everything with it (a BOM still wins).
     pub encoding: Option<&'static Encoding>,
     pub limits: Limits,
-}
-
-/// A reader with a few bytes read ahead (for BOM sniffing) put back in front.
-struct Head<R> {
-    head: Vec<u8>,
-    pos: usize,
-    inner: R,
-}
-
-impl<R: BufRead> io::Read for Head<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let avail = self.fill_buf()?;
-        let n = avail.len().min(buf.len());
-        buf[..n].copy_from_slice(&avail[..n]);
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl<R: BufRead> BufRead for Head<R> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.pos < self.head.len() {
-            Ok(&self.head[self.pos..])
-        } else {
-            self.inner.fill_buf()
-        }
-    }
-
-    fn consume(&mut self, n: usize) {
-        if self.pos < self.head.len() {
-            self.pos = (self.pos + n).min(self.head.len());
-        } else {
-            self.inner.consume(n);
-        }
-    }
 }
 
 enum Input<R> {
@@ -565,11 +530,7 @@ impl<R: BufRead> ArchiveReader<R> {
     /// Reads from a buffered reader; nothing is read before the first `next()`.
     pub fn new(input: R, options: ReadOptions) -> ArchiveReader<R> {
         ArchiveReader {
-            input: Input::Plain(Head {
-                head: Vec::new(),
-                pos: 0,
-                inner: input,
-            }),
+            input: Input::Plain(Head::new(input)),
             options,
             sniffed: false,
             bom: None,
@@ -611,15 +572,7 @@ impl<R: BufRead> ArchiveReader<R> {
         self.sniffed = true;
         // read up to three bytes even from a reader that hands out fewer at a time
         if let Input::Plain(h) = &mut self.input {
-            while h.head.len() < 3 {
-                let buf = h.inner.fill_buf()?;
-                if buf.is_empty() {
-                    break;
-                }
-                let n = buf.len().min(3 - h.head.len());
-                h.head.extend_from_slice(&buf[..n]);
-                h.inner.consume(n);
-            }
+            h.fill_to(3)?;
         }
         let found = crate::text::sniff_bom(self.input.fill_buf()?);
         let forced_utf16 = self
