@@ -2,49 +2,9 @@
 //! snapshots of the exact text), and the command-line names that mean one thing each.
 #![allow(clippy::unwrap_used)]
 
-use std::{
-    io::Write,
-    process::{Command, Stdio},
-};
+mod common;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    /// Exit code, standard output and standard error, for a snapshot.
-    fn render(&self) -> String {
-        format!(
-            "exit code: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
-fn kyphu(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kyphu"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
+use common::kyphu;
 
 /// A perfect Latin-1 archive: one line about the encoding (in the summary), every
 /// game clean, exit 0. It used to give an `encoding-guessed` warning per game, count

@@ -2,7 +2,11 @@
 //! configuration.
 #![allow(dead_code, clippy::unwrap_used)]
 
-use std::path::PathBuf;
+use std::{
+    io::Write,
+    path::PathBuf,
+    process::{Command, Stdio},
+};
 
 use kyphu::chess::{Move, Position};
 use kyphu::diag::Severity;
@@ -151,4 +155,45 @@ pub fn pgn_files(dir: PathBuf) -> Vec<PathBuf> {
     }
     files.sort();
     files
+}
+
+/// What a run of the `kyphu` binary gave.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Exit code, standard output and standard error, for a snapshot.
+    pub fn render(&self) -> String {
+        format!(
+            "exit code: {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+/// Runs the `kyphu` binary in the repository's folder with `stdin` as its input.
+pub fn kyphu(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kyphu"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
 }
