@@ -494,28 +494,21 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                         return Err(e);
                     }
                 }
+                // non-game text is kept in the output too, counted, and the exit
+                // status is 1
                 if item.junk {
-                    // kept in the output, counted, and the exit status is 1
                     counts.junk += 1;
-                    let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
-                        match (csv.as_mut(), item.game.as_ref()) {
-                            (Some(w), Some(g)) => {
-                                w.write_non_game(&g.source.text)?;
-                                let rows = w.take_moves()?;
-                                let len = rows.len();
-                                out.push(rows, len)
-                            }
-                            _ => Ok(()),
-                        }
-                    });
-                    output_failed |= wrote.is_err();
-                    return wrote;
+                } else {
+                    counts.add(item.status, item.encoding);
                 }
-                counts.add(item.status, item.encoding);
                 let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
                     match (csv.as_mut(), item.game.as_ref()) {
                         (Some(w), Some(g)) => {
-                            w.write_game(g)?;
+                            if item.junk {
+                                w.write_non_game(&g.source.text)?;
+                            } else {
+                                w.write_game(g)?;
+                            }
                             // written on game by game, never held whole
                             let rows = w.take_moves()?;
                             let len = rows.len();
