@@ -3,16 +3,13 @@
 //! scoresheet CSV.
 
 pub mod archive;
+pub mod bytes;
 pub mod chess;
-pub mod cli;
 pub mod color;
-pub mod diag;
-pub mod diff;
 pub mod emit;
-pub mod game;
+pub mod model;
 pub mod notation;
 pub mod replay;
-pub mod suggest;
 #[cfg(test)]
 mod testing;
 pub mod text;

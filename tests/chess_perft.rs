@@ -201,7 +201,7 @@ fn play_legal_agrees_on_the_perft_suites() {
 fn play_legal_agrees_on_corpus_games() {
     use kyphu::{
         archive::{ReadOptions, read_bytes},
-        game::{AnyMove, StartPosition},
+        model::game::{AnyMove, StartPosition},
         replay::{ReplayOptions, replay},
     };
     let Some(dir) = shared("chess") else {

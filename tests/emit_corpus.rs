@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use kyphu::{
     archive::{ReadOptions, csv::read_scoresheet_with_games, read_bytes, read_str},
     emit::{CsvOptions, JsonOptions, JsonWriter, PgnOptions, PgnWriter, ScoresheetWriter},
-    game::Game,
+    model::game::Game,
     replay::{ReplayOptions, replay},
 };
 
@@ -158,7 +158,7 @@ fn corpus_converts_and_round_trips() {
 
 /// Clears the SAN hints replay recorded, so that the writer works SAN out from the
 /// positions again.
-fn without_hints(line: &mut kyphu::game::Line) {
+fn without_hints(line: &mut kyphu::model::game::Line) {
     for n in &mut line.moves {
         n.san = None;
         for v in n.variations_mut() {

@@ -10,12 +10,13 @@ use kyphu::{
         read_str,
     },
     chess::Position,
-    diag::Span,
+    emit::WriteMoves,
     emit::{
         Board, CsvOptions, JsonOptions, MoveStyle, PgnOptions, csv::to_csv_strings,
         json::to_json_string, pgn::to_pgn_string,
     },
-    game::{AnyMove, Game, GameResult, MoveNode},
+    model::diag::Span,
+    model::game::{AnyMove, Game, GameResult, MoveNode},
     notation::chess::{SanStyle, table},
     replay::{ReplayOptions, replay},
 };
@@ -184,7 +185,7 @@ fn chess960_game() {
     assert!(
         g.diagnostics
             .iter()
-            .all(|d| d.severity != kyphu::diag::Severity::Error),
+            .all(|d| d.severity != kyphu::model::diag::Severity::Error),
         "{:?}",
         g.diagnostics
     );
@@ -206,7 +207,7 @@ fn xiangqi_game() {
         "[Game \"Chinese Chess\"]\n[Event \"Cờ tướng\"]\n[Red \"Lại Lý Huynh\"]\n\n\
          1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 1/2-1/2\n",
     );
-    assert_eq!(g.kind(), kyphu::game::GameKind::Xiangqi);
+    assert_eq!(g.kind(), kyphu::model::game::GameKind::Xiangqi);
     assert_eq!(g.moves.moves.len(), 6, "{:?}", g.diagnostics);
     snapshot_all("xiangqi", &g);
 }
@@ -317,7 +318,7 @@ fn vietnamese_scoresheet_replays_with_csv_lines() {
     let span = g
         .diagnostics
         .iter()
-        .find(|d| d.severity == kyphu::diag::Severity::Error)
+        .find(|d| d.severity == kyphu::model::diag::Severity::Error)
         .and_then(|d| d.span)
         .unwrap();
     let cell = games[0].cell_at(span).unwrap();

@@ -437,7 +437,7 @@ fn every_move_kind_round_trips() {
 fn every_corpus_game_round_trips_in_every_table() {
     use kyphu::{
         archive::{ReadOptions, read_bytes},
-        game::{AnyMove, StartPosition},
+        model::game::{AnyMove, StartPosition},
         replay::{ReplayOptions, replay as replay_game},
     };
     let Some(c) = corpus() else { return };

@@ -12,9 +12,9 @@ use std::path::Path;
 
 use kyphu::archive::csv::{CsvGame, read_scoresheet, read_scoresheet_with_games};
 use kyphu::archive::{Element, RawGame, ReadOptions, read_bytes};
-use kyphu::diag::Span;
 use kyphu::emit::{CsvOptions, csv::to_csv_strings};
-use kyphu::game::{AnyMove, Game, StartPosition, Variant};
+use kyphu::model::diag::Span;
+use kyphu::model::game::{AnyMove, Game, StartPosition, Variant};
 use kyphu::replay::{ReplayOptions, replay};
 
 fn on_boundaries(text: &str, s: Span) -> bool {

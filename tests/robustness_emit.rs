@@ -12,7 +12,7 @@
 use kyphu::archive::{ReadOptions, read_bytes, read_str};
 use kyphu::chess::{Move, Position};
 use kyphu::emit::{JsonOptions, MoveStyle, PgnOptions, json::to_json_string, pgn::to_pgn_string};
-use kyphu::game::{AnyMove, Game, Line, Variant};
+use kyphu::model::game::{AnyMove, Game, Line, Variant};
 use kyphu::notation::chess::{PieceTable, SanStyle, tables, write_san};
 use kyphu::replay::{ReplayOptions, replay};
 use kyphu::xiangqi;
@@ -393,7 +393,7 @@ fn comment_words_never_start_a_line_with_a_tag_or_escape() {
 /// The errors of a game read back from kyphu's output, but `unparsed-kept`: the text a
 /// first pass could not read, kept in a `kyphu: unparsed:` comment, is an error again
 /// when read back (issue 22: a partial game stays partial), by design.
-fn new_errors(game: &kyphu::game::Game) -> Vec<String> {
+fn new_errors(game: &kyphu::model::game::Game) -> Vec<String> {
     errors(game)
         .into_iter()
         .filter(|e| !e.starts_with("unparsed-kept:"))

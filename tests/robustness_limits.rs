@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use kyphu::archive::{ArchiveReader, Limits, RawGame, ReadOptions, read_bytes};
 use kyphu::emit::{JsonOptions, PgnOptions, json::to_json_string, pgn::to_pgn_string};
-use kyphu::game::{Game, Line, Status};
+use kyphu::model::game::{Game, Line, Status};
 use kyphu::replay::{ReplayOptions, replay};
 
 const SMALL_STACK: usize = 256 * 1024;

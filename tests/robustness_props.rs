@@ -17,8 +17,8 @@
 
 use kyphu::archive::{RawGame, ReadOptions, read_bytes, read_str};
 use kyphu::chess::{Move, Position};
-use kyphu::diag::{Severity, Span};
-use kyphu::game::{AnyMove, Game, Line, Status};
+use kyphu::model::diag::{Severity, Span};
+use kyphu::model::game::{AnyMove, Game, Line, Status};
 use kyphu::notation::chess::{PieceTable, SanStyle, tables, write_long, write_san, write_uci};
 use kyphu::notation::xiangqi::{Dialect, Glyphs, read_play as xq_read_play, write as xq_write};
 use kyphu::replay::{ReplayOptions, replay};

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use kyphu::archive::{ReadOptions, read_bytes};
-use kyphu::game::{AnyMove, Game, StartPosition};
+use kyphu::model::game::{AnyMove, Game, StartPosition};
 use kyphu::notation::xiangqi::{
     Dialect, Glyphs, check_syntax, infer_dialect, read_play, read_play_many, split_moves, write,
 };
@@ -267,14 +267,14 @@ fn corpus_reads_and_round_trips() {
             let (dialect, _) = infer_dialect(start, &toks);
             *dialects.entry(dialect.to_string()).or_default() += 1;
             for d in &g.diagnostics {
-                if d.severity == kyphu::diag::Severity::Note {
+                if d.severity == kyphu::model::diag::Severity::Note {
                     *notes.entry(d.code).or_default() += 1;
                 }
             }
             let errors: Vec<_> = g
                 .diagnostics
                 .iter()
-                .filter(|d| d.severity == kyphu::diag::Severity::Error)
+                .filter(|d| d.severity == kyphu::model::diag::Severity::Error)
                 .collect();
             let line = main_line(&g);
             plies += line.len();

@@ -4,8 +4,8 @@
 #![no_main]
 
 use kyphu::archive::{Limits, ReadOptions, read_bytes};
-use kyphu::diag::Span;
-use kyphu::game::Line;
+use kyphu::model::diag::Span;
+use kyphu::model::game::Line;
 use kyphu::replay::{ReplayOptions, replay};
 use libfuzzer_sys::fuzz_target;
 

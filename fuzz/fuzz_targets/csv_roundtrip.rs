@@ -7,7 +7,7 @@
 use kyphu::archive::csv::read_scoresheet_with_games;
 use kyphu::archive::{ReadOptions, read_bytes};
 use kyphu::emit::{CsvOptions, csv::to_csv_strings};
-use kyphu::game::{AnyMove, Game};
+use kyphu::model::game::{AnyMove, Game};
 use kyphu::replay::{ReplayOptions, replay};
 use libfuzzer_sys::fuzz_target;
 

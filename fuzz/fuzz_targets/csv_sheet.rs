@@ -7,8 +7,8 @@
 
 use kyphu::archive::RawGame;
 use kyphu::archive::csv::{read_scoresheet, read_scoresheet_with_games};
-use kyphu::diag::Span;
-use kyphu::game::Line;
+use kyphu::model::diag::Span;
+use kyphu::model::game::Line;
 use kyphu::replay::{ReplayOptions, replay};
 use libfuzzer_sys::fuzz_target;
 

@@ -7,7 +7,7 @@
 #![no_main]
 
 use kyphu::archive::csv::{ScoresheetReader, looks_like_scoresheet};
-use kyphu::cli::input::ZstdFrames;
+use kyphu::bytes::ZstdFrames;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,7 +4,7 @@
 #![no_main]
 
 use kyphu::archive::{Element, Limits, parse_game};
-use kyphu::diag::Span;
+use kyphu::model::diag::Span;
 use libfuzzer_sys::fuzz_target;
 
 fn on_boundaries(text: &str, s: Span) -> bool {

@@ -4,9 +4,9 @@
 #![no_main]
 
 use kyphu::archive::{ReadOptions, read_bytes, read_str};
-use kyphu::diag::Severity;
+use kyphu::model::diag::Severity;
 use kyphu::emit::{JsonOptions, PgnOptions, json::to_json_string, pgn::to_pgn_string};
-use kyphu::game::{AnyMove, Line};
+use kyphu::model::game::{AnyMove, Line};
 use kyphu::replay::{ReplayOptions, replay};
 use libfuzzer_sys::fuzz_target;
 

@@ -20,8 +20,8 @@ use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
 
 use super::{CommentKind, Element, RawGame};
 use crate::{
-    diag::{Diagnostic, Span},
-    game::GameResult,
+    model::diag::{Diagnostic, Span},
+    model::game::GameResult,
     text::{DecodeReport, EncodingSource},
 };
 
@@ -1097,7 +1097,7 @@ mod tests {
             Element::Move { span, .. } => Some(*span),
             _ => None,
         });
-        let lc = crate::diag::LineIndex::new(&g.text, g.first_line)
+        let lc = crate::model::diag::LineIndex::new(&g.text, g.first_line)
             .locate(&g.text, e4.unwrap().start as usize);
         assert_eq!(lc.line, 2);
         assert_eq!(games[0].cell_at(e4.unwrap()).unwrap().field, 1);
@@ -1195,7 +1195,7 @@ mod tests {
                     _ => None,
                 })
                 .unwrap();
-            let lc = crate::diag::LineIndex::new(&g.text, g.first_line)
+            let lc = crate::model::diag::LineIndex::new(&g.text, g.first_line)
                 .locate(&g.text, last.start as usize);
             assert_eq!(lc.line, last_line, "{csv:?}: {:?}", g.text);
         }

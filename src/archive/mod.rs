@@ -8,7 +8,9 @@
 
 use std::{borrow::Cow, num::NonZeroU32};
 
-use crate::{diag::Diagnostic, diag::Span, game::GameResult, text::DecodeReport};
+use crate::{
+    model::diag::Diagnostic, model::diag::Span, model::game::GameResult, text::DecodeReport,
+};
 
 pub mod csv;
 pub mod pgn;

@@ -4,7 +4,7 @@
 //! a depth counter and a bounded stack of open `(` positions), so no input can drive
 //! recursion. See [`parse_game`] for the accepted forms.
 
-use std::{num::NonZeroU32, sync::OnceLock};
+use std::{borrow::Cow, num::NonZeroU32, sync::OnceLock};
 
 use nom::{
     IResult, Parser, bytes::complete::tag, character::complete::char, combinator::opt,
@@ -13,8 +13,8 @@ use nom::{
 
 use super::{CommentKind, Element, Limits, MovetextCounts, RawTag};
 use crate::{
-    diag::{Diagnostic, Span},
-    game::GameResult,
+    model::diag::{Diagnostic, Span},
+    model::game::GameResult,
     notation::chess::lang::{PLAIN_FIRST, plain_english, plain_later},
     text::{decode::bmp_char, normalize},
 };
@@ -1591,6 +1591,39 @@ impl<'a, 'l> Parser_<'a, 'l> {
         }
         self.pos = b;
     }
+}
+
+/// The text of a comment with the escapes the PGN writer makes read back (`\x7b`,
+/// `\x7d`, `\x5c` as `{`, `}`, `\`); borrowed when it holds none. Applied to every
+/// comment read, so a comment written by kyphu reads back as the text it held.
+pub fn unescape_comment(text: &str) -> Cow<'_, str> {
+    if !text.contains("\\x") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("\\x") {
+        out.push_str(rest.get(..i).unwrap_or(""));
+        let tail = rest.get(i..).unwrap_or("");
+        let c = match tail.get(..4) {
+            Some("\\x7b") => Some('{'),
+            Some("\\x7d") => Some('}'),
+            Some("\\x5c") => Some('\\'),
+            _ => None,
+        };
+        match c {
+            Some(c) => {
+                out.push(c);
+                rest = tail.get(4..).unwrap_or("");
+            }
+            None => {
+                out.push('\\');
+                rest = tail.get(1..).unwrap_or("");
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use super::{Limits, MovetextCounts, RawGame, pgn::parse_game};
 use crate::{
-    diag::{Diagnostic, Span},
+    model::diag::{Diagnostic, Span},
     text::{
         DecodeReport, EncodingSource, Head,
         decode::{Utf16Reader, decode_chunk, decode_utf8},
@@ -1443,7 +1443,7 @@ mod tests {
     use encoding_rs::WINDOWS_1251;
 
     use super::*;
-    use crate::game::GameResult;
+    use crate::model::game::GameResult;
 
     /// (tag Event or first move, junk, first_line) of each item.
     fn summary(games: &[RawGame]) -> Vec<(String, bool, u64)> {
@@ -1604,7 +1604,7 @@ mod tests {
         let input = "[Event \"a\"]\r\r1. e4 e5\r2. Nf3 *\r\r[Event \"b\"]\r\r1. d4\r\n2. Zz9 *";
         let games = read_str(input);
         let g = &games[1];
-        let idx = crate::diag::LineIndex::new(&g.text, g.first_line);
+        let idx = crate::model::diag::LineIndex::new(&g.text, g.first_line);
         let zz = g.move_tokens().position(|t| t == "Zz9").unwrap();
         let span = g
             .movetext

@@ -976,7 +976,7 @@ impl Position {
     /// check as they were: only for a caller that asks nothing of the position that
     /// depends on them (legal moves, `is_check`) until [`Position::end_pieces_only`].
     /// A writer that knows each move's SAN already (from
-    /// [`crate::game::SanHint`]) plays a game this way for its final FEN.
+    /// [`crate::model::game::SanHint`]) plays a game this way for its final FEN.
     #[inline(always)]
     pub(crate) fn play_pieces(&mut self, m: &Move) {
         self.play_pieces_of::<false>(m);

@@ -13,8 +13,8 @@ use super::{
     pipeline,
     render::{Fens, Located},
 };
-use crate::{
-    diag::{LineIndex, Severity},
+use kyphu::{
+    model::diag::{LineIndex, Severity},
     replay::replay,
 };
 

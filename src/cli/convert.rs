@@ -15,14 +15,14 @@ use super::{
     pipeline,
     render::{Fens, Located},
 };
-use crate::{
+use kyphu::{
     archive::{ArchiveReader, Piece, RawGame, csv::ScoresheetReader},
-    diag::{LineIndex, Severity},
     emit::{
         self, CsvOptions, JsonOptions, MoveStyle, PgnOptions, ScoresheetWriter, XiangqiNotation,
         json::{JsonBuf, JsonRenderer},
     },
-    game::{Game, Status},
+    model::diag::{LineIndex, Severity},
+    model::game::{Game, Status},
     notation::chess::{SanStyle, english},
     replay::replay,
 };
@@ -139,7 +139,7 @@ impl ConvertArgs {
     fn style(&self) -> Result<MoveStyle, CliError> {
         let table = match &self.out_lang {
             None => english(),
-            Some(code) => crate::notation::chess::table(code)
+            Some(code) => kyphu::notation::chess::table(code)
                 .ok_or_else(|| CliError::Usage(format!("unknown output language `{code}`")))?,
         };
         let chess = match self.out_notation {
@@ -606,13 +606,14 @@ pub(super) fn source(
     from: InputFormat,
     file: &str,
 ) -> Result<Box<dyn Iterator<Item = io::Result<Piece>> + Send>, CliError> {
-    let mut input = super::input::open(file).map_err(CliError::Input)?;
+    let mut input =
+        kyphu::bytes::open_wrapped(file, super::progress::counted).map_err(CliError::Input)?;
     let is_csv = match from {
         InputFormat::Csv => true,
         InputFormat::Pgn => false,
         InputFormat::Auto => {
             file.to_ascii_lowercase().ends_with(".csv")
-                || crate::archive::csv::looks_like_scoresheet(
+                || kyphu::archive::csv::looks_like_scoresheet(
                     input.peek(4096).map_err(CliError::Input)?,
                 )
         }

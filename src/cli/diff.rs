@@ -7,12 +7,12 @@ use std::{
 };
 
 use super::{CliError, GameArg, ReadArgs, render::move_of_ply};
-use crate::{
+use kyphu::{
     color::Color,
-    diag::LineIndex,
-    diff::{Divergence, agreed_fen, compare, table_of},
     emit::{PgnOptions, pgn::to_pgn_string},
-    game::Game,
+    model::diag::LineIndex,
+    model::diff::{Divergence, agreed_fen, compare, table_of},
+    model::game::Game,
     replay::replay,
 };
 
@@ -121,8 +121,8 @@ pub fn run(a: &DiffArgs) -> Result<ExitCode, CliError> {
     let (ta, tb) = (table_of(&ga), table_of(&gb));
     let c = compare(&ga, &gb, ta, tb);
     let mut s = String::new();
-    let reading = |g: &Game, table: &crate::notation::chess::PieceTable| match g.kind() {
-        crate::game::GameKind::Xiangqi => "xiangqi".to_owned(),
+    let reading = |g: &Game, table: &kyphu::notation::chess::PieceTable| match g.kind() {
+        kyphu::model::game::GameKind::Xiangqi => "xiangqi".to_owned(),
         _ => format!("piece letters {}", table.name),
     };
     let _ = writeln!(s, "A: {} (game {number}), {}", a.a, reading(&ga, ta));
@@ -188,7 +188,7 @@ pub fn run(a: &DiffArgs) -> Result<ExitCode, CliError> {
             node.take_variations();
         }
         common.unparsed = None;
-        common.result = crate::game::GameResult::Unknown;
+        common.result = kyphu::model::game::GameResult::Unknown;
         let _ = writeln!(s, "\nThe game up to the point both records agree:\n");
         s.push_str(&to_pgn_string(
             &common,

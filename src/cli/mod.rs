@@ -6,7 +6,6 @@
 mod check;
 mod convert;
 mod diff;
-pub mod input;
 pub mod output;
 mod perft;
 pub mod pipeline;
@@ -18,9 +17,9 @@ use std::{io, process::ExitCode, sync::Arc};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::{
+use kyphu::{
     archive::{ArchiveReader, ReadOptions},
-    game::{Game, Status, Variant},
+    model::game::{Game, Status, Variant},
     notation::chess::{PieceTable, table, tables},
     notation::xiangqi::{Dialect, Glyphs},
     replay::ReplayOptions,
@@ -254,7 +253,7 @@ impl ReadArgs {
 
     /// Opens `file` and streams its raw games.
     fn open(&self, file: &str) -> Result<ArchiveReader<Box<dyn io::BufRead + Send>>, CliError> {
-        let input = input::open(file).map_err(CliError::Input)?;
+        let input = kyphu::bytes::open_wrapped(file, progress::counted).map_err(CliError::Input)?;
         Ok(ArchiveReader::new(input.reader, self.read_options()?))
     }
 }

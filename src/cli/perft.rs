@@ -7,7 +7,7 @@ use std::{
 };
 
 use super::{CliError, VariantArg};
-use crate::{chess, xiangqi};
+use kyphu::{chess, xiangqi};
 
 #[derive(Debug, clap::Args)]
 pub struct PerftArgs {

@@ -23,7 +23,7 @@ use std::{
     thread,
 };
 
-use crate::archive::{Piece, RawGame, number_games};
+use kyphu::archive::{Piece, RawGame, number_games};
 
 /// Pieces (as a rule, games) per batch.
 const BATCH: usize = 64;
@@ -426,7 +426,7 @@ impl Drop for Turn<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::archive::{ArchiveReader, ReadOptions, read_str};
+    use kyphu::archive::{ArchiveReader, ReadOptions, read_str};
 
     fn pieces(text: &str) -> impl Iterator<Item = io::Result<Piece>> + Send + '_ {
         ArchiveReader::new(text.as_bytes(), ReadOptions::default()).pieces()

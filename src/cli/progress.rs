@@ -40,6 +40,11 @@ impl<R: Read> Read for Counted<R> {
     }
 }
 
+/// `file` counted for the progress line's ETA on a compressed file.
+pub fn counted(file: File) -> Box<dyn Read + Send> {
+    Box::new(Counted::new(file))
+}
+
 /// Where the line is drawn.
 enum Sink {
     Stderr,

@@ -5,11 +5,11 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::{
+use kyphu::{
     color::Color,
-    diag::{Diagnostic, LineIndex},
-    emit::{Board, push_u64},
-    game::{Game, StartPosition},
+    emit::Board,
+    model::diag::{Diagnostic, LineIndex},
+    model::game::{Game, StartPosition},
 };
 
 /// Where a diagnostic stands, computed once per diagnostic.
@@ -20,7 +20,7 @@ pub struct Located<'a> {
     pub game: u64,
     pub white: Option<&'a str>,
     pub black: Option<&'a str>,
-    pub severity: crate::diag::Severity,
+    pub severity: kyphu::model::diag::Severity,
     pub code: &'a str,
     pub message: &'a str,
     pub line: Option<u64>,
@@ -58,11 +58,6 @@ pub fn move_of_ply(game: &Game, ply: u32) -> (u32, Color) {
             Color::Black
         },
     )
-}
-
-/// The FEN before main-line ply `ply`, if the game's main line reaches it.
-pub fn fen_before(game: &Game, ply: u32) -> Option<String> {
-    Fens::new(game).before(ply)
 }
 
 /// The FENs along a game's main line, for its diagnostics: the board is kept between
@@ -366,10 +361,15 @@ impl<'a> Located<'a> {
     }
 }
 
+/// Appends a decimal number.
+fn push_u64(out: &mut String, v: u64) {
+    out.push_str(itoa::Buffer::new().format(v));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
+    use kyphu::{
         archive::read_str,
         replay::{ReplayOptions, replay},
     };
@@ -451,7 +451,7 @@ mod tests {
         assert_eq!(move_of_ply(&game, 1), (30, Color::Black));
         assert_eq!(move_of_ply(&game, 2), (31, Color::White));
         assert_eq!(
-            fen_before(&game, 2).as_deref(),
+            Fens::new(&game).before(2).as_deref(),
             Some("8/3k4/8/8/8/8/8/4K3 w - - 1 31")
         );
     }

@@ -6,12 +6,12 @@ use std::{
 };
 
 use super::{CliError, ReadArgs, render::move_of_ply};
-use crate::{
+use kyphu::{
     chess,
     color::Color,
-    diag::{LineIndex, Severity},
     emit::Board,
-    game::{Game, Status},
+    model::diag::{LineIndex, Severity},
+    model::game::{Game, Status},
     replay::replay,
     xiangqi,
 };
@@ -219,7 +219,7 @@ fn xiangqi_diagram(pos: &xiangqi::Position, s: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{archive::read_str, replay::ReplayOptions};
+    use kyphu::{archive::read_str, replay::ReplayOptions};
 
     #[test]
     fn chess_diagram_after_two_plies() {

@@ -13,7 +13,8 @@ use std::{borrow::Cow, io};
 use super::{Board, MoveStyle, SEVEN_TAG_ROSTER, is_initial};
 use crate::{
     color::Color,
-    game::{Game, MoveNode, Variant},
+    emit::WriteMoves,
+    model::game::{Game, MoveNode, Variant},
 };
 
 /// Header of the moves file.
@@ -398,8 +399,8 @@ mod tests {
     use super::*;
     use crate::{
         chess::Position,
-        diag::Span,
-        game::{AnyMove, Clock, GameResult},
+        model::diag::Span,
+        model::game::{AnyMove, Clock, GameResult},
     };
 
     #[test]
@@ -422,9 +423,9 @@ mod tests {
     fn rows_per_move_number() {
         let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 10";
         let pos = Position::from_fen(fen).unwrap();
-        let mut g = crate::game::Game::new(
-            crate::game::Variant::Chess,
-            crate::game::StartPosition::Chess(Box::new(pos.clone())),
+        let mut g = crate::model::game::Game::new(
+            crate::model::game::Variant::Chess,
+            crate::model::game::StartPosition::Chess(Box::new(pos.clone())),
         );
         let mut p = pos;
         for (uci, clock, draw) in [("e8d7", Some(60_000), true), ("e2e4", None, false)] {

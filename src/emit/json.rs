@@ -9,8 +9,9 @@ use std::io;
 
 use super::{Board, MoveStyle};
 use crate::{
-    diag::{LineCol, Severity, Span},
-    game::{AnyMove, Clock, Game, Line, MainLine, MoveNode, StartPosition},
+    emit::WriteMoves,
+    model::diag::{LineCol, Severity, Span},
+    model::game::{AnyMove, Clock, Game, Line, MainLine, MoveNode, StartPosition},
     notation::chess::{SanOut, write_san_hinted_into},
 };
 
@@ -371,7 +372,7 @@ fn render_with(b: &mut JsonBuf, game: &Game, r: &JsonRenderer, plain_path: bool)
 
 /// Appends the pairs of the `tags` object, then `},"tag_list":[` and the items of the
 /// list (the general path: see [`put_plain_tags`]).
-fn put_tags(b: &mut JsonBuf, scratch: &mut [u8; SCRATCH], tags: &crate::game::Tags) {
+fn put_tags(b: &mut JsonBuf, scratch: &mut [u8; SCRATCH], tags: &crate::model::game::Tags) {
     // each tag with whether its name and value need no escape, checked once for the
     // two places it is written
     let tags: Vec<(&str, &str, bool)> = tags
@@ -424,10 +425,10 @@ fn plain_tags_fit(text_len: usize, items: usize) -> bool {
 /// Appends what [`put_tags`] appends and returns `true` when no name or value needs an
 /// escape and the tags fit ([`plain_tags_fit`]; otherwise `false`, and nothing
 /// appended): every name and value is copied from the tags' text
-/// ([`crate::game::Tags::raw_parts`]) in pieces of 16 bytes into room of a fixed
+/// ([`crate::model::game::Tags::raw_parts`]) in pieces of 16 bytes into room of a fixed
 /// size in `b`; names are compared for the first value of each name only when a mask
 /// of their words says they may repeat.
-fn put_plain_tags(b: &mut JsonBuf, tags: &crate::game::Tags) -> bool {
+fn put_plain_tags(b: &mut JsonBuf, tags: &crate::model::game::Tags) -> bool {
     let (text, items) = tags.raw_parts();
     let text = text.as_bytes();
     if !plain_tags_fit(text.len(), items.len()) || !all_plain(text) {
@@ -592,7 +593,7 @@ fn size_hint(game: &Game) -> usize {
 /// every move was written by [`put_plain_run`] (then each carries its hint and none
 /// is illegal: the line is [`MainLine::PLAIN`]).
 ///
-/// The usual chess move is written from its hint ([`crate::game::SanHint`]) without
+/// The usual chess move is written from its hint ([`crate::model::game::SanHint`]) without
 /// the board, so the board is left behind: the moves since the last one played on it
 /// are played ([`play_pending`]) only when a move needs the board (one without a
 /// hint, or with variations, which start from the position before it). The caller
@@ -747,7 +748,7 @@ fn put_plain_run(
 /// Writes the object of a move of the usual kind at `at` in `b`, as the general path
 /// of [`write_line`] writes it, into the room of `b` past `at` (made when there is
 /// too little; what is past the object stays room: see [`put_plain_run`]), and
-/// returns its length: a chess move with its [`crate::game::SanHint`], without
+/// returns its length: a chess move with its [`crate::model::game::SanHint`], without
 /// comment, NAG, clock, draw offer or variation, not illegal, written in the text (a
 /// span) as up to eight bytes that need no escape, with a ply and a column below 1000
 /// (the first move of a line: without comments before it, which the caller checks).
@@ -902,7 +903,7 @@ impl SanWords {
                     CastlingSide::KingSide => (crate::chess::Square::E1, crate::chess::Square::H1),
                     CastlingSide::QueenSide => (crate::chess::Square::E1, crate::chess::Square::A1),
                 };
-                let hint = crate::game::SanHint {
+                let hint = crate::model::game::SanHint {
                     file: false,
                     rank: false,
                     check: false,
@@ -954,7 +955,7 @@ impl SanWords {
     /// put together from words without a loop: a move without promotion from its
     /// template ([`SanTemplate`]).
     #[inline(always)]
-    fn san(&self, m: &crate::chess::Move, hint: crate::game::SanHint) -> SanWord {
+    fn san(&self, m: &crate::chess::Move, hint: crate::model::game::SanHint) -> SanWord {
         let Some((role, from, to, capture, None)) = m.san_parts() else {
             return self.san_by_pieces(m, hint);
         };
@@ -972,7 +973,7 @@ impl SanWords {
     /// [`SanWords::san`] piece by piece: for castling and promotions (and the test
     /// comparing the templates with it).
     #[inline(never)]
-    fn san_by_pieces(&self, m: &crate::chess::Move, hint: crate::game::SanHint) -> SanWord {
+    fn san_by_pieces(&self, m: &crate::chess::Move, hint: crate::model::game::SanHint) -> SanWord {
         let word = |t: &[(u64, usize)], i: usize| t.get(i).copied().unwrap_or((0, 0));
         let mut s = SanWord::default();
         let Some((role, from, to, capture, promotion)) = m.san_parts() else {
@@ -1002,7 +1003,7 @@ impl SanWords {
 
     /// `s` with the check mark of `hint` in the style.
     #[inline(always)]
-    fn check_mark(&self, mut s: SanWord, hint: crate::game::SanHint) -> SanWord {
+    fn check_mark(&self, mut s: SanWord, hint: crate::model::game::SanHint) -> SanWord {
         if self.check_marks && hint.check {
             s.push_ascii(if hint.mate { b'#' } else { b'+' });
         }
@@ -1051,7 +1052,7 @@ fn copy_at(bytes: &mut [u8], len: &mut usize, s: &[u8], n: usize) -> bool {
 }
 
 /// Plays `nodes` on `board`, as [`write_line`] would have: a chess move with its hint
-/// ([`crate::game::SanHint`]) by its pieces only
+/// ([`crate::model::game::SanHint`]) by its pieces only
 /// ([`crate::chess::Position::play_pieces`]), any other move as [`push_san`] plays it.
 fn play_pending(board: &mut Board, nodes: &[MoveNode]) {
     for node in nodes {
@@ -1069,7 +1070,7 @@ fn play_pending(board: &mut Board, nodes: &[MoveNode]) {
 /// Appends the move's notation as [`Board::write_and_play`] writes it (escaped) and
 /// plays it; the usual chess move straight into `b`.
 ///
-/// A chess move with its [`crate::game::SanHint`] is written from the hint, and the
+/// A chess move with its [`crate::model::game::SanHint`] is written from the hint, and the
 /// board only follows the pieces ([`crate::chess::Position::play_pieces`]); the pieces
 /// giving check are brought up to date before a move without one.
 fn push_san(b: &mut JsonBuf, ctx: &mut Ctx<'_>, board: &mut Board, node: &MoveNode) {
@@ -1179,17 +1180,17 @@ fn is_plain(node: &MoveNode) -> bool {
 
 fn kind_name(game: &Game) -> &'static str {
     match game.kind() {
-        crate::game::GameKind::Chess => "chess",
-        crate::game::GameKind::Xiangqi => "xiangqi",
+        crate::model::game::GameKind::Chess => "chess",
+        crate::model::game::GameKind::Xiangqi => "xiangqi",
     }
 }
 
-fn status_name(status: crate::game::Status) -> &'static str {
+fn status_name(status: crate::model::game::Status) -> &'static str {
     match status {
-        crate::game::Status::Clean => "clean",
-        crate::game::Status::Repaired => "repaired",
-        crate::game::Status::Partial => "partial",
-        crate::game::Status::Failed => "failed",
+        crate::model::game::Status::Clean => "clean",
+        crate::model::game::Status::Repaired => "repaired",
+        crate::model::game::Status::Partial => "partial",
+        crate::model::game::Status::Failed => "failed",
     }
 }
 
@@ -1489,7 +1490,7 @@ fn column_number(from_start: usize) -> u32 {
 const FIELD: usize = 40;
 
 /// Line and column of byte offsets in one text, as
-/// [`LineIndex::locate`](crate::diag::LineIndex::locate) gives them, for offsets
+/// [`LineIndex::locate`](crate::model::diag::LineIndex::locate) gives them, for offsets
 /// asked mostly in increasing order (the moves of a game, in the order of its text),
 /// without allocating. The cursor stands on one line, whose end it knows: an offset
 /// on that line costs a subtraction (on a line that is not ASCII, a count of the
@@ -1851,7 +1852,7 @@ pub fn non_game_json(game: &Game) -> Vec<u8> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::diag::LineIndex;
+    use crate::model::diag::LineIndex;
 
     /// The SAN styles the hinted-SAN tests compare: PGN, figurine, Vietnamese letters,
     /// and PGN without check marks.
@@ -2251,7 +2252,7 @@ mod tests {
         let mut rng = crate::testing::XorShift::new(5);
         let (mut fast, mut plain) = (0, 0);
         for _ in 0..3000 {
-            let mut tags = crate::game::Tags::default();
+            let mut tags = crate::model::game::Tags::default();
             let many = rng.below(10) == 0;
             let n = rng.below(if many { 40 } else { 12 });
             for _ in 0..n {
@@ -2323,7 +2324,7 @@ mod tests {
         for pos in positions {
             for m in &pos.legal_moves() {
                 for bits in 0..16u8 {
-                    let hint = crate::game::SanHint {
+                    let hint = crate::model::game::SanHint {
                         file: bits & 1 != 0,
                         rank: bits & 2 != 0,
                         check: bits & 4 != 0,
@@ -2398,7 +2399,7 @@ mod tests {
         }
     }
 
-    /// Clears the [`crate::game::SanHint`] of every move of `line`, variations too.
+    /// Clears the [`crate::model::game::SanHint`] of every move of `line`, variations too.
     fn clear_hints(line: &mut Line) {
         for node in &mut line.moves {
             node.san = None;

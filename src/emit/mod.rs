@@ -1,11 +1,11 @@
-//! Writers: pure renderers over a [`Game`](crate::game::Game).
+//! Writers: pure renderers over a [`Game`](crate::model::game::Game).
 //!
 //! - [`pgn`]: PGN export format (1994 standard §8.1, §16), streaming to any
 //!   [`std::io::Write`], with options for a reduced export and SAN in other languages.
 //! - [`json`]: JSON Lines, one object per game, schema `docs/schema/game.schema.json`.
 //! - [`csv`]: scoresheet CSV, one row per move number, plus a `games.csv` of headers.
 //!
-//! Writers never see source text except through [`Game::written`](crate::game::Game::written)
+//! Writers never see source text except through [`Game::written`](crate::model::game::Game::written)
 //! (the JSON `written` field). They replay the move tree from the game's start to render
 //! notation; a [`Board`] carries what each game kind needs for that. User documentation:
 //! `docs/formats.md`.
@@ -22,8 +22,7 @@ use std::fmt::Write as _;
 
 use crate::{
     chess,
-    color::Color,
-    game::{AnyMove, StartPosition},
+    model::game::{AnyMove, StartPosition},
     notation::chess::{SanOut, SanStyle, write_check_suffix, write_san, write_uci},
 };
 
@@ -31,13 +30,13 @@ use crate::{
 /// time (`Box<dyn GameWriter>`).
 pub trait GameWriter {
     /// Writes one game.
-    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()>;
+    fn write_game(&mut self, game: &crate::model::game::Game) -> std::io::Result<()>;
     /// Flushes what was written to the underlying writer(s).
     fn flush(&mut self) -> std::io::Result<()>;
 }
 
 impl<W: std::io::Write> GameWriter for PgnWriter<W> {
-    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()> {
+    fn write_game(&mut self, game: &crate::model::game::Game) -> std::io::Result<()> {
         PgnWriter::write_game(self, game)
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -46,7 +45,7 @@ impl<W: std::io::Write> GameWriter for PgnWriter<W> {
 }
 
 impl<W: std::io::Write> GameWriter for JsonWriter<W> {
-    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()> {
+    fn write_game(&mut self, game: &crate::model::game::Game) -> std::io::Result<()> {
         JsonWriter::write_game(self, game)
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -55,7 +54,7 @@ impl<W: std::io::Write> GameWriter for JsonWriter<W> {
 }
 
 impl<W: std::io::Write, G: std::io::Write> GameWriter for ScoresheetWriter<W, G> {
-    fn write_game(&mut self, game: &crate::game::Game) -> std::io::Result<()> {
+    fn write_game(&mut self, game: &crate::model::game::Game) -> std::io::Result<()> {
         ScoresheetWriter::write_game(self, game)
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -93,64 +92,24 @@ pub enum XiangqiNotation {
     Dialect(crate::notation::xiangqi::Dialect),
 }
 
-/// The position a writer carries while walking a move tree. Cloning a `Board`
-/// allocates nothing.
-#[derive(Clone, Debug)]
-pub enum Board {
-    Chess(chess::Position),
-    Xiangqi(crate::xiangqi::Position),
+pub use crate::model::board::Board;
+
+/// Writing moves from a [`Board`]: the writers' side of the board, kept here so that the
+/// model knows nothing of notation.
+pub trait WriteMoves {
+    /// Appends `mv` in `style` (SAN with check marks for chess, `--` for a null move).
+    fn write_move(&self, out: &mut String, mv: &AnyMove, style: &MoveStyle);
+    /// Appends `mv` as [`WriteMoves::write_move`] does and plays it, playing a chess
+    /// move only once (for the check mark and the board both).
+    fn write_and_play(&mut self, out: &mut String, mv: &AnyMove, style: &MoveStyle);
+    /// Appends the coordinate form: UCI for chess (`e2e4`, `e7e8q`; chess960 castling
+    /// as king-takes-rook), ICCS for xiangqi (`h2e2`), `0000` for a null move (UCI).
+    fn write_coords(&self, out: &mut String, mv: &AnyMove);
 }
 
-impl Board {
-    /// The board at the start of `start`.
-    pub fn new(start: &StartPosition) -> Board {
-        match start {
-            StartPosition::Chess(p) => Board::Chess((**p).clone()),
-            StartPosition::Xiangqi(p) => Board::Xiangqi((**p).clone()),
-        }
-    }
-
-    pub fn turn(&self) -> Color {
-        match self {
-            Board::Chess(p) => p.turn(),
-            Board::Xiangqi(p) => p.turn(),
-        }
-    }
-
-    /// The move number of the move to play (FEN field 6).
-    pub fn fullmoves(&self) -> u32 {
-        match self {
-            Board::Chess(p) => p.fullmoves(),
-            Board::Xiangqi(p) => p.fullmoves(),
-        }
-    }
-
-    /// The ply of the move to play, counted from the game's move 1 (1 = White's or
-    /// Red's first move), as [`crate::diag::Diagnostic::ply`] counts.
-    pub fn ply(&self) -> u32 {
-        self.fullmoves()
-            .saturating_sub(1)
-            .saturating_mul(2)
-            .saturating_add(if self.turn() == Color::Black { 2 } else { 1 })
-    }
-
-    /// Plays `mv` (legal or a kept illegal move; never panics). A null move or a move
-    /// of the other game kind only passes the turn.
-    pub fn play(&mut self, mv: &AnyMove) {
-        match (self, mv) {
-            (Board::Chess(p), AnyMove::Chess(m)) => p.play_unchecked(m),
-            (Board::Chess(p), _) => p.play_null(),
-            (Board::Xiangqi(p), AnyMove::Xiangqi(m)) => p.play_unchecked(*m),
-            (Board::Xiangqi(p), _) => {
-                // The engine refuses a null move in check; the position then stays as
-                // it is (replay never produces one, so this only guards odd input).
-                let _ = p.play_null();
-            }
-        }
-    }
-
+impl WriteMoves for Board {
     /// Appends `mv` in `style` (SAN with check marks for chess, `--` for a null move).
-    pub fn write_move(&self, out: &mut String, mv: &AnyMove, style: &MoveStyle) {
+    fn write_move(&self, out: &mut String, mv: &AnyMove, style: &MoveStyle) {
         match (self, mv) {
             (_, AnyMove::Null) => out.push_str("--"),
             (Board::Chess(p), AnyMove::Chess(m)) => write_chess_san(out, p, m, &style.chess),
@@ -163,9 +122,9 @@ impl Board {
         }
     }
 
-    /// Appends `mv` as [`Board::write_move`] does and plays it, playing a chess move
+    /// Appends `mv` as [`WriteMoves::write_move`] does and plays it, playing a chess move
     /// only once (for the check mark and the board both).
-    pub fn write_and_play(&mut self, out: &mut String, mv: &AnyMove, style: &MoveStyle) {
+    fn write_and_play(&mut self, out: &mut String, mv: &AnyMove, style: &MoveStyle) {
         match (&mut *self, mv) {
             (Board::Chess(p), AnyMove::Chess(m)) => {
                 let body = SanStyle {
@@ -187,20 +146,12 @@ impl Board {
 
     /// Appends the coordinate form: UCI for chess (`e2e4`, `e7e8q`; chess960 castling
     /// as king-takes-rook), ICCS for xiangqi (`h2e2`), `0000` for a null move (UCI).
-    pub fn write_coords(&self, out: &mut String, mv: &AnyMove) {
+    fn write_coords(&self, out: &mut String, mv: &AnyMove) {
         match (self, mv) {
             (_, AnyMove::Null) => out.push_str("0000"),
             (Board::Chess(p), AnyMove::Chess(m)) => write_uci(out, p, m),
             (_, AnyMove::Chess(m)) => m.write_uci(out, false),
             (_, AnyMove::Xiangqi(m)) => write_iccs(out, m),
-        }
-    }
-
-    /// The FEN of the current position.
-    pub fn fen(&self) -> String {
-        match self {
-            Board::Chess(p) => p.fen(),
-            Board::Xiangqi(p) => p.fen(),
         }
     }
 }
@@ -309,6 +260,7 @@ pub(crate) fn push_u64<O: SanOut + ?Sized>(b: &mut O, v: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::color::Color;
 
     #[test]
     fn push_u64_writes_decimal() {
@@ -365,7 +317,7 @@ mod tests {
 
     #[test]
     fn writers_behind_one_trait() {
-        let g = crate::game::Game::new_chess();
+        let g = crate::model::game::Game::new_chess();
         let mut writers: Vec<Box<dyn GameWriter>> = vec![
             Box::new(PgnWriter::new(Vec::new(), PgnOptions::default())),
             Box::new(JsonWriter::new(Vec::new(), JsonOptions::default())),

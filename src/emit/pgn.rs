@@ -10,9 +10,11 @@ use std::io;
 
 use super::{Board, MoveStyle, SEVEN_TAG_ROSTER, is_initial};
 use crate::{
+    archive::pgn::unescape_comment,
     chess::Move,
     color::Color,
-    game::{AnyMove, Clock, Game, Line, MoveNode, SanHint, StartPosition, Variant},
+    emit::WriteMoves,
+    model::game::{AnyMove, Clock, Game, Line, MoveNode, SanHint, StartPosition, Variant},
     notation::chess::{SanOut, write_san_hinted, write_san_hinted_into},
 };
 
@@ -21,7 +23,7 @@ use crate::{
 /// (recorded by replay), only the move number and the side to move: SAN is then
 /// written from the hints and nothing is replayed.
 ///
-/// [`SanHint`]: crate::game::SanHint
+/// [`SanHint`]: crate::model::game::SanHint
 #[derive(Clone)]
 enum Cursor {
     Board(Board),
@@ -202,7 +204,7 @@ impl SanOut for Token {
 }
 
 /// Whether every move of `line` and its variations is a chess move with its
-/// [`crate::game::SanHint`] or a null move (iterative: no recursion on deep input).
+/// [`crate::model::game::SanHint`] or a null move (iterative: no recursion on deep input).
 fn all_hinted(line: &Line) -> bool {
     let mut lines = Vec::new();
     let mut next = Some(line);
@@ -225,7 +227,7 @@ fn all_hinted(line: &Line) -> bool {
     true
 }
 
-/// How a draw offer (FIDE `(=)`, [`crate::game::MoveNode::draw_offer`]) is written.
+/// How a draw offer (FIDE `(=)`, [`crate::model::game::MoveNode::draw_offer`]) is written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum DrawOffers {
     /// The FIDE scoresheet mark `(=)` after the move (and its NAGs); kyphu reads it
@@ -627,7 +629,7 @@ impl<W: io::Write> PgnWriter<W> {
     /// line breaks). No brace of the text is written as it is, so that every PGN reader
     /// ends the comment where kyphu does: `{` is written `\x7b`, `}` `\x7d`, and a
     /// backslash that would start one of these escapes (or `\x5c`) `\x5c`
-    /// ([`escape_comment`]; [`unescape_comment`] reads them back).
+    /// ([`escape_comment`]; [`unescape_comment`](crate::archive::pgn::unescape_comment) reads them back).
     fn comment_words<const N: usize>(&mut self, prefix: [&str; N], text: &str) {
         let escape = needs_escape(text);
         let mut first = true;
@@ -740,7 +742,7 @@ fn needs_escape(text: &str) -> bool {
 /// Appends `text` to `out` with the escapes of a comment kyphu writes: `{` as `\x7b`,
 /// `}` as `\x7d`, and a backslash that starts `x7b`, `x7d` or `x5c` as `\x5c`, so that
 /// the comment holds no brace (PGN comments do not nest: a reader ends a comment at the
-/// first `}`) and [`unescape_comment`] gives `text` back.
+/// first `}`) and [`unescape_comment`](crate::archive::pgn::unescape_comment) gives `text` back.
 pub fn escape_comment(text: &str, out: &mut String) {
     let mut rest = text;
     while let Some(i) = rest.find(['{', '}', '\\']) {
@@ -763,39 +765,6 @@ pub fn escape_comment(text: &str, out: &mut String) {
 /// `s` starts with one of the escapes of [`escape_comment`].
 fn starts_escape(s: &str) -> bool {
     s.starts_with("\\x7b") || s.starts_with("\\x7d") || s.starts_with("\\x5c")
-}
-
-/// The text of a comment with the escapes of [`escape_comment`] read back (`\x7b`,
-/// `\x7d`, `\x5c` as `{`, `}`, `\`); borrowed when it holds none. Applied to every
-/// comment read, so a comment written by kyphu reads back as the text it held.
-pub fn unescape_comment(text: &str) -> Cow<'_, str> {
-    if !text.contains("\\x") {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("\\x") {
-        out.push_str(rest.get(..i).unwrap_or(""));
-        let tail = rest.get(i..).unwrap_or("");
-        let c = match tail.get(..4) {
-            Some("\\x7b") => Some('{'),
-            Some("\\x7d") => Some('}'),
-            Some("\\x5c") => Some('\\'),
-            _ => None,
-        };
-        match c {
-            Some(c) => {
-                out.push(c);
-                rest = tail.get(4..).unwrap_or("");
-            }
-            None => {
-                out.push('\\');
-                rest = tail.get(1..).unwrap_or("");
-            }
-        }
-    }
-    out.push_str(rest);
-    Cow::Owned(out)
 }
 
 /// The text inside `{kyphu: unparsed: …}` when `rest` is exactly such a comment (a
@@ -918,9 +887,9 @@ mod tests {
     use super::*;
     use crate::{
         chess::Position,
-        diag::Span,
         emit::MoveStyle,
-        game::{AnyMove, GameResult, MoveNode},
+        model::diag::Span,
+        model::game::{AnyMove, GameResult, MoveNode},
     };
 
     fn mv(pos: &Position, uci: &str) -> AnyMove {

@@ -54,7 +54,7 @@ use encoding_rs::{
     WINDOWS_1251, WINDOWS_1252, WINDOWS_1256, WINDOWS_1258,
 };
 
-use crate::diag::Diagnostic;
+use crate::model::diag::Diagnostic;
 
 /// The legacy encodings [`guess_legacy`] chooses from, in tie-break order.
 pub const GUESS_CANDIDATES: [&Encoding; 8] = [

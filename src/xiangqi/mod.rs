@@ -5,15 +5,13 @@
 //! `docs/xiangqi-engine.md` for the design.
 //!
 //! ```
-//! use kyphu::xiangqi::{Move, Position, RuleTracker, perft};
+//! use kyphu::xiangqi::{Move, Position, perft};
 //!
 //! let mut pos = Position::default();
 //! assert_eq!(pos.legal_moves().len(), 44);
 //! assert_eq!(perft(&pos, 2), 1920);
-//! let mut rules = RuleTracker::new(&pos);
 //! for m in ["h2e2", "h9g7", "e2e6"] {
 //!     pos.play(Move::parse_iccs(m).ok_or("bad move")?)?;
-//!     assert!(rules.record(&pos).is_empty());
 //! }
 //! assert_eq!(pos.fen(), "rnbakab1r/9/1c4nc1/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2");
 //! assert_eq!(pos.outcome(), None);
@@ -25,7 +23,6 @@
 mod fen;
 mod perft;
 mod position;
-mod rules;
 mod tables;
 mod types;
 
@@ -35,5 +32,4 @@ pub use position::{
     IllegalMove, IllegalReason, MAX_MOVES, MoveList, NullMoveInCheck, Outcome, OutcomeReason,
     Position, START_FEN,
 };
-pub use rules::RuleTracker;
 pub use types::{Move, Piece, Role, Square};

@@ -640,7 +640,7 @@ impl Position {
     /// The board result: `Some` when the side to move has no legal move, which loses
     /// whether in check or not (Art. 7.a–c). Draws and rule decisions (repetition,
     /// perpetual check, move counts) are not decided here: see
-    /// [`RuleTracker`](super::RuleTracker).
+    /// `replay::xiangqi_rules::RuleTracker`.
     pub fn outcome(&self) -> Option<Outcome> {
         if self.has_legal_moves() {
             return None;

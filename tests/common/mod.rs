@@ -9,8 +9,8 @@ use std::{
 };
 
 use kyphu::chess::{Move, Position};
-use kyphu::diag::Severity;
-use kyphu::game::Game;
+use kyphu::model::diag::Severity;
+use kyphu::model::game::Game;
 use proptest::prelude::*;
 
 /// A random legal game: at each ply the `choice`-th legal move (mod their number).

@@ -48,8 +48,8 @@ impl Inference {
     }
 
     /// A note for a tie, a warning for a failure, nothing otherwise.
-    pub fn diagnostic(&self) -> Option<crate::diag::Diagnostic> {
-        use crate::diag::Diagnostic;
+    pub fn diagnostic(&self) -> Option<crate::model::diag::Diagnostic> {
+        use crate::model::diag::Diagnostic;
         if let Some(f) = &self.failure {
             return Some(Diagnostic::warning(
                 "language-unknown",
@@ -1217,7 +1217,7 @@ mod tests {
             (d.code, d.severity, d.message.as_str()),
             (
                 "language-tie",
-                crate::diag::Severity::Note,
+                crate::model::diag::Severity::Note,
                 "the game replays as German, French, Spanish, Italian, Portuguese, Dutch, Czech, Swedish, Finnish; chose German"
             )
         );
@@ -1234,7 +1234,7 @@ mod tests {
             (d.code, d.severity, d.message.as_str()),
             (
                 "language-unknown",
-                crate::diag::Severity::Warning,
+                crate::model::diag::Severity::Warning,
                 "no piece-letter table replays the whole game; English replays furthest, failing at move text Qq5: invalid move Qq5: expected a square, a piece letter, castling or --, found Qq5"
             )
         );

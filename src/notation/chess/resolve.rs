@@ -15,8 +15,8 @@ use crate::chess::{
     Bitboard, CastlingSide, File, Move, MoveList, Piece, Position, Rank, Role, Square, attacks,
 };
 use crate::color::Color;
-use crate::diag::{Diagnostic, Severity};
-use crate::game::SanHint;
+use crate::model::diag::{Diagnostic, Severity};
+use crate::model::game::SanHint;
 
 /// Something to tell about an accepted move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

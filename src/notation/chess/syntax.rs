@@ -174,8 +174,8 @@ impl SyntaxError {
     }
 
     /// As an error diagnostic (no span: the caller knows where the token was).
-    pub fn to_diagnostic(&self) -> crate::diag::Diagnostic {
-        crate::diag::Diagnostic::error(self.code(), self.to_string())
+    pub fn to_diagnostic(&self) -> crate::model::diag::Diagnostic {
+        crate::model::diag::Diagnostic::error(self.code(), self.to_string())
     }
 }
 

@@ -4,7 +4,7 @@
 use super::lang::{PieceTable, english, figurine};
 use crate::{
     chess::{Bitboard, CastlingSide, Move, Position, Role, Square},
-    game::SanHint,
+    model::game::SanHint,
 };
 
 /// How to write SAN.

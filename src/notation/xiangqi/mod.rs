@@ -17,7 +17,7 @@
 //! let mut s = String::new();
 //! write(&mut s, &before, r.mv, Dialect::Chinese(Glyphs::Simplified));
 //! assert_eq!(s, "炮二平五");
-//! # Ok::<_, kyphu::diag::Diagnostic>(())
+//! # Ok::<_, kyphu::model::diag::Diagnostic>(())
 //! ```
 
 mod resolve;
@@ -29,7 +29,7 @@ use std::fmt;
 pub use write::{write, write_line};
 
 use crate::{
-    diag::Diagnostic,
+    model::diag::Diagnostic,
     xiangqi::{Move, Position},
 };
 
@@ -806,7 +806,7 @@ mod tests {
         // the two read different moves (advance, retreat): a warning, not a note
         assert_eq!(
             diag.severity,
-            crate::diag::Severity::Warning,
+            crate::model::diag::Severity::Warning,
             "{}",
             diag.message
         );
@@ -816,7 +816,7 @@ mod tests {
         let diag = diag.unwrap();
         assert_eq!(
             (diag.code, diag.severity),
-            ("notation-tie", crate::diag::Severity::Warning)
+            ("notation-tie", crate::model::diag::Severity::Warning)
         );
         assert!(
             diag.message.contains("asian reads another game"),

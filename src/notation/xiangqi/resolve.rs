@@ -4,7 +4,7 @@
 
 use crate::{
     color::Color,
-    diag::Diagnostic,
+    model::diag::Diagnostic,
     xiangqi::{Move, Piece, Position, Role, Square},
 };
 

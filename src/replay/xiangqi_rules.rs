@@ -8,9 +8,9 @@
 //! protected), computed in [`RuleTracker::record`], and a detector that scans the same
 //! repetition window as the perpetual-check one.
 
-use crate::{color::Color, diag::Diagnostic};
+use crate::{color::Color, model::diag::Diagnostic};
 
-use super::position::Position;
+use crate::xiangqi::Position;
 
 /// One ply as the tracker saw it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -215,7 +215,7 @@ fn ordinal(n: usize) -> String {
 mod tests {
     use super::*;
     use crate::{
-        diag::Severity,
+        model::diag::Severity,
         xiangqi::{Move, Square},
     };
 

@@ -10,17 +10,21 @@
 
 use std::sync::Arc;
 
+pub mod suggest;
+pub mod xiangqi_rules;
+
 use crate::{
+    archive::pgn::unescape_comment,
     archive::{Element, MovetextCounts, RawGame},
     chess::Position,
-    diag::{Diagnostic, Severity, Span},
-    emit::{Board, pgn::unescape_comment},
-    game::{
+    model::board::Board,
+    model::diag::{Diagnostic, Severity, Span},
+    model::game::{
         AnyMove, Clock, Game, GameResult, Line, MoveNode, Source, StartPosition, Tags, Variant,
     },
     notation::chess::{self as san, PieceTable},
     notation::xiangqi as xq_notation,
-    suggest::suggest,
+    replay::suggest::suggest,
     xiangqi,
 };
 
@@ -1386,7 +1390,7 @@ pub fn final_chess_position(game: &Game) -> Option<Position> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{archive::read_str, game::Status};
+    use crate::{archive::read_str, model::game::Status};
 
     fn one(text: &str) -> Game {
         let mut games = read_str(text);

@@ -5,8 +5,8 @@
 //! colour's column), and give the game up to the point both agree.
 
 use crate::{
-    emit::Board,
-    game::{AnyMove, Game, StartPosition},
+    model::board::Board,
+    model::game::{AnyMove, Game, StartPosition},
     notation::chess::{self as san, PieceTable},
     replay::final_chess_position,
 };
@@ -75,7 +75,7 @@ fn moves_and_rest(game: &Game) -> (Vec<String>, Vec<String>) {
                     !t.trim_end_matches(['.', ')', '…'])
                         .chars()
                         .all(|c| c.is_ascii_digit())
-                        && crate::game::GameResult::parse(t).is_none()
+                        && crate::model::game::GameResult::parse(t).is_none()
                         && *t != "(=)"
                 })
                 .map(str::to_owned)

@@ -44,6 +44,15 @@ pub const ZSTD_WINDOW_MAX: u64 = 1 << ZSTD_WINDOW_LOG_MAX;
 
 /// Opens `name` (`-` = standard input), decompressing gzip, zstd and bzip2 by content.
 pub fn open(name: &str) -> io::Result<Input> {
+    open_wrapped(name, |file| Box::new(file))
+}
+
+/// [`open`], with the file (not standard input) read through `wrap` before anything
+/// else: the command line counts the compressed bytes there for its progress line.
+pub fn open_wrapped(
+    name: &str,
+    wrap: impl FnOnce(File) -> Box<dyn Read + Send>,
+) -> io::Result<Input> {
     let named = |e: io::Error| io::Error::new(e.kind(), format!("cannot open {name}: {e}"));
     let raw: Box<dyn Read + Send> = if name == "-" {
         Box::new(io::stdin())
@@ -56,8 +65,7 @@ pub fn open(name: &str) -> io::Result<Input> {
                 format!("cannot read {name}: it is a directory"),
             ));
         }
-        // counted for the progress line's ETA on a compressed file
-        Box::new(super::progress::Counted::new(file))
+        wrap(file)
     };
     let read_err = |e: io::Error| io::Error::new(e.kind(), format!("cannot read {name}: {e}"));
     let mut buffered = Head::new(BufReader::with_capacity(1 << 16, raw));

@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use crate::{
     chess,
-    diag::{Diagnostic, Severity, Span},
-    emit::Board,
+    model::board::Board,
+    model::diag::{Diagnostic, Severity, Span},
     xiangqi,
 };
 

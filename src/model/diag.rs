@@ -1,6 +1,6 @@
 //! Diagnostics as data: spans, severities, stable codes, and line/column lookup.
 //!
-//! Spans are byte offsets into the text of one game (see [`crate::game::Source`]);
+//! Spans are byte offsets into the text of one game (see [`crate::model::game::Source`]);
 //! line and column are computed only when a diagnostic is reported, with a [`LineIndex`].
 
 use std::fmt;
