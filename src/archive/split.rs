@@ -43,9 +43,10 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use super::{Limits, MovetextCounts, RawGame, pgn::parse_game};
 use crate::{
+    bytes::Head,
     model::diag::{Diagnostic, Span},
     text::{
-        DecodeReport, EncodingSource, Head,
+        DecodeReport, EncodingSource,
         decode::{Utf16Reader, decode_chunk, decode_utf8},
     },
 };

@@ -11,8 +11,8 @@ use kyphu::{
     color::Color,
     emit::{PgnOptions, pgn::to_pgn_string},
     model::diag::LineIndex,
-    model::diff::{Divergence, agreed_fen, compare, table_of},
     model::game::Game,
+    replay::diff::{Divergence, agreed_fen, compare, table_of},
     replay::replay,
 };
 

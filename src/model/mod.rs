@@ -1,8 +1,6 @@
 //! The model every stage shares: the game as read and replayed ([`game`]), the board of
-//! either game ([`board`]), diagnostics ([`diag`]) and the comparison of two games
-//! ([`diff`]).
+//! either game ([`board`]) and diagnostics ([`diag`]).
 
 pub mod board;
 pub mod diag;
-pub mod diff;
 pub mod game;

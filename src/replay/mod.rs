@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+pub mod diff;
 pub mod suggest;
 pub mod xiangqi_rules;
 

@@ -6,10 +6,8 @@
 //! their ASCII forms ([`normalize::move_token`]).
 
 pub mod decode;
-mod head;
 pub mod legacy;
 pub mod normalize;
 
 pub use decode::{DecodeReport, EncodingSource, decode_chunk, guess_legacy, sniff_bom};
-pub use head::Head;
 pub use normalize::{move_token, nfc};

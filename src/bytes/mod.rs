@@ -14,7 +14,9 @@ use std::{
     path::Path,
 };
 
-use crate::text::Head;
+mod head;
+
+pub use head::Head;
 
 /// An input as the user named it.
 pub struct Input {
