@@ -1,4 +1,5 @@
 //! Move notations: reading move text people write, and writing it back.
 
 pub mod chess;
+pub mod lexicon;
 pub mod xiangqi;
