@@ -101,8 +101,8 @@ pub struct ReadArgs {
     /// Input files (`-` or none: standard input); .gz, .zst and .bz2 are decompressed
     pub files: Vec<String>,
     /// Piece-letter language of chess moves: auto (inferred per game by legality) or a
-    /// code: en vi zh fa de fr es it pt nl ru pl cs hu sv fi figurine
-    #[arg(long, default_value = "auto")]
+    /// code (the list comes from `grammars/chess-pieces.tsv`)
+    #[arg(long, default_value = "auto", help = lang_help())]
     pub lang: String,
     /// Text encoding: auto (BOM, UTF-8, else a guess per game) or a label such as
     /// windows-1252, windows-1258, gbk, big5
@@ -139,6 +139,20 @@ pub enum GameArg {
     Chess,
     Chess960,
     Xiangqi,
+}
+
+/// The `--lang` help, with the codes of the letter tables.
+fn lang_help() -> String {
+    format!(
+        "Piece-letter language of chess moves: auto (inferred per game by legality) or a \
+         code: {}",
+        language_codes()
+    )
+}
+
+/// The codes of the chess letter tables, in file order, space separated.
+pub(crate) fn language_codes() -> String {
+    tables().iter().map(|t| t.code).collect::<Vec<_>>().join(" ")
 }
 
 /// The most `--threads` a command takes (each thread holds a window of batches).

