@@ -132,3 +132,8 @@ impl<R: BufRead> Iterator for Games<R> {
         }))
     }
 }
+
+/// The README's Rust example, run as a test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
