@@ -41,7 +41,33 @@ impl SyntaxError {
 
     /// As an error diagnostic (no span: the caller knows where the token was).
     pub fn to_diagnostic(&self) -> Diagnostic {
-        Diagnostic::error(self.code(), self.to_string())
+        let message = match self {
+            // the common case, made without the formatting machinery: the replay
+            // checks the syntax of many tokens that are not word-form moves
+            SyntaxError::Invalid {
+                token,
+                dialect,
+                expected,
+            } => {
+                let name = dialect.notation().name;
+                let mut m = String::with_capacity(2 * token.len() + expected.len() + 64);
+                for part in [
+                    "invalid move ",
+                    token,
+                    ": expected a ",
+                    name,
+                    " move (",
+                    expected,
+                    "), found ",
+                    token,
+                ] {
+                    m.push_str(part);
+                }
+                m
+            }
+            _ => self.to_string(),
+        };
+        Diagnostic::error(self.code(), message)
     }
 }
 

@@ -93,6 +93,23 @@ impl<T: Copy> Terminals<T> {
         Some((input.get(c.len_utf8()..)?, v))
     }
 
+    /// Does ASCII `input`, folded as the word form folds it (lower case, without
+    /// spaces), begin with a form? A quick test before folding, without allocating.
+    pub fn may_begin_ascii(&self, input: &str) -> bool {
+        let starts = |f: &str| {
+            let mut letters = input
+                .bytes()
+                .filter(|b| !char::from(*b).is_whitespace())
+                .map(|b| b.to_ascii_lowercase());
+            f.bytes().all(|b| letters.next() == Some(b))
+        };
+        self.multi.iter().any(|(f, _)| starts(f))
+            || self.single.iter().any(|(c, _)| {
+                let mut buf = [0; 4];
+                starts(c.encode_utf8(&mut buf))
+            })
+    }
+
     /// The meaning of exactly `c`.
     pub fn char(&self, c: char) -> Option<T> {
         let i = self.single.binary_search_by_key(&c, |(k, _)| *k).ok()?;
@@ -364,8 +381,12 @@ impl Grammar {
 
     /// The letters of the dialect, for messages (`K A E H R C P …`).
     pub fn letters(&self) -> String {
-        let mut v: Vec<String> = self.pieces.forms().map(|(f, _)| f).collect();
-        v.dedup();
+        let mut v: Vec<String> = Vec::new();
+        for (f, _) in self.pieces.forms() {
+            if !v.iter().any(|x| x.to_lowercase() == f.to_lowercase()) {
+                v.push(f);
+            }
+        }
         v.join(" ")
     }
 }

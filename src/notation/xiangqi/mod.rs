@@ -279,17 +279,20 @@ fn clean(token: &str, dialect: Dialect) -> String {
     s
 }
 
-/// Every move `token` holds, syntactically.
-fn parse(token: &str, g: &Grammar) -> Result<Vec<Parsed>, SyntaxError> {
+/// Not a move of the grammar: the cleaned token, for [`invalid`] to say why.
+struct NotAMove(String);
+
+/// Every move `token` holds, syntactically, or the cleaned token.
+fn parse_raw(token: &str, g: &Grammar) -> Result<Vec<Parsed>, NotAMove> {
     let dialect = g.dialect;
     let s = clean(token, dialect);
-    let bad = || invalid(token, &s, g);
-    let one = |r: Option<Parsed>| r.map(|p| vec![p]).ok_or_else(bad);
+    let one = |r: Option<Parsed>| r.map(|p| vec![p]).ok_or_else(|| NotAMove(s.clone()));
     match dialect {
         Dialect::Iccs => one(syntax::iccs_move(&s).ok().map(|(_, m)| Parsed::Iccs(m))),
-        Dialect::Chinese(_) => syntax::cn_moves(g, &s)
-            .map(|(_, v)| v.into_iter().map(Parsed::Trad).collect())
-            .map_err(|_| bad()),
+        Dialect::Chinese(_) => match syntax::cn_moves(g, &s) {
+            Ok((_, v)) => Ok(v.into_iter().map(Parsed::Trad).collect()),
+            Err(_) => Err(NotAMove(s)),
+        },
         Dialect::Wxf => {
             let r = syntax::wxf_move(g, &s).ok().or_else(|| {
                 // a scoresheet dash before Black's move, when it is not a tandem sign
@@ -302,7 +305,7 @@ fn parse(token: &str, g: &Grammar) -> Result<Vec<Parsed>, SyntaxError> {
             syntax::vn_move(g, &s)
                 .ok()
                 .map(|(_, t)| t)
-                .or_else(|| syntax::vw_move(g, &syntax::vn_fold(&s)).ok().map(|(_, t)| t))
+                .or_else(|| word_move(g, &s))
                 .map(Parsed::Trad),
         ),
         Dialect::Asian => one(syntax::vn_move(g, &s).ok().map(|(_, t)| Parsed::Trad(t))),
@@ -312,9 +315,23 @@ fn parse(token: &str, g: &Grammar) -> Result<Vec<Parsed>, SyntaxError> {
     }
 }
 
+/// Every move `token` holds, syntactically.
+fn parse(token: &str, g: &Grammar) -> Result<Vec<Parsed>, SyntaxError> {
+    parse_raw(token, g).map_err(|NotAMove(s)| invalid(token, &s, g))
+}
+
+/// `s` read in the Vietnamese word form of `g`; an ASCII token that begins with no
+/// word is not folded.
+fn word_move(g: &Grammar, s: &str) -> Option<syntax::Trad> {
+    if s.is_ascii() && !g.words.may_begin_ascii(s) {
+        return None;
+    }
+    syntax::vw_move(g, &syntax::vn_fold(s)).ok().map(|(_, t)| t)
+}
+
 /// Does `s` (folded) read as a move in the Vietnamese word form?
 fn is_word_move(s: &str) -> bool {
-    syntax::vw_move(Grammar::of(Dialect::OldVietnamese), &syntax::vn_fold(s)).is_ok()
+    word_move(Grammar::of(Dialect::OldVietnamese), s).is_some()
 }
 
 fn canonical(pos: &Position, moves: &[Move], g: &Grammar) -> Vec<String> {
@@ -409,11 +426,18 @@ pub fn read_play_with(
 }
 
 /// Checks `token` against `dialect`'s grammar without a position: the number of moves
-/// it holds, or an `invalid-move` diagnostic.
+/// it holds, or an `invalid-move` diagnostic (without looking for an unknown piece
+/// letter: [`read_play`] does that).
 pub fn check_syntax(token: &str, dialect: Dialect) -> Result<usize, Diagnostic> {
-    parse(token, Grammar::of(dialect))
-        .map(|v| v.len())
-        .map_err(|e| e.to_diagnostic())
+    let g = Grammar::of(dialect);
+    parse_raw(token, g).map(|v| v.len()).map_err(|_| {
+        SyntaxError::Invalid {
+            token: token.to_string(),
+            dialect,
+            expected: expected(dialect),
+        }
+        .to_diagnostic()
+    })
 }
 
 /// Reads every move `token` holds (Chinese moves written without spaces,
