@@ -821,6 +821,72 @@ mod tests {
         }
     }
 
+    /// The errors have the chess reader's families and message shapes.
+    #[test]
+    fn error_messages_as_for_chess() {
+        let chariots = "4k4/9/9/9/R8/9/9/9/9/R2K5 w - - 0 1";
+        let after_c25_h87_c54 =
+            "rnbakab1r/9/1c4nc1/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2";
+        let cases = [
+            (
+                START,
+                Dialect::Wxf,
+                "C2",
+                "invalid-move",
+                "invalid move C2: expected a wxf move (letter, file or +/-, operator and a digit such as C2.5 or R+.3), found C2",
+            ),
+            (
+                START,
+                Dialect::Wxf,
+                "X2.5",
+                "unknown-piece",
+                "unknown piece letter X in X2.5: wxf pieces are A B C E G H K M N P R S",
+            ),
+            (
+                START,
+                Dialect::OldVietnamese,
+                "P3.1",
+                "illegal-move",
+                "illegal move P3.1: expected a red cannon on file 3, found none",
+            ),
+            (
+                START,
+                CN,
+                "炮二进五",
+                "illegal-move",
+                "illegal move 炮二进五: the red cannon on h2 cannot move to h7",
+            ),
+            (
+                after_c25_h87_c54,
+                Dialect::Wxf,
+                "C2.5",
+                "illegal-move",
+                "illegal move C2.5: the black cannon on b7 cannot move to e7: the black general would be in check",
+            ),
+            (
+                chariots,
+                CN,
+                "车九进一",
+                "ambiguous-move",
+                "ambiguous move 车九进一: it fits 后车进一 and 前车进一",
+            ),
+            (
+                START,
+                CN,
+                "炮二平五马８进７",
+                "invalid-move",
+                "invalid move 炮二平五马８进７: expected one move, found 2 moves written together (read_play_many reads them)",
+            ),
+        ];
+        for (fen, d, tok, code, message) in cases {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let e = read_play(tok, d, &mut pos).unwrap_err();
+            assert_eq!((e.code, e.message.as_str()), (code, message), "{tok}");
+            let typed = read_play_with(tok, Grammar::of(d), &mut pos).unwrap_err();
+            assert_eq!(typed.to_diagnostic(), e, "{tok}");
+        }
+    }
+
     #[test]
     fn grouping_tokens() {
         let toks = [
@@ -1168,7 +1234,7 @@ mod tests {
         let start = START;
         let after_c25 = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
         // (fen, token, dialect, Ok(iccs) or Err(code))
-        let cases: [(&str, &str, Dialect, Result<&str, &str>); 17] = [
+        let cases: [(&str, &str, Dialect, Result<&str, &str>); 19] = [
             // `.`: advance in Vietnam, retreat in the Asian marks, sideways in WXF
             (start, "M2.3", Dialect::OldVietnamese, Ok("h0g2")),
             (start, "M2.3", Dialect::Asian, Err("illegal-move")),
@@ -1189,9 +1255,11 @@ mod tests {
             (start, "T3.5", Dialect::OldVietnamese, Ok("g0e2")),
             (start, "Te1", Dialect::NewVietnamese, Ok("e0e1")),
             (start, "T3.5", Dialect::NewVietnamese, Err("invalid-move")),
-            // letters only one system has
-            (start, "H2+3", Dialect::Asian, Err("invalid-move")),
-            (start, "X1.1", Dialect::Wxf, Err("invalid-move")),
+            // letters only one system has: an unknown piece letter, as in chess
+            (start, "H2+3", Dialect::Asian, Err("unknown-piece")),
+            (start, "X1.1", Dialect::Wxf, Err("unknown-piece")),
+            (start, "Q1.1", Dialect::Wxf, Err("unknown-piece")),
+            (start, "Q1", Dialect::Wxf, Err("invalid-move")),
         ];
         for (fen, tok, d, want) in cases {
             let mut pos = Position::from_fen(fen).unwrap();
