@@ -436,7 +436,8 @@ fn pgn_games_in_every_dialect() {
 /// replay layers: `C7.1` and the word form `Chốt 3 tiến 1` are soldier moves.
 #[test]
 fn vietnamese_soldier_c_and_chot() {
-    let text = "[Game \"Chinese Chess\"]\n\n1. P2-5 M8.7 2. Chốt 3 tiến 1 C7.1 3. Tốt 7 tiến 1 B3.1 *\n";
+    let text =
+        "[Game \"Chinese Chess\"]\n\n1. P2-5 M8.7 2. Chốt 3 tiến 1 C7.1 3. Tốt 7 tiến 1 B3.1 *\n";
     let raws = kyphu::archive::read_str(text);
     assert_eq!(raws.len(), 1);
     let g = replay(raws.into_iter().next().unwrap(), &ReplayOptions::default());
@@ -478,9 +479,9 @@ fn an_extra_table_loaded_at_run_time() {
         .collect();
     assert_eq!(moves, ["h2e2", "h9g7", "h0g2"]);
     // the built-in grammar does not know them
-    for t in ["Súng 2 bình 5", "N2.3"] {
+    for (t, code) in [("Súng 2 bình 5", "invalid-move"), ("N2.3", "unknown-piece")] {
         let e = read_play(t, Dialect::OldVietnamese, &mut Position::default()).unwrap_err();
-        assert_eq!(e.code, "invalid-move", "{t}");
+        assert_eq!(e.code, code, "{t}");
     }
     // a malformed row is an error naming the line, not a panic
     let e = lexicon()

@@ -119,10 +119,7 @@ fn role_named(name: &str) -> Option<Role> {
 }
 
 fn meaning_named(name: &str) -> Option<Meaning> {
-    let n = |prefix: &str| {
-        name.strip_prefix(prefix)
-            .and_then(|k| k.parse::<u8>().ok())
-    };
+    let n = |prefix: &str| name.strip_prefix(prefix).and_then(|k| k.parse::<u8>().ok());
     Some(match name {
         "advance" => Meaning::Dir(Dir::Advance),
         "retreat" => Meaning::Dir(Dir::Retreat),
@@ -202,7 +199,9 @@ fn rows<T>(
         };
         let value = value(meaning).ok_or_else(|| bad(format!("unknown {what} `{meaning}`")))?;
         if form.is_empty() || set.is_empty() {
-            return Err(bad("expected a set and a form, found an empty column".into()));
+            return Err(bad(
+                "expected a set and a form, found an empty column".into()
+            ));
         }
         let (write, traditional_only) = parse_use(usage).map_err(bad)?;
         out.push(Row {
@@ -282,7 +281,10 @@ mod tests {
         let e = Lexicon::from_tsv("wxf\tdragon\tD\tread\tmade up\n", "").unwrap_err();
         assert_eq!(e, "piece role line 1: unknown piece role `dragon`");
         let e = Lexicon::from_tsv("# c\nwxf\thorse\tH\n", "").unwrap_err();
-        assert!(e.starts_with("piece role line 2: expected at least 4"), "{e}");
+        assert!(
+            e.starts_with("piece role line 2: expected at least 4"),
+            "{e}"
+        );
         let e = Lexicon::from_tsv("", "wxf\tadvance\t+\twrite blue\tx\n").unwrap_err();
         assert!(e.contains("found `blue`"), "{e}");
     }

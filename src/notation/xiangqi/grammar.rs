@@ -78,7 +78,11 @@ impl<T: Copy> Terminals<T> {
 
     /// [`Terminals::prefix`] among the forms whose meaning `keep` accepts.
     #[inline]
-    pub fn prefix_where<'a>(&self, input: &'a str, keep: impl Fn(T) -> bool) -> Option<(&'a str, T)> {
+    pub fn prefix_where<'a>(
+        &self,
+        input: &'a str,
+        keep: impl Fn(T) -> bool,
+    ) -> Option<(&'a str, T)> {
         for (f, v) in &self.multi {
             if keep(*v)
                 && let Some(rest) = input.strip_prefix(&**f)
@@ -239,17 +243,18 @@ fn case_variants(form: &str, any_case: bool) -> Vec<String> {
     v
 }
 
-fn written_form<'a, T: Copy + PartialEq>(
+fn written_form<'a, T: Copy + PartialEq + 'a>(
     rows: impl Iterator<Item = &'a Row<T>>,
     value: T,
     color: Color,
     traditional: Option<bool>,
-) -> Option<Box<str>>
-where
-    T: 'a,
-{
+) -> Option<Box<str>> {
     rows.filter(|r| r.value == value)
-        .find(|r| r.write.as_ref().is_some_and(|w| w.applies(color, traditional)))
+        .find(|r| {
+            r.write
+                .as_ref()
+                .is_some_and(|w| w.applies(color, traditional))
+        })
         .map(|r| r.form.clone())
 }
 
@@ -300,7 +305,8 @@ impl Grammar {
         g.traditional.dedup();
         if let Some(set) = sh.words {
             for r in lex.pieces_of(set) {
-                g.words.add(&super::syntax::vn_fold(&r.form), r.value, union);
+                g.words
+                    .add(&super::syntax::vn_fold(&r.form), r.value, union);
             }
             for r in lex.marks_of(set) {
                 let f = super::syntax::vn_fold(&r.form);

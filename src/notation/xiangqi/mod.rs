@@ -301,17 +301,13 @@ fn parse_raw(token: &str, g: &Grammar) -> Result<Vec<Parsed>, NotAMove> {
             });
             one(r.map(|(_, t)| Parsed::Trad(t)))
         }
-        Dialect::OldVietnamese => one(
-            syntax::vn_move(g, &s)
-                .ok()
-                .map(|(_, t)| t)
-                .or_else(|| word_move(g, &s))
-                .map(Parsed::Trad),
-        ),
+        Dialect::OldVietnamese => one(syntax::vn_move(g, &s)
+            .ok()
+            .map(|(_, t)| t)
+            .or_else(|| word_move(g, &s))
+            .map(Parsed::Trad)),
         Dialect::Asian => one(syntax::vn_move(g, &s).ok().map(|(_, t)| Parsed::Trad(t))),
-        Dialect::NewVietnamese => {
-            one(syntax::nv_move(g, &s).ok().map(|(_, c)| Parsed::Coord(c)))
-        }
+        Dialect::NewVietnamese => one(syntax::nv_move(g, &s).ok().map(|(_, c)| Parsed::Coord(c))),
     }
 }
 
@@ -409,11 +405,7 @@ pub fn read_play(
 
 /// [`read_play`] with the letters and marks of grammar `g`: a dialect compiled over a
 /// lexicon with extra rows (`Grammar::new(&lexicon().with_extra(…)?, dialect)`).
-pub fn read_play_with(
-    token: &str,
-    g: &Grammar,
-    pos: &mut Position,
-) -> Result<Resolved, ReadError> {
+pub fn read_play_with(token: &str, g: &Grammar, pos: &mut Position) -> Result<Resolved, ReadError> {
     let parsed = parse(token, g)?;
     match parsed.as_slice() {
         [one] => play_parsed(token, one, g, pos),

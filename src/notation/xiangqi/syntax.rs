@@ -164,10 +164,13 @@ pub fn cn_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
 pub fn cn_moves<'a>(g: &Grammar, i: &'a str) -> Res<'a, Vec<Trad>> {
     let sep = many0(one_of(" \t"));
     let one = |i| cn_move(g, i);
-    all_consuming(map((one, many0(preceded(sep, one))), |(first, mut rest)| {
-        rest.insert(0, first);
-        rest
-    }))
+    all_consuming(map(
+        (one, many0(preceded(sep, one))),
+        |(first, mut rest)| {
+            rest.insert(0, first);
+            rest
+        },
+    ))
     .parse(i)
 }
 
@@ -281,9 +284,7 @@ fn wxf_double(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
 /// the file again for the middle one of three).
 fn wxf_two_files<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
     let (rest, file) = digit(i)?;
-    let middle = |i| {
-        map(char((b'0' + file) as char), |_| Mark::Middle).parse(i)
-    };
+    let middle = |i| map(char((b'0' + file) as char), |_| Mark::Middle).parse(i);
     let (rest, mark) = alt((wxf_sign(g), middle)).parse(rest)?;
     let (rest, (dir, target)) = (term(&g.dirs), digit).parse(rest)?;
     Ok((
@@ -364,7 +365,10 @@ fn vw_origin(g: &Grammar) -> impl Fn(&str) -> Res<'_, Origin> + '_ {
     move |i| {
         alt((
             map(digit, Origin::File),
-            map(term(&g.word_marks), |mark| Origin::Tandem { mark, file: None }),
+            map(term(&g.word_marks), |mark| Origin::Tandem {
+                mark,
+                file: None,
+            }),
         ))
         .parse(i)
     }
@@ -374,13 +378,7 @@ fn vw_origin(g: &Grammar) -> impl Fn(&str) -> Res<'_, Origin> + '_ {
 /// grammar's word set.
 pub fn vw_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
     all_consuming(map(
-        (
-            term(&g.words),
-            vw_origin(g),
-            term(&g.word_dirs),
-            digit,
-            eof,
-        ),
+        (term(&g.words), vw_origin(g), term(&g.word_dirs), digit, eof),
         |(roles, origin, dir, target, _)| Trad {
             roles,
             origin,
@@ -470,14 +468,15 @@ pub fn nv_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Coord> {
                 to,
             },
         ),
-        map((nv_piece(g), sep(), nv_square, check()), |(role, _, to, _)| {
-            Coord {
+        map(
+            (nv_piece(g), sep(), nv_square, check()),
+            |(role, _, to, _)| Coord {
                 role,
                 from_file: None,
                 from_rank: None,
                 to,
-            }
-        }),
+            },
+        ),
     )))
     .parse(i)
 }
@@ -603,7 +602,11 @@ mod tests {
             ("Pb.5", t(P, tand(Mark::Index(2), None), Dir::Sideways, 5)),
         ];
         for (s, want) in cases {
-            assert_eq!(wxf_move(gr(Dialect::Wxf), s).map(|(_, v)| v), Ok(want), "{s}");
+            assert_eq!(
+                wxf_move(gr(Dialect::Wxf), s).map(|(_, v)| v),
+                Ok(want),
+                "{s}"
+            );
         }
         for bad in ["C2", "X2.5", "C2.55", "34.4"] {
             assert!(wxf_move(gr(Dialect::Wxf), bad).is_err(), "{bad}");
@@ -717,7 +720,11 @@ mod tests {
             ("Bb4xb5", c(Role::Soldier, Some(1), Some(4), sq("b5"))),
         ];
         for (s, want) in cases {
-            assert_eq!(nv_move(gr(Dialect::NewVietnamese), s).map(|(_, v)| v), Ok(want), "{s}");
+            assert_eq!(
+                nv_move(gr(Dialect::NewVietnamese), s).map(|(_, v)| v),
+                Ok(want),
+                "{s}"
+            );
         }
         assert!(nv_move(gr(Dialect::NewVietnamese), "Pj2").is_err());
         assert_eq!(

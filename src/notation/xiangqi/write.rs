@@ -255,20 +255,38 @@ mod tests {
                 for role in Role::ALL {
                     let l = letter(g, Piece { color, role });
                     assert!(
-                        lexicon().pieces_of(set).any(|r| &*r.form == l
-                            && r.value.contains(role)
-                            && r.write.is_some()),
+                        lexicon()
+                            .pieces_of(set)
+                            .any(|r| &*r.form == l && r.value.contains(role) && r.write.is_some()),
                         "{d} {color:?} {role}: {l}"
                     );
                 }
             }
         }
         let g = Grammar::of(Dialect::Chinese(Glyphs::Traditional));
-        let black = |role| letter(g, Piece { color: Color::Black, role }).to_string();
+        let black = |role| {
+            letter(
+                g,
+                Piece {
+                    color: Color::Black,
+                    role,
+                },
+            )
+            .to_string()
+        };
         assert_eq!(black(Role::Cannon), "砲");
         assert_eq!(black(Role::General), "將");
         let g = Grammar::of(Dialect::Chinese(Glyphs::Simplified));
-        let red = |role| letter(g, Piece { color: Color::White, role }).to_string();
+        let red = |role| {
+            letter(
+                g,
+                Piece {
+                    color: Color::White,
+                    role,
+                },
+            )
+            .to_string()
+        };
         assert_eq!(red(Role::Cannon), "炮");
         assert_eq!(red(Role::Horse), "马");
     }
