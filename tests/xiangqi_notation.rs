@@ -430,3 +430,82 @@ fn pgn_games_in_every_dialect() {
         assert!(g.diagnostics.is_empty(), "{movetext}: {:?}", g.diagnostics);
     }
 }
+
+/// The Vietnamese soldier `C`/`Chốt` beside `B`/`Tốt`: rows of
+/// grammars/xiangqi-pieces.tsv and nothing else. A whole game through the archive and
+/// replay layers: `C7.1` and the word form `Chốt 3 tiến 1` are soldier moves.
+#[test]
+fn vietnamese_soldier_c_and_chot() {
+    let text =
+        "[Game \"Chinese Chess\"]\n\n1. P2-5 M8.7 2. Chốt 3 tiến 1 C7.1 3. Tốt 7 tiến 1 B3.1 *\n";
+    let raws = kyphu::archive::read_str(text);
+    assert_eq!(raws.len(), 1);
+    let g = replay(raws.into_iter().next().unwrap(), &ReplayOptions::default());
+    let got: Vec<String> = main_line(&g).iter().map(|m| m.iccs()).collect();
+    assert_eq!(
+        got,
+        ["h2e2", "h9g7", "g3g4", "g6g5", "c3c4", "c6c5"],
+        "{:?}",
+        g.diagnostics
+    );
+    assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
+    let mut pos = Position::default();
+    let r = read_play("Chot 3 tien 1", Dialect::OldVietnamese, &mut pos).unwrap();
+    assert_eq!(r.mv.iccs(), "g3g4");
+    // the writers keep the written letter B
+    assert_eq!(
+        written(&Position::default(), Dialect::OldVietnamese, &["g3g4"]),
+        "B3.1"
+    );
+}
+
+/// A letter set grows by rows alone, even at run time: a made-up variant with the horse
+/// letter `N`, the cannon word `Súng` and the advance mark `^`, read with a grammar
+/// compiled over the built-in lexicon plus those rows.
+#[test]
+fn an_extra_table_loaded_at_run_time() {
+    use kyphu::notation::lexicon::xiangqi::lexicon;
+    use kyphu::notation::xiangqi::{Grammar, read_play_with};
+    let pieces = "# made-up variant\n\
+        vietnamese-old\thorse\tN\tread\tmade up for this test\n\
+        vietnamese-old-words\tcannon\tSúng\tread\tmade up for this test\n";
+    let marks = "vietnamese-old\tadvance\t^\tread\tmade up for this test\n";
+    let lex = lexicon().with_extra(pieces, marks).unwrap();
+    let g = Grammar::new(&lex, Dialect::OldVietnamese);
+    let mut pos = Position::default();
+    let moves: Vec<String> = ["Súng 2 bình 5", "N8^7", "N2.3"]
+        .iter()
+        .map(|t| read_play_with(t, &g, &mut pos).unwrap().mv.iccs())
+        .collect();
+    assert_eq!(moves, ["h2e2", "h9g7", "h0g2"]);
+    // the built-in grammar does not know them
+    for (t, code) in [("Súng 2 bình 5", "invalid-move"), ("N2.3", "unknown-piece")] {
+        let e = read_play(t, Dialect::OldVietnamese, &mut Position::default()).unwrap_err();
+        assert_eq!(e.code, code, "{t}");
+    }
+    // a malformed row is an error naming the line, not a panic
+    let e = lexicon()
+        .with_extra("vietnamese-old\tdragon\tD\tread\tx\n", "")
+        .unwrap_err();
+    assert!(e.contains("line 1") && e.contains("dragon"), "{e}");
+}
+
+/// The notation list the `--notation` help is made from: each example reads in its
+/// notation, and each name parses back.
+#[test]
+fn notation_list_examples_read() {
+    use kyphu::notation::xiangqi::notations;
+    assert_eq!(notations().len(), 7);
+    for n in notations() {
+        assert_eq!(n.name.parse::<Dialect>(), Ok(n.dialect));
+        assert_eq!(n.dialect.to_string(), n.name);
+        let toks = split_moves(n.example);
+        assert_eq!(
+            iccs_line(&Position::default(), n.dialect, &toks),
+            ["h2e2", "h9g7"],
+            "{}",
+            n.name
+        );
+        assert!(!n.description.is_empty());
+    }
+}

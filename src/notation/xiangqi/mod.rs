@@ -20,21 +20,24 @@
 //! # Ok::<_, kyphu::model::diag::Diagnostic>(())
 //! ```
 
+mod error;
+mod grammar;
 mod resolve;
 mod syntax;
 mod write;
 
 use std::fmt;
 
-pub use write::{write, write_line};
+pub use write::{write, write_line, write_with};
 
 use crate::{
     model::diag::Diagnostic,
     xiangqi::{Move, Position},
 };
 
+pub use error::{ReadError, ResolveError, SyntaxError};
+pub use grammar::Grammar;
 use resolve::Failure;
-use syntax::{ASIAN, Marks, VIETNAM};
 
 /// The glyph set a Chinese record is written in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -79,35 +82,111 @@ impl Dialect {
     ];
 }
 
+/// One xiangqi notation as the command line names it: the table the `--notation` and
+/// `--out-xiangqi` help, [`Dialect`]'s `Display` and `FromStr` are made from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Notation {
+    /// Its name (`wxf`): what `Display` writes and `FromStr` reads.
+    pub name: &'static str,
+    /// Shorter names the command line also takes (`vi-old`).
+    pub aliases: &'static [&'static str],
+    pub dialect: Dialect,
+    /// One line for a help text.
+    pub description: &'static str,
+    /// The opening `h2e2 h9g7` (cannon to the centre, horse out) written in it.
+    pub example: &'static str,
+}
+
+/// Every notation, in the order the help lists them.
+pub const NOTATIONS: [Notation; 7] = [
+    Notation {
+        name: "iccs",
+        aliases: &[],
+        dialect: Dialect::Iccs,
+        description: "ICCS coordinates: origin and destination, files a-i, ranks 0-9 from Red",
+        example: "h2e2 h9g7",
+    },
+    Notation {
+        name: "chinese",
+        aliases: &["zh"],
+        dialect: Dialect::Chinese(Glyphs::Simplified),
+        description: "Chinese vertical-line notation, simplified glyphs (every glyph set is read)",
+        example: "炮二平五 马８进７",
+    },
+    Notation {
+        name: "chinese-traditional",
+        aliases: &["zh-tw"],
+        dialect: Dialect::Chinese(Glyphs::Traditional),
+        description: "Chinese vertical-line notation, traditional glyphs (Taiwan, Hong Kong, Big5)",
+        example: "炮二平五 馬８進７",
+    },
+    Notation {
+        name: "wxf",
+        aliases: &[],
+        dialect: Dialect::Wxf,
+        description: "World Xiangqi Federation: letters K A E H R C P, + advance, - retreat, . sideways",
+        example: "C2.5 H8+7",
+    },
+    Notation {
+        name: "vietnamese-old",
+        aliases: &["vi-old"],
+        dialect: Dialect::OldVietnamese,
+        description: "Vietnamese (Law 1409/2004 Art. 11.2): letters Tg S T X P M B, . advance, / retreat, - sideways; also the word form",
+        example: "P2-5 M8.7",
+    },
+    Notation {
+        name: "asian",
+        aliases: &[],
+        dialect: Dialect::Asian,
+        description: "the Asian marks of the same article with the Vietnamese letters: + advance, . retreat, = sideways",
+        example: "P2=5 M8+7",
+    },
+    Notation {
+        name: "vietnamese-new",
+        aliases: &["vi-new"],
+        dialect: Dialect::NewVietnamese,
+        description: "new Vietnamese coordinates (Appendix 3): letter and destination, T S V X P M B",
+        example: "Phe2 Mg7",
+    },
+];
+
+/// [`NOTATIONS`], for a help text or a menu.
+pub fn notations() -> &'static [Notation] {
+    &NOTATIONS
+}
+
+impl Dialect {
+    /// The row of [`NOTATIONS`] for this dialect.
+    pub fn notation(self) -> &'static Notation {
+        let i = NOTATIONS
+            .iter()
+            .position(|n| n.dialect == self)
+            .unwrap_or(0);
+        &NOTATIONS[i]
+    }
+}
+
 impl fmt::Display for Dialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dialect::Iccs => "iccs",
-            Dialect::Chinese(Glyphs::Simplified) => "chinese",
-            Dialect::Chinese(Glyphs::Traditional) => "chinese-traditional",
-            Dialect::Wxf => "wxf",
-            Dialect::OldVietnamese => "vietnamese-old",
-            Dialect::Asian => "asian",
-            Dialect::NewVietnamese => "vietnamese-new",
-        })
+        f.write_str(self.notation().name)
     }
 }
 
 impl std::str::FromStr for Dialect {
     type Err = String;
 
-    /// The names [`Dialect`]'s `Display` writes (`iccs`, `chinese`,
-    /// `chinese-traditional`, `wxf`, `vietnamese-old`, `asian`, `vietnamese-new`), for a
-    /// `--notation` option.
+    /// The names of [`NOTATIONS`] (`iccs`, `chinese`, `chinese-traditional`, `wxf`,
+    /// `vietnamese-old`, `asian`, `vietnamese-new`), for a `--notation` option; the
+    /// aliases are the command line's to take.
     fn from_str(s: &str) -> Result<Dialect, String> {
-        Dialect::ALL
-            .into_iter()
-            .chain([Dialect::Chinese(Glyphs::Traditional)])
-            .find(|d| d.to_string() == s.trim().to_ascii_lowercase())
+        let want = s.trim().to_ascii_lowercase();
+        NOTATIONS
+            .iter()
+            .find(|n| n.name == want)
+            .map(|n| n.dialect)
             .ok_or_else(|| {
-                format!(
-                    "expected one of iccs, chinese, chinese-traditional, wxf, vietnamese-old, asian, vietnamese-new, found `{s}`"
-                )
+                let names: Vec<&str> = NOTATIONS.iter().map(|n| n.name).collect();
+                format!("expected one of {}, found `{s}`", names.join(", "))
             })
     }
 }
@@ -127,11 +206,42 @@ enum Parsed {
     Iccs(Move),
 }
 
-fn invalid(token: &str, dialect: Dialect, expected: &str) -> Diagnostic {
-    Diagnostic::error(
-        "invalid-move",
-        format!("cannot read `{token}` as a {dialect} move: expected {expected}"),
-    )
+/// The syntax error of `token` (`s` cleaned) in grammar `g`: an unknown piece when a
+/// letter of the dialect in place of the first one makes a move, else invalid.
+#[cold]
+fn invalid(token: &str, s: &str, g: &Grammar) -> SyntaxError {
+    let dialect = g.dialect;
+    let lettered = matches!(
+        dialect,
+        Dialect::Wxf | Dialect::OldVietnamese | Dialect::Asian | Dialect::NewVietnamese
+    );
+    let mut chars = s.chars();
+    if let Some(first) = chars.next().filter(|c| lettered && c.is_alphabetic())
+        && g.pieces.prefix(s).is_none()
+    {
+        let rest = chars.as_str();
+        let fits = g.pieces.forms().any(|(f, _)| {
+            let t = format!("{f}{rest}");
+            match dialect {
+                Dialect::Wxf => syntax::wxf_move(g, &t).is_ok(),
+                Dialect::NewVietnamese => syntax::nv_move(g, &t).is_ok(),
+                _ => syntax::vn_move(g, &t).is_ok(),
+            }
+        });
+        if fits {
+            return SyntaxError::UnknownPiece {
+                letter: first.to_string(),
+                token: token.to_string(),
+                dialect,
+                known: g.letters(),
+            };
+        }
+    }
+    SyntaxError::Invalid {
+        token: token.to_string(),
+        dialect,
+        expected: expected(dialect),
+    }
 }
 
 fn expected(dialect: Dialect) -> &'static str {
@@ -169,42 +279,63 @@ fn clean(token: &str, dialect: Dialect) -> String {
     s
 }
 
-/// Every move `token` holds, syntactically.
-fn parse(token: &str, dialect: Dialect) -> Result<Vec<Parsed>, Diagnostic> {
+/// Not a move of the grammar: the cleaned token, for [`invalid`] to say why.
+struct NotAMove(String);
+
+/// Every move `token` holds, syntactically, or the cleaned token.
+fn parse_raw(token: &str, g: &Grammar) -> Result<Vec<Parsed>, NotAMove> {
+    let dialect = g.dialect;
     let s = clean(token, dialect);
-    let bad = || invalid(token, dialect, expected(dialect));
-    let one = |r: Option<Parsed>| r.map(|p| vec![p]).ok_or_else(bad);
+    let one = |r: Option<Parsed>| r.map(|p| vec![p]).ok_or_else(|| NotAMove(s.clone()));
     match dialect {
         Dialect::Iccs => one(syntax::iccs_move(&s).ok().map(|(_, m)| Parsed::Iccs(m))),
-        Dialect::Chinese(_) => syntax::cn_moves(&s)
-            .map(|(_, v)| v.into_iter().map(Parsed::Trad).collect())
-            .map_err(|_| bad()),
+        Dialect::Chinese(_) => match syntax::cn_moves(g, &s) {
+            Ok((_, v)) => Ok(v.into_iter().map(Parsed::Trad).collect()),
+            Err(_) => Err(NotAMove(s)),
+        },
         Dialect::Wxf => {
-            let r = syntax::wxf_move(&s).ok().or_else(|| {
+            let r = syntax::wxf_move(g, &s).ok().or_else(|| {
                 // a scoresheet dash before Black's move, when it is not a tandem sign
                 s.strip_prefix('-')
-                    .and_then(|rest| syntax::wxf_move(rest).ok())
+                    .and_then(|rest| syntax::wxf_move(g, rest).ok())
             });
             one(r.map(|(_, t)| Parsed::Trad(t)))
         }
-        Dialect::OldVietnamese => one(vn_marks(&s, VIETNAM)
-            .or_else(|| syntax::vw_move(&syntax::vn_fold(&s)).ok().map(|(_, t)| t))
+        Dialect::OldVietnamese => one(syntax::vn_move(g, &s)
+            .ok()
+            .map(|(_, t)| t)
+            .or_else(|| word_move(g, &s))
             .map(Parsed::Trad)),
-        Dialect::Asian => one(vn_marks(&s, ASIAN).map(Parsed::Trad)),
-        Dialect::NewVietnamese => one(syntax::nv_move(&s).ok().map(|(_, c)| Parsed::Coord(c))),
+        Dialect::Asian => one(syntax::vn_move(g, &s).ok().map(|(_, t)| Parsed::Trad(t))),
+        Dialect::NewVietnamese => one(syntax::nv_move(g, &s).ok().map(|(_, c)| Parsed::Coord(c))),
     }
 }
 
-fn vn_marks(s: &str, marks: Marks) -> Option<syntax::Trad> {
-    syntax::vn_move(marks)(s).ok().map(|(_, t)| t)
+/// Every move `token` holds, syntactically.
+fn parse(token: &str, g: &Grammar) -> Result<Vec<Parsed>, SyntaxError> {
+    parse_raw(token, g).map_err(|NotAMove(s)| invalid(token, &s, g))
 }
 
-fn canonical(pos: &Position, moves: &[Move], dialect: Dialect) -> Vec<String> {
+/// `s` read in the Vietnamese word form of `g`; an ASCII token that begins with no
+/// word is not folded.
+fn word_move(g: &Grammar, s: &str) -> Option<syntax::Trad> {
+    if s.is_ascii() && !g.words.may_begin_ascii(s) {
+        return None;
+    }
+    syntax::vw_move(g, &syntax::vn_fold(s)).ok().map(|(_, t)| t)
+}
+
+/// Does `s` (folded) read as a move in the Vietnamese word form?
+fn is_word_move(s: &str) -> bool {
+    word_move(Grammar::of(Dialect::OldVietnamese), s).is_some()
+}
+
+fn canonical(pos: &Position, moves: &[Move], g: &Grammar) -> Vec<String> {
     moves
         .iter()
         .map(|m| {
             let mut s = String::new();
-            write(&mut s, pos, *m, dialect);
+            write_with(&mut s, pos, *m, g);
             s
         })
         .collect()
@@ -213,80 +344,92 @@ fn canonical(pos: &Position, moves: &[Move], dialect: Dialect) -> Vec<String> {
 fn play_parsed(
     token: &str,
     p: &Parsed,
-    dialect: Dialect,
+    g: &Grammar,
     pos: &mut Position,
-) -> Result<Resolved, Diagnostic> {
+) -> Result<Resolved, ReadError> {
+    let dialect = g.dialect;
     let (mv, note) = match p {
         Parsed::Iccs(m) => (*m, None),
         Parsed::Trad(t) => match resolve::resolve_trad(t, pos, dialect == Dialect::Wxf) {
             Ok(x) => x,
-            Err(f) => return Err(failure(token, f, pos, dialect)),
+            Err(f) => return Err(failure(token, f, pos, g)),
         },
         Parsed::Coord(c) => match resolve::resolve_coord(c, pos) {
             Ok(m) => (m, None),
-            Err(f) => return Err(failure(token, f, pos, dialect)),
+            Err(f) => return Err(failure(token, f, pos, g)),
         },
     };
-    pos.play(mv)
-        .map_err(|e| Diagnostic::error("illegal-move", format!("`{token}`: {e}")))?;
+    if let Err(e) = pos.check_move(mv) {
+        return Err(ResolveError::Illegal {
+            token: token.to_string(),
+            reason: resolve::illegal_reason(pos, e),
+        }
+        .into());
+    }
+    pos.play_unchecked(mv);
     Ok(Resolved {
         mv,
         remarks: note.into_iter().collect(),
     })
 }
 
-fn failure(token: &str, f: Failure, pos: &Position, dialect: Dialect) -> Diagnostic {
-    match f {
-        Failure::NoPiece(m) | Failure::Illegal(m) => {
-            Diagnostic::error("illegal-move", format!("`{token}` ({dialect}): {m}"))
+#[cold]
+fn failure(token: &str, f: Failure, pos: &Position, g: &Grammar) -> ReadError {
+    let token = token.to_string();
+    ReadError::Resolve(match f {
+        Failure::NoPiece(reason) | Failure::Illegal(reason) => {
+            ResolveError::Illegal { token, reason }
         }
-        Failure::Ambiguous(moves) => {
-            let mut d = Diagnostic::error(
-                "ambiguous-move",
-                format!(
-                    "`{token}` ({dialect}) fits {} legal moves: {}",
-                    moves.len(),
-                    moves
-                        .iter()
-                        .map(|m| m.iccs())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
-            d.candidates = canonical(pos, &moves, dialect);
-            d
-        }
-    }
+        Failure::Ambiguous(moves) => ResolveError::Ambiguous {
+            token,
+            forms: canonical(pos, &moves, g),
+            candidates: moves,
+        },
+    })
 }
 
 /// Reads `token` in `dialect` and plays it on `pos`; `pos` is unchanged on error.
-/// Errors are diagnostics with the stable codes `invalid-move` (syntax),
-/// `illegal-move` (no legal move fits; the message says why) and `ambiguous-move`
-/// (several fit; [`Diagnostic::candidates`] lists them in the dialect's canonical
-/// form). A token holding several Chinese moves written together is an
-/// `invalid-move` here: read it with [`read_play_many`].
+/// Errors are diagnostics of the chess reader's families ([`ReadError`]): the codes
+/// `invalid-move` and `unknown-piece` (syntax), `illegal-move` (no legal move fits;
+/// the message says why) and `ambiguous-move` (several fit;
+/// [`Diagnostic::candidates`] lists them in the dialect's canonical form). A token
+/// holding several Chinese moves written together is an `invalid-move` here: read it
+/// with [`read_play_many`].
 pub fn read_play(
     token: &str,
     dialect: Dialect,
     pos: &mut Position,
 ) -> Result<Resolved, Diagnostic> {
-    let parsed = parse(token, dialect)?;
+    read_play_with(token, Grammar::of(dialect), pos).map_err(|e| e.to_diagnostic())
+}
+
+/// [`read_play`] with the letters and marks of grammar `g`: a dialect compiled over a
+/// lexicon with extra rows (`Grammar::new(&lexicon().with_extra(…)?, dialect)`).
+pub fn read_play_with(token: &str, g: &Grammar, pos: &mut Position) -> Result<Resolved, ReadError> {
+    let parsed = parse(token, g)?;
     match parsed.as_slice() {
-        [one] => play_parsed(token, one, dialect, pos),
-        several => Err(Diagnostic::error(
-            "invalid-move",
-            format!(
-                "`{token}` holds {} moves written together: expected one move per token (read_play_many reads them)",
-                several.len()
-            ),
-        )),
+        [one] => play_parsed(token, one, g, pos),
+        several => Err(SyntaxError::Several {
+            token: token.to_string(),
+            count: several.len(),
+        }
+        .into()),
     }
 }
 
 /// Checks `token` against `dialect`'s grammar without a position: the number of moves
-/// it holds, or an `invalid-move` diagnostic.
+/// it holds, or an `invalid-move` diagnostic (without looking for an unknown piece
+/// letter: [`read_play`] does that).
 pub fn check_syntax(token: &str, dialect: Dialect) -> Result<usize, Diagnostic> {
-    parse(token, dialect).map(|v| v.len())
+    let g = Grammar::of(dialect);
+    parse_raw(token, g).map(|v| v.len()).map_err(|_| {
+        SyntaxError::Invalid {
+            token: token.to_string(),
+            dialect,
+            expected: expected(dialect),
+        }
+        .to_diagnostic()
+    })
 }
 
 /// Reads every move `token` holds (Chinese moves written without spaces,
@@ -297,11 +440,13 @@ pub fn read_play_many(
     dialect: Dialect,
     pos: &mut Position,
 ) -> Result<Vec<Resolved>, Diagnostic> {
-    let parsed = parse(token, dialect)?;
+    let g = Grammar::of(dialect);
+    let parsed = parse(token, g).map_err(|e| e.to_diagnostic())?;
     let mut out = Vec::with_capacity(parsed.len());
     let n = parsed.len();
     for (i, p) in parsed.iter().enumerate() {
-        let r = play_parsed(token, p, dialect, pos).map_err(|mut d| {
+        let r = play_parsed(token, p, g, pos).map_err(|e| {
+            let mut d = e.to_diagnostic();
             if n > 1 {
                 d.message = format!("move {} of {n} in the token: {}", i + 1, d.message);
             }
@@ -344,9 +489,9 @@ pub fn split_moves(text: &str) -> Vec<String> {
         let joined = (2..=4).find_map(|k| {
             let parts = words.get(i..i + k)?;
             let s = parts.join(" ");
-            syntax::vw_move(&syntax::vn_fold(&s)).ok().map(|_| (k, s))
+            is_word_move(&s).then_some((k, s))
         });
-        if let Some((k, s)) = joined.filter(|_| syntax::vw_move(&syntax::vn_fold(w)).is_err()) {
+        if let Some((k, s)) = joined.filter(|_| !is_word_move(w)) {
             out.push(s);
             i += k;
             continue;
@@ -357,13 +502,14 @@ pub fn split_moves(text: &str) -> Vec<String> {
             i += 1;
             continue;
         }
-        match syntax::cn_moves(w) {
+        let cn = Grammar::of(Dialect::Chinese(Glyphs::Simplified));
+        match syntax::cn_moves(cn, w) {
             Ok((_, moves)) if moves.len() > 1 => {
                 // split the token into its moves by re-parsing prefixes
                 let mut rest = w.as_str();
                 while !rest.is_empty() {
                     let before = rest.len();
-                    match syntax::cn_move(rest.trim_start()) {
+                    match syntax::cn_move(cn, rest.trim_start()) {
                         Ok((r, _)) => {
                             let start = w.len() - before;
                             let end = w.len() - r.len();
@@ -395,13 +541,13 @@ pub fn group_tokens(tokens: &[&str]) -> Vec<std::ops::Range<usize>> {
             i += 1;
             continue;
         }
-        let alone = syntax::vw_move(&syntax::vn_fold(w)).is_ok();
+        let alone = is_word_move(w);
         let joined = (!alone)
             .then(|| {
                 (2..=4).find(|k| {
-                    tokens.get(i..i + k).is_some_and(|parts| {
-                        syntax::vw_move(&syntax::vn_fold(&parts.join(" "))).is_ok()
-                    })
+                    tokens
+                        .get(i..i + k)
+                        .is_some_and(|parts| is_word_move(&parts.join(" ")))
                 })
             })
             .flatten();
@@ -429,11 +575,18 @@ fn glued_pair(w: &str) -> Option<(&str, &str)> {
 
 fn has_cjk(tokens: &[&str]) -> Option<Glyphs> {
     let all: String = tokens.concat();
-    let cjk = all
-        .chars()
-        .any(|c| syntax::cn_role(c).is_some() || "进進退平".contains(c));
+    let g = Grammar::of(Dialect::Chinese(Glyphs::Simplified));
+    let t = Grammar::of(Dialect::Chinese(Glyphs::Traditional));
+    // a piece, or a direction either glyph set writes
+    let dirs: Vec<char> = [g, t]
+        .iter()
+        .flat_map(|g| g.written.dirs.iter())
+        .filter_map(|d| d.chars().next())
+        .collect();
+    let dir = |c: char| dirs.contains(&c);
+    let cjk = all.chars().any(|c| g.pieces.char(c).is_some() || dir(c));
     cjk.then(|| {
-        if all.chars().any(|c| "車馬進後帥將砲俥傌".contains(c)) {
+        if all.chars().any(|c| g.traditional.binary_search(&c).is_ok()) {
             Glyphs::Traditional
         } else {
             Glyphs::Simplified
@@ -572,7 +725,7 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
                     dialect: d,
                     failure: Some((_, err)),
                     ..
-                }) if !tied && err.code != "invalid-move" => (*d, None),
+                }) if !tied && !matches!(err.code, "invalid-move" | "unknown-piece") => (*d, None),
                 Some(Run {
                     dialect: d,
                     moves,
@@ -657,6 +810,72 @@ mod tests {
             let e = read_play(tok, d, &mut pos).unwrap_err();
             assert_eq!(e.code, code, "{tok}: {}", e.message);
             assert_eq!(pos, Position::default());
+        }
+    }
+
+    /// The errors have the chess reader's families and message shapes.
+    #[test]
+    fn error_messages_as_for_chess() {
+        let chariots = "4k4/9/9/9/R8/9/9/9/9/R2K5 w - - 0 1";
+        let after_c25_h87_c54 =
+            "rnbakab1r/9/1c4nc1/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2";
+        let cases = [
+            (
+                START,
+                Dialect::Wxf,
+                "C2",
+                "invalid-move",
+                "invalid move C2: expected a wxf move (letter, file or +/-, operator and a digit such as C2.5 or R+.3), found C2",
+            ),
+            (
+                START,
+                Dialect::Wxf,
+                "X2.5",
+                "unknown-piece",
+                "unknown piece letter X in X2.5: wxf pieces are A B C E G H K M N P R S",
+            ),
+            (
+                START,
+                Dialect::OldVietnamese,
+                "P3.1",
+                "illegal-move",
+                "illegal move P3.1: expected a red cannon on file 3, found none",
+            ),
+            (
+                START,
+                CN,
+                "炮二进五",
+                "illegal-move",
+                "illegal move 炮二进五: the red cannon on h2 cannot move to h7",
+            ),
+            (
+                after_c25_h87_c54,
+                Dialect::Wxf,
+                "C2.5",
+                "illegal-move",
+                "illegal move C2.5: the black cannon on b7 cannot move to e7: the black general would be in check",
+            ),
+            (
+                chariots,
+                CN,
+                "车九进一",
+                "ambiguous-move",
+                "ambiguous move 车九进一: it fits 后车进一 and 前车进一",
+            ),
+            (
+                START,
+                CN,
+                "炮二平五马８进７",
+                "invalid-move",
+                "invalid move 炮二平五马８进７: expected one move, found 2 moves written together (read_play_many reads them)",
+            ),
+        ];
+        for (fen, d, tok, code, message) in cases {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let e = read_play(tok, d, &mut pos).unwrap_err();
+            assert_eq!((e.code, e.message.as_str()), (code, message), "{tok}");
+            let typed = read_play_with(tok, Grammar::of(d), &mut pos).unwrap_err();
+            assert_eq!(typed.to_diagnostic(), e, "{tok}");
         }
     }
 
@@ -1007,7 +1226,7 @@ mod tests {
         let start = START;
         let after_c25 = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
         // (fen, token, dialect, Ok(iccs) or Err(code))
-        let cases: [(&str, &str, Dialect, Result<&str, &str>); 17] = [
+        let cases: [(&str, &str, Dialect, Result<&str, &str>); 19] = [
             // `.`: advance in Vietnam, retreat in the Asian marks, sideways in WXF
             (start, "M2.3", Dialect::OldVietnamese, Ok("h0g2")),
             (start, "M2.3", Dialect::Asian, Err("illegal-move")),
@@ -1028,9 +1247,11 @@ mod tests {
             (start, "T3.5", Dialect::OldVietnamese, Ok("g0e2")),
             (start, "Te1", Dialect::NewVietnamese, Ok("e0e1")),
             (start, "T3.5", Dialect::NewVietnamese, Err("invalid-move")),
-            // letters only one system has
-            (start, "H2+3", Dialect::Asian, Err("invalid-move")),
-            (start, "X1.1", Dialect::Wxf, Err("invalid-move")),
+            // letters only one system has: an unknown piece letter, as in chess
+            (start, "H2+3", Dialect::Asian, Err("unknown-piece")),
+            (start, "X1.1", Dialect::Wxf, Err("unknown-piece")),
+            (start, "Q1.1", Dialect::Wxf, Err("unknown-piece")),
+            (start, "Q1", Dialect::Wxf, Err("invalid-move")),
         ];
         for (fen, tok, d, want) in cases {
             let mut pos = Position::from_fen(fen).unwrap();

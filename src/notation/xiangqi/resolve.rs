@@ -5,7 +5,7 @@
 use crate::{
     color::Color,
     model::diag::Diagnostic,
-    xiangqi::{Move, Piece, Position, Role, Square},
+    xiangqi::{IllegalMove, IllegalReason, Move, Piece, Position, Role, Square},
 };
 
 use super::syntax::{Coord, Dir, Mark, Origin, Trad};
@@ -207,6 +207,30 @@ fn origin_text(origin: Origin) -> String {
     }
 }
 
+/// Why the engine refused a move, in the words of the chess messages: `the red cannon
+/// on e2 cannot move to e7`, `…: the red general would be in check`.
+pub fn illegal_reason(pos: &Position, e: IllegalMove) -> String {
+    let m = e.mv;
+    let Some(p) = pos.piece_at(m.from) else {
+        return format!("there is no piece on {}", m.from);
+    };
+    let color = side(p.color);
+    let who = format!("the {color} {} on {}", p.role, m.from);
+    match e.reason {
+        IllegalReason::EmptyOrigin => format!("there is no piece on {}", m.from),
+        IllegalReason::NotYourPiece => format!("{who} is the opponent's"),
+        IllegalReason::CannotReach => format!("{who} cannot move to {}", m.to),
+        IllegalReason::LeavesGeneralInCheck => format!(
+            "{who} cannot move to {}: the {color} general would be in check",
+            m.to
+        ),
+        IllegalReason::GeneralsFacing => format!(
+            "{who} cannot move to {}: the generals would face each other",
+            m.to
+        ),
+    }
+}
+
 /// Resolves a traditional move. `wxf_middle`: a file digit on a file holding three or
 /// five soldiers names the middle one (WXF `P3.4`). On success, the move and an
 /// optional note (front/rear left out).
@@ -253,8 +277,8 @@ pub fn resolve_trad(
                     origin_text(t.origin)
                 ),
                 Some((m, _)) => match pos.check_move(*m) {
-                    Err(e) => e.to_string(),
-                    Ok(()) => format!("illegal move {}", m.iccs()),
+                    Err(e) => illegal_reason(pos, e),
+                    Ok(()) => format!("{} is not legal", m.iccs()),
                 },
             }));
         }
@@ -345,7 +369,7 @@ pub fn resolve_coord(c: &Coord, pos: &Position) -> Result<Move, Failure> {
                 })
                 .map_or_else(
                     || format!("no {} {} can move to {}", side(color), c.role, c.to),
-                    |e| e.to_string(),
+                    |e| illegal_reason(pos, e),
                 ),
         )),
         several => Err(Failure::Ambiguous(several.to_vec())),

@@ -7,47 +7,16 @@
 use nom::{
     IResult, Parser,
     branch::alt,
-    bytes::complete::tag,
-    character::complete::{char, one_of, satisfy},
-    combinator::{all_consuming, eof, map, opt, value},
+    character::complete::{char, one_of},
+    combinator::{all_consuming, eof, map, opt},
     multi::many0,
     sequence::preceded,
 };
 
+pub use crate::notation::lexicon::xiangqi::{Dir, Mark, Roles};
 use crate::xiangqi::{Move, Role, Square};
 
-/// The direction of a traditional move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Dir {
-    /// Toward the opponent: 进, tiến `.` (old Vietnamese), `+` (WXF, Asian).
-    Advance,
-    /// Back toward one's own side: 退, thoái `/`, `-` (WXF), `.` (Asian).
-    Retreat,
-    /// Along the rank: 平, bình `-`, `.`/`=` (WXF), `=` (Asian).
-    Sideways,
-}
-
-/// Which of several identical pieces on one file moves.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Mark {
-    /// 前, `t` (trước), WXF `+` when at most three stand on the file.
-    Front,
-    /// 中, `g` (giữa): the middle one of three.
-    Middle,
-    /// 后/後, `s` (sau), WXF `-` when at most three stand on the file.
-    Rear,
-    /// 一..五 (Chinese) or `a`..`e` (kyphu's old-Vietnamese extension): the n-th from the
-    /// front, 1-based.
-    Index(u8),
-    /// WXF `++`: the front one of four or five.
-    PlusPlus,
-    /// WXF `P+`: the front one of two or three, the second of four or five.
-    Plus,
-    /// WXF `P-`: the rear one of two or three, the fourth of five (third of four).
-    Minus,
-    /// WXF `--`: the rear one of four or five.
-    MinusMinus,
-}
+use super::grammar::{Grammar, Terminals};
 
 /// Where the moving piece stands.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -56,23 +25,6 @@ pub enum Origin {
     File(u8),
     /// A tandem mark, with the file when pieces stand tandem on several files.
     Tandem { mark: Mark, file: Option<u8> },
-}
-
-/// A set of roles: a letter or word may name more than one (`tuong` without diacritics
-/// is both Tướng and Tượng; WXF `G` is general or guard).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Roles(u8);
-
-impl Roles {
-    pub const fn one(r: Role) -> Roles {
-        Roles(1 << r as u8)
-    }
-    pub const fn two(a: Role, b: Role) -> Roles {
-        Roles((1 << a as u8) | (1 << b as u8))
-    }
-    pub const fn contains(self, r: Role) -> bool {
-        self.0 & (1 << r as u8) != 0
-    }
 }
 
 /// A move in the traditional form: piece, origin, direction, target.
@@ -95,28 +47,6 @@ pub struct Coord {
     pub to: Square,
 }
 
-/// The three marks of a Vietnamese-letter dialect: advance, retreat, sideways.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Marks {
-    pub advance: char,
-    pub retreat: char,
-    pub sideways: char,
-}
-
-/// Old Vietnamese marks (Art. 11.2): `.` advance, `/` retreat, `-` sideways.
-pub const VIETNAM: Marks = Marks {
-    advance: '.',
-    retreat: '/',
-    sideways: '-',
-};
-
-/// Asian / world-event marks per the same article: `+` advance, `.` retreat, `=` sideways.
-pub const ASIAN: Marks = Marks {
-    advance: '+',
-    retreat: '.',
-    sideways: '=',
-};
-
 /// Full-width ASCII (U+FF01..U+FF5E) to ASCII, U+3000 to a space; everything else kept.
 pub fn fold(s: &str) -> String {
     s.chars()
@@ -130,131 +60,112 @@ pub fn fold(s: &str) -> String {
 
 type Res<'a, T> = IResult<&'a str, T>;
 
+fn fail<T>(i: &str) -> Res<'_, T> {
+    Err(nom::Err::Error(nom::error::Error::new(
+        i,
+        nom::error::ErrorKind::Tag,
+    )))
+}
+
+/// The terminal of `t` the input begins with (longest form first).
+fn term<'g, T: Copy>(t: &'g Terminals<T>) -> impl Fn(&str) -> Res<'_, T> + 'g {
+    move |i| match t.prefix(i) {
+        Some((rest, v)) => Ok((rest, v)),
+        None => fail(i),
+    }
+}
+
+/// [`term`] among the forms whose meaning `keep` accepts.
+fn term_where<'g, T: Copy + 'g>(
+    t: &'g Terminals<T>,
+    keep: impl Fn(T) -> bool + Copy + 'g,
+) -> impl Fn(&str) -> Res<'_, T> + 'g {
+    move |i| match t.prefix_where(i, keep) {
+        Some((rest, v)) => Ok((rest, v)),
+        None => fail(i),
+    }
+}
+
 fn digit(i: &str) -> Res<'_, u8> {
     map(one_of("123456789"), |c| c as u8 - b'0').parse(i)
 }
 
 // ---------------------------------------------------------------- Chinese
 
-/// A Chinese numeral 一..九, or a digit (ASCII after folding) — the side is not
-/// inferred from the digit style.
-fn cn_number(i: &str) -> Res<'_, u8> {
-    alt((
-        digit,
-        map(one_of("一二三四五六七八九"), |c| {
-            "一二三四五六七八九"
-                .chars()
-                .position(|d| d == c)
-                .map_or(0, |p| p as u8 + 1)
-        }),
-    ))
-    .parse(i)
-}
-
-/// A piece character, simplified, traditional or variant, of either side.
-fn cn_piece(i: &str) -> Res<'_, Role> {
-    map(satisfy(|c| cn_role(c).is_some()), |c| {
-        cn_role(c).unwrap_or(Role::Soldier)
-    })
-    .parse(i)
-}
-
-pub(crate) fn cn_role(c: char) -> Option<Role> {
-    Some(match c {
-        '帅' | '帥' | '将' | '將' => Role::General,
-        '仕' | '士' => Role::Advisor,
-        '相' | '象' => Role::Elephant,
-        '马' | '馬' | '傌' | '䭾' => Role::Horse,
-        '车' | '車' | '俥' | '伡' => Role::Chariot,
-        '炮' | '砲' | '包' => Role::Cannon,
-        '兵' | '卒' => Role::Soldier,
-        _ => return None,
-    })
-}
-
-/// 进/進/上 advance, 退/下 retreat, 平 sideways.
-fn cn_dir(i: &str) -> Res<'_, Dir> {
-    alt((
-        value(Dir::Advance, one_of("进進上")),
-        value(Dir::Retreat, one_of("退下")),
-        value(Dir::Sideways, char('平')),
-    ))
-    .parse(i)
-}
-
-/// 前 中 后/後, or 一..五 counted from the front.
-fn cn_mark(i: &str) -> Res<'_, Mark> {
-    alt((
-        value(Mark::Front, char('前')),
-        value(Mark::Middle, char('中')),
-        value(Mark::Rear, one_of("后後")),
-        map(one_of("一二三四五"), |c| {
-            Mark::Index(
-                "一二三四五"
-                    .chars()
-                    .position(|d| d == c)
-                    .map_or(1, |p| p as u8 + 1),
-            )
-        }),
-    ))
-    .parse(i)
+/// A number: a digit (ASCII after folding) or a number word of the lexicon (一..九) —
+/// the side is not inferred from the digit style.
+fn cn_number(g: &Grammar) -> impl Fn(&str) -> Res<'_, u8> + '_ {
+    move |i| alt((digit, term(&g.numbers))).parse(i)
 }
 
 /// `炮二平五`: piece, file, direction, target.
-fn cn_plain(i: &str) -> Res<'_, Trad> {
-    map(
-        (cn_piece, cn_number, cn_dir, cn_number),
-        |(role, file, dir, target)| Trad {
-            roles: Roles::one(role),
-            origin: Origin::File(file),
-            dir,
-            target,
-        },
-    )
-    .parse(i)
+fn cn_plain(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
+    move |i| {
+        map(
+            (term(&g.pieces), cn_number(g), term(&g.dirs), cn_number(g)),
+            |(roles, file, dir, target)| Trad {
+                roles,
+                origin: Origin::File(file),
+                dir,
+                target,
+            },
+        )
+        .parse(i)
+    }
 }
 
 /// `前炮退二`, `前兵九平八`: mark, piece, optional file, direction, target.
-fn cn_tandem(i: &str) -> Res<'_, Trad> {
-    map(
-        (cn_mark, cn_piece, opt(cn_number), cn_dir, cn_number),
-        |(mark, role, file, dir, target)| Trad {
-            roles: Roles::one(role),
-            origin: Origin::Tandem { mark, file },
-            dir,
-            target,
-        },
-    )
-    .parse(i)
+fn cn_tandem(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
+    move |i| {
+        map(
+            (
+                term(&g.tandem),
+                term(&g.pieces),
+                opt(cn_number(g)),
+                term(&g.dirs),
+                cn_number(g),
+            ),
+            |(mark, roles, file, dir, target)| Trad {
+                roles,
+                origin: Origin::Tandem { mark, file },
+                dir,
+                target,
+            },
+        )
+        .parse(i)
+    }
 }
 
 /// `前九平八`, `二7平6`: a soldier's mark and file with the piece name left out.
-fn cn_tandem_bare(i: &str) -> Res<'_, Trad> {
-    map(
-        (cn_mark, cn_number, cn_dir, cn_number),
-        |(mark, file, dir, target)| Trad {
-            roles: Roles::one(Role::Soldier),
-            origin: Origin::Tandem {
-                mark,
-                file: Some(file),
+fn cn_tandem_bare(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
+    move |i| {
+        map(
+            (term(&g.tandem), cn_number(g), term(&g.dirs), cn_number(g)),
+            |(mark, file, dir, target)| Trad {
+                roles: Roles::one(Role::Soldier),
+                origin: Origin::Tandem {
+                    mark,
+                    file: Some(file),
+                },
+                dir,
+                target,
             },
-            dir,
-            target,
-        },
-    )
-    .parse(i)
+        )
+        .parse(i)
+    }
 }
 
 /// One Chinese move.
-pub fn cn_move(i: &str) -> Res<'_, Trad> {
-    alt((cn_plain, cn_tandem, cn_tandem_bare)).parse(i)
+pub fn cn_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
+    alt((cn_plain(g), cn_tandem(g), cn_tandem_bare(g))).parse(i)
 }
 
 /// One or more Chinese moves written together (`炮二平五马８进７`), spaces allowed between.
-pub fn cn_moves(i: &str) -> Res<'_, Vec<Trad>> {
+pub fn cn_moves<'a>(g: &Grammar, i: &'a str) -> Res<'a, Vec<Trad>> {
     let sep = many0(one_of(" \t"));
+    let one = |i| cn_move(g, i);
     all_consuming(map(
-        (cn_move, many0(preceded(sep, cn_move))),
+        (one, many0(preceded(sep, one))),
         |(first, mut rest)| {
             rest.insert(0, first);
             rest
@@ -265,130 +176,117 @@ pub fn cn_moves(i: &str) -> Res<'_, Vec<Trad>> {
 
 // ---------------------------------------------------------------- WXF
 
-/// A WXF letter (either case): K A E H R C P, and the aliases found in the wild:
-/// N horse, B M elephant, S soldier, G general or guard.
-fn wxf_piece(i: &str) -> Res<'_, Roles> {
-    map(satisfy(|c| wxf_roles(c).is_some()), |c| {
-        wxf_roles(c).unwrap_or(Roles::one(Role::Soldier))
-    })
-    .parse(i)
-}
-
-fn wxf_roles(c: char) -> Option<Roles> {
-    Some(match c.to_ascii_uppercase() {
-        'K' => Roles::one(Role::General),
-        'G' => Roles::two(Role::General, Role::Advisor),
-        'A' => Roles::one(Role::Advisor),
-        'E' | 'B' | 'M' => Roles::one(Role::Elephant),
-        'H' | 'N' => Roles::one(Role::Horse),
-        'R' => Roles::one(Role::Chariot),
-        'C' => Roles::one(Role::Cannon),
-        'P' | 'S' => Roles::one(Role::Soldier),
-        _ => return None,
-    })
-}
-
-/// `+` advance, `-` retreat, `.` or `=` sideways.
-fn wxf_op(i: &str) -> Res<'_, Dir> {
-    alt((
-        value(Dir::Advance, char('+')),
-        value(Dir::Retreat, char('-')),
-        value(Dir::Sideways, one_of(".=")),
-    ))
-    .parse(i)
-}
-
-fn wxf_sign(i: &str) -> Res<'_, Mark> {
-    alt((value(Mark::Plus, char('+')), value(Mark::Minus, char('-')))).parse(i)
+/// The one-character tandem signs `+` and `-` (not `++`, `--`).
+fn wxf_sign(g: &Grammar) -> impl Fn(&str) -> Res<'_, Mark> + '_ {
+    move |i| {
+        let c = i.chars().next();
+        match c.and_then(|c| g.tandem.char(c)) {
+            Some(m @ (Mark::Plus | Mark::Minus)) => {
+                Ok((i.get(c.map_or(0, char::len_utf8)..).unwrap_or(""), m))
+            }
+            _ => fail(i),
+        }
+    }
 }
 
 /// `C2.5`: letter, file, operator, target.
-fn wxf_plain(i: &str) -> Res<'_, Trad> {
-    map(
-        (wxf_piece, digit, wxf_op, digit),
-        |(roles, f, dir, target)| Trad {
-            roles,
-            origin: Origin::File(f),
-            dir,
-            target,
-        },
-    )
-    .parse(i)
+fn wxf_plain(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
+    move |i| {
+        map(
+            (term(&g.pieces), digit, term(&g.dirs), digit),
+            |(roles, f, dir, target)| Trad {
+                roles,
+                origin: Origin::File(f),
+                dir,
+                target,
+            },
+        )
+        .parse(i)
+    }
 }
 
 /// `R+.3`, `C--1`: letter, tandem sign, operator, target.
-fn wxf_tandem(i: &str) -> Res<'_, Trad> {
-    map(
-        (wxf_piece, wxf_sign, wxf_op, digit),
-        |(roles, mark, dir, target)| Trad {
-            roles,
-            origin: Origin::Tandem { mark, file: None },
-            dir,
-            target,
-        },
-    )
-    .parse(i)
+fn wxf_tandem(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
+    move |i| {
+        map(
+            (term(&g.pieces), wxf_sign(g), term(&g.dirs), digit),
+            |(roles, mark, dir, target)| Trad {
+                roles,
+                origin: Origin::Tandem { mark, file: None },
+                dir,
+                target,
+            },
+        )
+        .parse(i)
+    }
 }
 
 /// `Pb.5`: xqbase's multi-soldier letters `a`..`e` (一兵..五兵) after the letter.
-fn wxf_lettered(i: &str) -> Res<'_, Trad> {
-    map(
-        (wxf_piece, one_of("abcde"), wxf_op, digit),
-        |(roles, c, dir, target)| Trad {
-            roles,
-            origin: Origin::Tandem {
-                mark: Mark::Index(c as u8 - b'a' + 1),
-                file: None,
+fn wxf_lettered(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
+    move |i| {
+        map(
+            (
+                term(&g.pieces),
+                term_where(&g.tandem, |m| matches!(m, Mark::Index(_))),
+                term(&g.dirs),
+                digit,
+            ),
+            |(roles, mark, dir, target)| Trad {
+                roles,
+                origin: Origin::Tandem { mark, file: None },
+                dir,
+                target,
             },
-            dir,
-            target,
-        },
-    )
-    .parse(i)
+        )
+        .parse(i)
+    }
 }
 
 /// `+P+1`, `-R.4`: the sign before the letter (wukong xqdb, some web sites).
-fn wxf_prefix(i: &str) -> Res<'_, Trad> {
-    map(
-        (wxf_sign, wxf_piece, wxf_op, digit),
-        |(mark, roles, dir, target)| Trad {
-            roles,
-            origin: Origin::Tandem { mark, file: None },
-            dir,
-            target,
-        },
-    )
-    .parse(i)
+fn wxf_prefix(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
+    move |i| {
+        map(
+            (wxf_sign(g), term(&g.pieces), term(&g.dirs), digit),
+            |(mark, roles, dir, target)| Trad {
+                roles,
+                origin: Origin::Tandem { mark, file: None },
+                dir,
+                target,
+            },
+        )
+        .parse(i)
+    }
 }
 
 /// `++.4`, `--.4`: front and rear soldier of four or five on one file.
-fn wxf_double(i: &str) -> Res<'_, Trad> {
-    map(
-        (
-            alt((
-                value(Mark::PlusPlus, tag("++")),
-                value(Mark::MinusMinus, tag("--")),
-            )),
-            wxf_op,
-            digit,
-        ),
-        |(mark, dir, target)| Trad {
-            roles: Roles::one(Role::Soldier),
-            origin: Origin::Tandem { mark, file: None },
-            dir,
-            target,
-        },
-    )
-    .parse(i)
+fn wxf_double(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
+    move |i| {
+        map(
+            (
+                term_where(&g.tandem, |m| {
+                    matches!(m, Mark::PlusPlus | Mark::MinusMinus)
+                }),
+                term(&g.dirs),
+                digit,
+            ),
+            |(mark, dir, target)| Trad {
+                roles: Roles::one(Role::Soldier),
+                origin: Origin::Tandem { mark, file: None },
+                dir,
+                target,
+            },
+        )
+        .parse(i)
+    }
 }
 
 /// `3+.4`, `33.4`, `3-.4`: soldiers tandem on two files, file first, then the sign (or
 /// the file again for the middle one of three).
-fn wxf_two_files(i: &str) -> Res<'_, Trad> {
+fn wxf_two_files<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
     let (rest, file) = digit(i)?;
-    let (rest, mark) =
-        alt((wxf_sign, value(Mark::Middle, char((b'0' + file) as char)))).parse(rest)?;
-    let (rest, (dir, target)) = (wxf_op, digit).parse(rest)?;
+    let middle = |i| map(char((b'0' + file) as char), |_| Mark::Middle).parse(i);
+    let (rest, mark) = alt((wxf_sign(g), middle)).parse(rest)?;
+    let (rest, (dir, target)) = (term(&g.dirs), digit).parse(rest)?;
     Ok((
         rest,
         Trad {
@@ -404,74 +302,27 @@ fn wxf_two_files(i: &str) -> Res<'_, Trad> {
 }
 
 /// One WXF move.
-pub fn wxf_move(i: &str) -> Res<'_, Trad> {
+pub fn wxf_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
     all_consuming(alt((
-        wxf_plain,
-        wxf_tandem,
-        wxf_lettered,
-        wxf_prefix,
-        wxf_double,
-        wxf_two_files,
+        wxf_plain(g),
+        wxf_tandem(g),
+        wxf_lettered(g),
+        wxf_prefix(g),
+        wxf_double(g),
+        |i| wxf_two_files(g, i),
     )))
     .parse(i)
 }
 
 // ---------------------------------------------------------------- Vietnamese (old)
 
-/// `Tg` general, `T` elephant, `S` advisor, `X` chariot, `P` cannon, `M` horse, `B` or
-/// `C` soldier (either case).
-fn vn_piece(i: &str) -> Res<'_, Role> {
-    alt((
-        value(Role::General, alt((tag("Tg"), tag("TG"), tag("tg")))),
-        map(satisfy(|c| vn_role(c).is_some()), |c| {
-            vn_role(c).unwrap_or(Role::Soldier)
-        }),
-    ))
-    .parse(i)
-}
-
-fn vn_role(c: char) -> Option<Role> {
-    Some(match c.to_ascii_uppercase() {
-        'T' => Role::Elephant,
-        'S' => Role::Advisor,
-        'X' => Role::Chariot,
-        'P' => Role::Cannon,
-        'M' => Role::Horse,
-        'B' | 'C' => Role::Soldier,
-        _ => return None,
-    })
-}
-
-/// `t` front, `g` middle, `s` rear; `a`..`e` the n-th from the front (kyphu extension
-/// for four or five soldiers on one file).
-fn vn_mark(i: &str) -> Res<'_, Mark> {
-    alt((
-        value(Mark::Front, one_of("tT")),
-        value(Mark::Middle, one_of("gG")),
-        value(Mark::Rear, one_of("sS")),
-        map(one_of("abcde"), |c| Mark::Index(c as u8 - b'a' + 1)),
-    ))
-    .parse(i)
-}
-
-fn vn_op(marks: Marks) -> impl Fn(&str) -> Res<'_, Dir> {
-    move |i| {
-        alt((
-            value(Dir::Advance, char(marks.advance)),
-            value(Dir::Retreat, char(marks.retreat)),
-            value(Dir::Sideways, char(marks.sideways)),
-        ))
-        .parse(i)
-    }
-}
-
 /// `P2-5`: letter, file, mark, target.
-fn vn_plain(marks: Marks) -> impl Fn(&str) -> Res<'_, Trad> {
+fn vn_plain(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
     move |i| {
         map(
-            (vn_piece, digit, vn_op(marks), digit),
-            |(role, f, dir, target)| Trad {
-                roles: Roles::one(role),
+            (term(&g.pieces), digit, term(&g.dirs), digit),
+            |(roles, f, dir, target)| Trad {
+                roles,
                 origin: Origin::File(f),
                 dir,
                 target,
@@ -482,12 +333,18 @@ fn vn_plain(marks: Marks) -> impl Fn(&str) -> Res<'_, Trad> {
 }
 
 /// `Pt/1`, `Bg.1`, `Bt7.1`: letter, tandem mark, optional file, mark, target.
-fn vn_tandem(marks: Marks) -> impl Fn(&str) -> Res<'_, Trad> {
+fn vn_tandem(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
     move |i| {
         map(
-            (vn_piece, vn_mark, opt(digit), vn_op(marks), digit),
-            |(role, mark, file, dir, target)| Trad {
-                roles: Roles::one(role),
+            (
+                term(&g.pieces),
+                term(&g.tandem),
+                opt(digit),
+                term(&g.dirs),
+                digit,
+            ),
+            |(roles, mark, file, dir, target)| Trad {
+                roles,
                 origin: Origin::Tandem { mark, file },
                 dir,
                 target,
@@ -497,59 +354,31 @@ fn vn_tandem(marks: Marks) -> impl Fn(&str) -> Res<'_, Trad> {
     }
 }
 
-/// One old-Vietnamese or Asian move in marks.
-pub fn vn_move(marks: Marks) -> impl Fn(&str) -> Res<'_, Trad> {
-    move |i| all_consuming(alt((vn_plain(marks), vn_tandem(marks)))).parse(i)
+/// One old-Vietnamese or Asian move in marks (the grammar's letters and marks).
+pub fn vn_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
+    all_consuming(alt((vn_plain(g), vn_tandem(g)))).parse(i)
 }
 
 // ---------------------------------------------------------------- Vietnamese words
 
-/// Vietnamese words folded by [`vn_fold`]: lowercase, no diacritics, no spaces.
-/// `phao2binh5`, `ma2tien3`, `xesaubinh2`, `binhgiuabinh6`.
-fn vw_piece(i: &str) -> Res<'_, Roles> {
-    alt((
-        value(Roles::one(Role::General), tag("tuong@")),
-        value(Roles::one(Role::Elephant), tag("tuong#")),
-        value(Roles::two(Role::General, Role::Elephant), tag("tuong")),
-        value(Roles::one(Role::General), tag("soai")),
-        value(Roles::one(Role::Advisor), tag("si")),
-        value(Roles::one(Role::Elephant), tag("voi")),
-        value(Roles::one(Role::Chariot), tag("xe")),
-        value(Roles::one(Role::Cannon), tag("phao")),
-        value(Roles::one(Role::Horse), tag("ma")),
-        value(Roles::one(Role::Soldier), alt((tag("tot"), tag("binh")))),
-    ))
-    .parse(i)
+fn vw_origin(g: &Grammar) -> impl Fn(&str) -> Res<'_, Origin> + '_ {
+    move |i| {
+        alt((
+            map(digit, Origin::File),
+            map(term(&g.word_marks), |mark| Origin::Tandem {
+                mark,
+                file: None,
+            }),
+        ))
+        .parse(i)
+    }
 }
 
-fn vw_dir(i: &str) -> Res<'_, Dir> {
-    alt((
-        value(Dir::Advance, alt((tag("tien"), tag("tan")))),
-        value(Dir::Retreat, alt((tag("thoai"), tag("lui")))),
-        value(Dir::Sideways, tag("binh")),
-    ))
-    .parse(i)
-}
-
-fn vw_origin(i: &str) -> Res<'_, Origin> {
-    alt((
-        map(digit, Origin::File),
-        map(
-            alt((
-                value(Mark::Front, tag("truoc")),
-                value(Mark::Rear, tag("sau")),
-                value(Mark::Middle, tag("giua")),
-            )),
-            |mark| Origin::Tandem { mark, file: None },
-        ),
-    ))
-    .parse(i)
-}
-
-/// `Pháo2 bình 5`, `Mã 2 tiến 3`, `Xe sau bình 2` (after [`vn_fold`]).
-pub fn vw_move(i: &str) -> Res<'_, Trad> {
+/// `Pháo2 bình 5`, `Mã 2 tiến 3`, `Xe sau bình 2` (after [`vn_fold`]): the words of the
+/// grammar's word set.
+pub fn vw_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
     all_consuming(map(
-        (vw_piece, vw_origin, vw_dir, digit, eof),
+        (term(&g.words), vw_origin(g), term(&g.word_dirs), digit, eof),
         |(roles, origin, dir, target, _)| Trad {
             roles,
             origin,
@@ -575,19 +404,16 @@ pub fn vn_fold(s: &str) -> String {
 
 // ---------------------------------------------------------------- new Vietnamese
 
-/// `T` general, `S` advisor, `V` elephant, `X` chariot, `P` cannon, `M` horse, `B`
-/// soldier (upper case: lower-case `b` is a file).
-fn nv_piece(i: &str) -> Res<'_, Role> {
-    alt((
-        value(Role::General, char('T')),
-        value(Role::Advisor, char('S')),
-        value(Role::Elephant, char('V')),
-        value(Role::Chariot, char('X')),
-        value(Role::Cannon, char('P')),
-        value(Role::Horse, char('M')),
-        value(Role::Soldier, char('B')),
-    ))
-    .parse(i)
+/// A letter of the grammar naming one role (upper case only in the new notation:
+/// lower-case `b` is a file).
+fn nv_piece(g: &Grammar) -> impl Fn(&str) -> Res<'_, Role> + '_ {
+    move |i| {
+        let (rest, roles) = term(&g.pieces)(i)?;
+        match Role::ALL.into_iter().find(|r| roles.contains(*r)) {
+            Some(r) => Ok((rest, r)),
+            None => fail(i),
+        }
+    }
 }
 
 fn nv_file(i: &str) -> Res<'_, u8> {
@@ -611,12 +437,12 @@ fn nv_square(i: &str) -> Res<'_, Square> {
 
 /// `Phe2`, `Mg7`, `Xc8`, `Pb0e2`: piece, optional origin file and/or rank, optional
 /// `x` or `-`, destination, optional `+`/`#`.
-pub fn nv_move(i: &str) -> Res<'_, Coord> {
+pub fn nv_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Coord> {
     let sep = || opt(one_of("x:-"));
     let check = || opt(one_of("+#"));
     all_consuming(alt((
         map(
-            (nv_piece, nv_square, sep(), nv_square, check()),
+            (nv_piece(g), nv_square, sep(), nv_square, check()),
             |(role, from, _, to, _)| Coord {
                 role,
                 from_file: Some(from.file()),
@@ -625,7 +451,7 @@ pub fn nv_move(i: &str) -> Res<'_, Coord> {
             },
         ),
         map(
-            (nv_piece, nv_file, sep(), nv_square, check()),
+            (nv_piece(g), nv_file, sep(), nv_square, check()),
             |(role, f, _, to, _)| Coord {
                 role,
                 from_file: Some(f),
@@ -634,7 +460,7 @@ pub fn nv_move(i: &str) -> Res<'_, Coord> {
             },
         ),
         map(
-            (nv_piece, nv_rank, sep(), nv_square, check()),
+            (nv_piece(g), nv_rank, sep(), nv_square, check()),
             |(role, r, _, to, _)| Coord {
                 role,
                 from_file: None,
@@ -642,14 +468,15 @@ pub fn nv_move(i: &str) -> Res<'_, Coord> {
                 to,
             },
         ),
-        map((nv_piece, sep(), nv_square, check()), |(role, _, to, _)| {
-            Coord {
+        map(
+            (nv_piece(g), sep(), nv_square, check()),
+            |(role, _, to, _)| Coord {
                 role,
                 from_file: None,
                 from_rank: None,
                 to,
-            }
-        }),
+            },
+        ),
     )))
     .parse(i)
 }
@@ -684,6 +511,14 @@ pub fn iccs_move(i: &str) -> Res<'_, Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::xiangqi::{Dialect, Glyphs};
+
+    fn gr(d: Dialect) -> &'static Grammar {
+        Grammar::of(d)
+    }
+    const VIETNAM: Dialect = Dialect::OldVietnamese;
+    const ASIAN: Dialect = Dialect::Asian;
+    const CN: Dialect = Dialect::Chinese(Glyphs::Simplified);
 
     fn t(roles: Roles, origin: Origin, dir: Dir, target: u8) -> Trad {
         Trad {
@@ -743,13 +578,13 @@ mod tests {
         ];
         for (s, want) in cases {
             let f = fold(s);
-            assert_eq!(cn_moves(&f).map(|(_, v)| v), Ok(vec![want]), "{s}");
+            assert_eq!(cn_moves(gr(CN), &f).map(|(_, v)| v), Ok(vec![want]), "{s}");
         }
         assert_eq!(
-            cn_moves(&fold("炮二平五马８进７")).map(|(_, v)| v.len()),
+            cn_moves(gr(CN), &fold("炮二平五马８进７")).map(|(_, v)| v.len()),
             Ok(2)
         );
-        assert!(cn_moves("炮二平").is_err());
+        assert!(cn_moves(gr(CN), "炮二平").is_err());
     }
 
     #[test]
@@ -767,10 +602,14 @@ mod tests {
             ("Pb.5", t(P, tand(Mark::Index(2), None), Dir::Sideways, 5)),
         ];
         for (s, want) in cases {
-            assert_eq!(wxf_move(s).map(|(_, v)| v), Ok(want), "{s}");
+            assert_eq!(
+                wxf_move(gr(Dialect::Wxf), s).map(|(_, v)| v),
+                Ok(want),
+                "{s}"
+            );
         }
         for bad in ["C2", "X2.5", "C2.55", "34.4"] {
-            assert!(wxf_move(bad).is_err(), "{bad}");
+            assert!(wxf_move(gr(Dialect::Wxf), bad).is_err(), "{bad}");
         }
     }
 
@@ -806,9 +645,9 @@ mod tests {
             ("P2=5", ASIAN, t(C, Origin::File(2), Dir::Sideways, 5)),
         ];
         for (s, marks, want) in cases {
-            assert_eq!(vn_move(marks)(s).map(|(_, v)| v), Ok(want), "{s}");
+            assert_eq!(vn_move(gr(marks), s).map(|(_, v)| v), Ok(want), "{s}");
         }
-        assert!(vn_move(VIETNAM)("P2=5").is_err());
+        assert!(vn_move(gr(VIETNAM), "P2=5").is_err());
     }
 
     #[test]
@@ -861,7 +700,7 @@ mod tests {
         ];
         for (s, want) in cases {
             let f = vn_fold(s);
-            assert_eq!(vw_move(&f).map(|(_, v)| v), Ok(want), "{s}");
+            assert_eq!(vw_move(gr(VIETNAM), &f).map(|(_, v)| v), Ok(want), "{s}");
         }
     }
 
@@ -881,9 +720,13 @@ mod tests {
             ("Bb4xb5", c(Role::Soldier, Some(1), Some(4), sq("b5"))),
         ];
         for (s, want) in cases {
-            assert_eq!(nv_move(s).map(|(_, v)| v), Ok(want), "{s}");
+            assert_eq!(
+                nv_move(gr(Dialect::NewVietnamese), s).map(|(_, v)| v),
+                Ok(want),
+                "{s}"
+            );
         }
-        assert!(nv_move("Pj2").is_err());
+        assert!(nv_move(gr(Dialect::NewVietnamese), "Pj2").is_err());
         assert_eq!(
             iccs_move("H2-E2").map(|(_, m)| m.iccs()),
             Ok("h2e2".to_string())
@@ -891,46 +734,35 @@ mod tests {
         assert!(iccs_move("h2e").is_err());
     }
 
-    fn role_named(name: &str) -> Role {
-        Role::ALL
-            .into_iter()
-            .find(|r| r.to_string() == name)
-            .unwrap()
-    }
-
-    /// Every row of grammars/xiangqi-pieces.tsv reads as its role(s) in its dialect.
+    /// Every row of grammars/xiangqi-pieces.tsv reads as its role(s) in a dialect
+    /// using its set, and every letter a dialect reads is a row of its set.
     #[test]
     fn piece_table_matches_the_grammar() {
-        let tsv = include_str!("../../../grammars/xiangqi-pieces.tsv");
+        use crate::notation::lexicon::xiangqi::lexicon;
         let mut rows = 0;
-        for line in tsv.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
-            let cols: Vec<&str> = line.split('\t').collect();
-            let [dialect, roles, form, _use, _source] = cols[..] else {
-                panic!("bad row {line}");
+        for r in &lexicon().pieces {
+            let (d, form) = match &*r.set {
+                "vietnamese-old" => (VIETNAM, r.form.to_string()),
+                "vietnamese-old-words" => (VIETNAM, vn_fold(&r.form)),
+                "vietnamese-new" => (Dialect::NewVietnamese, r.form.to_string()),
+                "wxf" => (Dialect::Wxf, r.form.to_string()),
+                "chinese" => (CN, r.form.to_string()),
+                other => panic!("unknown set {other}"),
             };
-            let want: Vec<Role> = roles.split('|').map(role_named).collect();
-            let got: Vec<Role> = match dialect {
-                "vietnamese-old" | "asian" => {
-                    let (rest, r) = vn_piece(form).unwrap();
-                    assert_eq!(rest, "", "{line}");
-                    vec![r]
-                }
-                "vietnamese-new" => vec![all_consuming(nv_piece).parse(form).unwrap().1],
-                "chinese" => vec![all_consuming(cn_piece).parse(form).unwrap().1],
-                "wxf" => {
-                    let r = all_consuming(wxf_piece).parse(form).unwrap().1;
-                    Role::ALL.into_iter().filter(|x| r.contains(*x)).collect()
-                }
-                "vietnamese-old-words" => {
-                    let f = vn_fold(form);
-                    let r = all_consuming(vw_piece).parse(&f).unwrap().1;
-                    Role::ALL.into_iter().filter(|x| r.contains(*x)).collect()
-                }
-                other => panic!("unknown dialect {other}"),
+            let g = gr(d);
+            let t = if &*r.set == "vietnamese-old-words" {
+                &g.words
+            } else {
+                &g.pieces
             };
-            assert_eq!(got, want, "{line}");
+            assert_eq!(t.prefix(&form), Some(("", r.value)), "{r:?}");
             rows += 1;
         }
-        assert!(rows > 60, "{rows}");
+        assert!(rows > 55, "{rows}");
+        // the Asian dialect reads the letters of Art. 11.2
+        assert_eq!(
+            gr(ASIAN).pieces.forms().collect::<Vec<_>>(),
+            gr(VIETNAM).pieces.forms().collect::<Vec<_>>()
+        );
     }
 }

@@ -8,7 +8,8 @@ use crate::{
 };
 
 use super::{
-    Dialect, Glyphs,
+    Dialect,
+    grammar::Grammar,
     resolve::{column, describe, file_no, tandem_columns},
     syntax::{Dir, Mark},
 };
@@ -62,14 +63,40 @@ pub fn write(out: &mut String, pos: &Position, mv: Move, dialect: Dialect) {
         out.push_str(&mv.iccs());
         return;
     };
-    match dialect {
+    write_in(out, pos, mv, &d, Grammar::of(dialect));
+}
+
+/// Writes the described move in the shape of `g`'s dialect with `g`'s forms.
+fn write_in(out: &mut String, pos: &Position, mv: Move, d: &Described, g: &Grammar) {
+    match g.dialect {
         Dialect::Iccs => out.push_str(&mv.iccs()),
-        Dialect::Chinese(g) => chinese(out, &d, g),
-        Dialect::Wxf => wxf(out, &d),
-        Dialect::OldVietnamese => vietnamese(out, &d, ['.', '/', '-']),
-        Dialect::Asian => vietnamese(out, &d, ['+', '.', '=']),
-        Dialect::NewVietnamese => new_vietnamese(out, pos, mv, d.piece),
+        Dialect::Chinese(_) => chinese(out, d, g),
+        Dialect::Wxf => wxf(out, d, g),
+        Dialect::OldVietnamese | Dialect::Asian => vietnamese(out, d, g),
+        Dialect::NewVietnamese => new_vietnamese(out, pos, mv, d.piece, g),
     }
+}
+
+/// Writes `mv` (legal in `pos`) with the forms of grammar `g` (for a lexicon with
+/// extra rows, [`Grammar::new`]).
+pub fn write_with(out: &mut String, pos: &Position, mv: Move, g: &Grammar) {
+    match described(pos, mv) {
+        Some(d) => write_in(out, pos, mv, &d, g),
+        None => out.push_str(&mv.iccs()),
+    }
+}
+
+fn letter(g: &Grammar, p: Piece) -> &str {
+    let side = usize::from(p.color == Color::Black);
+    &g.written.pieces[side][p.role.index()]
+}
+
+fn dir_form(g: &Grammar, d: Dir) -> &str {
+    &g.written.dirs[match d {
+        Dir::Advance => 0,
+        Dir::Retreat => 1,
+        Dir::Sideways => 2,
+    }]
 }
 
 /// Writes a line of moves from `start` in `dialect`, one string per move; stops at
@@ -92,77 +119,31 @@ pub fn write_line(
     Ok(out)
 }
 
-fn cn_numeral(n: u8, color: Color) -> char {
-    let (red, black) = ("一二三四五六七八九", "１２３４５６７８９");
-    let set = match color {
-        Color::White => red,
-        Color::Black => black,
-    };
-    set.chars()
-        .nth(usize::from(n).saturating_sub(1))
-        .unwrap_or('?')
+fn cn_number(out: &mut String, g: &Grammar, n: u8, color: Color) {
+    out.push_str(g.written.number(n, color).unwrap_or("?"));
 }
 
-fn cn_piece(p: Piece, g: Glyphs) -> char {
-    let i = p.role.index();
-    let s = match (p.color, g) {
-        (Color::White, Glyphs::Simplified) => "帅仕相马车炮兵",
-        (Color::Black, Glyphs::Simplified) => "将士象马车炮卒",
-        (Color::White, Glyphs::Traditional) => "帥仕相馬車炮兵",
-        (Color::Black, Glyphs::Traditional) => "將士象馬車砲卒",
-    };
-    s.chars().nth(i).unwrap_or('?')
-}
-
-fn chinese(out: &mut String, d: &Described, g: Glyphs) {
+fn chinese(out: &mut String, d: &Described, g: &Grammar) {
     let c = d.piece.color;
-    let dir = match (d.dir, g) {
-        (Dir::Advance, Glyphs::Simplified) => '进',
-        (Dir::Advance, Glyphs::Traditional) => '進',
-        (Dir::Retreat, _) => '退',
-        (Dir::Sideways, _) => '平',
-    };
     match d.tandem {
         None => {
-            out.push(cn_piece(d.piece, g));
-            out.push(cn_numeral(d.file, c));
+            out.push_str(letter(g, d.piece));
+            cn_number(out, g, d.file, c);
         }
         Some((mark, file)) => {
-            out.push(match (mark, g) {
-                (Mark::Front, _) => '前',
-                (Mark::Middle, _) => '中',
-                (Mark::Rear, Glyphs::Simplified) => '后',
-                (Mark::Rear, Glyphs::Traditional) => '後',
-                (Mark::Index(k), _) => "一二三四五"
-                    .chars()
-                    .nth(usize::from(k).saturating_sub(1))
-                    .unwrap_or('?'),
-                _ => '?',
-            });
-            out.push(cn_piece(d.piece, g));
+            out.push_str(g.written.tandem(mark));
+            out.push_str(letter(g, d.piece));
             if let Some(f) = file {
-                out.push(cn_numeral(f, c));
+                cn_number(out, g, f, c);
             }
         }
     }
-    out.push(dir);
-    out.push(cn_numeral(d.target, c));
+    out.push_str(dir_form(g, d.dir));
+    cn_number(out, g, d.target, c);
 }
 
-fn wxf_letter(r: Role) -> char {
-    match r {
-        Role::General => 'K',
-        Role::Advisor => 'A',
-        Role::Elephant => 'E',
-        Role::Horse => 'H',
-        Role::Chariot => 'R',
-        Role::Cannon => 'C',
-        Role::Soldier => 'P',
-    }
-}
-
-fn wxf(out: &mut String, d: &Described) {
-    let l = wxf_letter(d.piece.role);
+fn wxf(out: &mut String, d: &Described, g: &Grammar) {
+    let l = letter(g, d.piece);
     let n = d.n;
     match d.tandem {
         None => {
@@ -170,12 +151,12 @@ fn wxf(out: &mut String, d: &Described) {
         }
         Some((mark, Some(f))) => {
             // soldiers tandem on two files: 3+ 33 3-
-            let m = match mark {
-                Mark::Front => '+',
-                Mark::Rear => '-',
-                _ => char::from(b'0' + f),
-            };
-            let _ = write!(out, "{f}{m}");
+            let _ = write!(out, "{f}");
+            match mark {
+                Mark::Front => out.push_str(g.written.tandem(Mark::Plus)),
+                Mark::Rear => out.push_str(g.written.tandem(Mark::Minus)),
+                _ => out.push(char::from(b'0' + f)),
+            }
         }
         Some((mark, None)) => {
             let idx = match mark {
@@ -186,82 +167,46 @@ fn wxf(out: &mut String, d: &Described) {
                 _ => 0,
             };
             if n >= 4 && idx == 0 {
-                out.push_str("++");
+                out.push_str(g.written.tandem(Mark::PlusPlus));
             } else if n >= 4 && idx + 1 == n {
-                out.push_str("--");
+                out.push_str(g.written.tandem(Mark::MinusMinus));
             } else if idx == usize::from(n >= 4) {
-                let _ = write!(out, "{l}+");
+                out.push_str(l);
+                out.push_str(g.written.tandem(Mark::Plus));
             } else if idx + 1 + usize::from(n >= 4) == n {
-                let _ = write!(out, "{l}-");
+                out.push_str(l);
+                out.push_str(g.written.tandem(Mark::Minus));
             } else {
                 // the middle one of three or five keeps its file digit
                 let _ = write!(out, "{l}{}", d.file);
             }
         }
     }
-    out.push(match d.dir {
-        Dir::Advance => '+',
-        Dir::Retreat => '-',
-        Dir::Sideways => '.',
-    });
+    out.push_str(dir_form(g, d.dir));
     let _ = write!(out, "{}", d.target);
 }
 
-fn vn_letter(r: Role) -> &'static str {
-    match r {
-        Role::General => "Tg",
-        Role::Advisor => "S",
-        Role::Elephant => "T",
-        Role::Horse => "M",
-        Role::Chariot => "X",
-        Role::Cannon => "P",
-        Role::Soldier => "B",
-    }
-}
-
-/// Old Vietnamese and Asian: `[advance, retreat, sideways]` marks.
-fn vietnamese(out: &mut String, d: &Described, marks: [char; 3]) {
-    out.push_str(vn_letter(d.piece.role));
+/// Old Vietnamese and Asian: the letters and tandem marks of Art. 11.2, the dialect's
+/// direction marks.
+fn vietnamese(out: &mut String, d: &Described, g: &Grammar) {
+    out.push_str(letter(g, d.piece));
     match d.tandem {
         None => {
             let _ = write!(out, "{}", d.file);
         }
         Some((mark, file)) => {
-            out.push(match mark {
-                Mark::Front => 't',
-                Mark::Middle => 'g',
-                Mark::Rear => 's',
-                Mark::Index(k) => char::from(b'a' + k.saturating_sub(1)),
-                _ => '?',
-            });
+            out.push_str(g.written.tandem(mark));
             if let Some(f) = file {
                 let _ = write!(out, "{f}");
             }
         }
     }
-    let [a, r, s] = marks;
-    out.push(match d.dir {
-        Dir::Advance => a,
-        Dir::Retreat => r,
-        Dir::Sideways => s,
-    });
+    out.push_str(dir_form(g, d.dir));
     let _ = write!(out, "{}", d.target);
 }
 
-fn nv_letter(r: Role) -> char {
-    match r {
-        Role::General => 'T',
-        Role::Advisor => 'S',
-        Role::Elephant => 'V',
-        Role::Horse => 'M',
-        Role::Chariot => 'X',
-        Role::Cannon => 'P',
-        Role::Soldier => 'B',
-    }
-}
-
-fn new_vietnamese(out: &mut String, pos: &Position, mv: Move, piece: Piece) {
-    out.push(nv_letter(piece.role));
+fn new_vietnamese(out: &mut String, pos: &Position, mv: Move, piece: Piece, g: &Grammar) {
+    out.push_str(letter(g, piece));
     let others: Vec<Square> = Square::all()
         .filter(|s| *s != mv.from && pos.piece_at(*s) == Some(piece))
         .filter(|s| {
@@ -289,43 +234,60 @@ fn new_vietnamese(out: &mut String, pos: &Position, mv: Move, piece: Piece) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::lexicon::xiangqi::lexicon;
+    use crate::notation::xiangqi::Glyphs;
 
-    /// The writers use the `read+write` rows of grammars/xiangqi-pieces.tsv.
+    /// Every letter a writer emits is a `write` row of its dialect's letter set, and
+    /// every role has one.
     #[test]
     fn writers_use_the_piece_table() {
-        let tsv = include_str!("../../../grammars/xiangqi-pieces.tsv");
-        let mut checked = 0;
-        for line in tsv.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
-            let cols: Vec<&str> = line.split('\t').collect();
-            let [dialect, role, form, usage, _] = cols[..] else {
-                panic!("bad row {line}");
-            };
-            if !usage.starts_with("read+write") || dialect == "chinese" {
-                continue;
-            }
-            let role = Role::ALL
-                .into_iter()
-                .find(|r| r.to_string() == role)
-                .unwrap();
-            let written = match dialect {
-                "vietnamese-old" | "asian" => vn_letter(role).to_string(),
-                "vietnamese-new" => nv_letter(role).to_string(),
-                "wxf" => wxf_letter(role).to_string(),
-                _ => continue,
-            };
-            assert_eq!(written, form, "{line}");
-            checked += 1;
-        }
-        assert_eq!(checked, 28);
-        // Chinese: each written glyph is listed for its role
-        for color in [Color::White, Color::Black] {
-            for g in [Glyphs::Simplified, Glyphs::Traditional] {
+        let sets = [
+            (Dialect::Chinese(Glyphs::Simplified), "chinese"),
+            (Dialect::Chinese(Glyphs::Traditional), "chinese"),
+            (Dialect::Wxf, "wxf"),
+            (Dialect::OldVietnamese, "vietnamese-old"),
+            (Dialect::Asian, "vietnamese-old"),
+            (Dialect::NewVietnamese, "vietnamese-new"),
+        ];
+        for (d, set) in sets {
+            let g = Grammar::of(d);
+            for color in [Color::White, Color::Black] {
                 for role in Role::ALL {
-                    let c = cn_piece(Piece { color, role }, g).to_string();
-                    let row = format!("chinese\t{role}\t{c}\tread+write");
-                    assert!(tsv.contains(&row), "{row}");
+                    let l = letter(g, Piece { color, role });
+                    assert!(
+                        lexicon()
+                            .pieces_of(set)
+                            .any(|r| &*r.form == l && r.value.contains(role) && r.write.is_some()),
+                        "{d} {color:?} {role}: {l}"
+                    );
                 }
             }
         }
+        let g = Grammar::of(Dialect::Chinese(Glyphs::Traditional));
+        let black = |role| {
+            letter(
+                g,
+                Piece {
+                    color: Color::Black,
+                    role,
+                },
+            )
+            .to_string()
+        };
+        assert_eq!(black(Role::Cannon), "砲");
+        assert_eq!(black(Role::General), "將");
+        let g = Grammar::of(Dialect::Chinese(Glyphs::Simplified));
+        let red = |role| {
+            letter(
+                g,
+                Piece {
+                    color: Color::White,
+                    role,
+                },
+            )
+            .to_string()
+        };
+        assert_eq!(red(Role::Cannon), "炮");
+        assert_eq!(red(Role::Horse), "马");
     }
 }
