@@ -50,3 +50,27 @@ fn every_language_is_named_in_the_help_and_the_docs() {
         assert!(missing.is_empty(), "{what} does not name {missing:?}");
     }
 }
+
+#[test]
+fn every_xiangqi_notation_is_named_in_the_help_and_the_docs() {
+    let names: Vec<&str> = kyphu::notation::xiangqi::notations()
+        .iter()
+        .flat_map(|n| std::iter::once(n.name).chain(n.aliases.iter().copied()))
+        .collect();
+    assert!(names.len() >= 7, "{names:?}");
+    let check = kyphu(&["check", "--help"], "").stdout;
+    let convert = kyphu(&["convert", "--help"], "").stdout;
+    for (what, text) in [
+        ("kyphu check --help", check),
+        ("kyphu convert --help", convert),
+        ("docs/cli.md", read("docs/cli.md")),
+        ("docs/notation/xiangqi.md", read("docs/notation/xiangqi.md")),
+    ] {
+        let missing: Vec<_> = names.iter().filter(|c| !names_in(&text, c)).collect();
+        assert!(missing.is_empty(), "{what} does not name {missing:?}");
+    }
+}
+
+fn names_in(text: &str, word: &str) -> bool {
+    names(text, word)
+}

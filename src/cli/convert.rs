@@ -79,9 +79,8 @@ pub struct ConvertArgs {
     /// Style of chess moves in the output
     #[arg(long, value_enum, default_value_t = OutNotation::San)]
     pub out_notation: OutNotation,
-    /// Notation of xiangqi moves in the output: iccs (default), chinese,
-    /// chinese-traditional, wxf, vietnamese-old, asian, vietnamese-new
-    #[arg(long, default_value = "iccs")]
+    /// Notation of xiangqi moves in the output (the list comes from the notation table)
+    #[arg(long, default_value = "iccs", help = out_xiangqi_help())]
     pub out_xiangqi: String,
     /// PGN: the reduced export format (Seven Tag Roster, moves, result only)
     #[arg(long)]
@@ -152,14 +151,23 @@ impl ConvertArgs {
         };
         let xiangqi = match self.out_xiangqi.as_str() {
             "iccs" => XiangqiNotation::Iccs,
-            other => XiangqiNotation::Dialect(other.parse().map_err(|_| {
+            other => XiangqiNotation::Dialect(super::notation_named(other).ok_or_else(|| {
                 CliError::Usage(format!(
-                    "unknown xiangqi notation `{other}`; expected iccs, chinese, chinese-traditional, wxf, vietnamese-old, asian or vietnamese-new"
+                    "unknown xiangqi notation `{other}`; expected one of: {}",
+                    super::notation_names(", ")
                 ))
             })?),
         };
         Ok(MoveStyle { chess, xiangqi })
     }
+}
+
+/// The `--out-xiangqi` help, with the names of the xiangqi notations.
+fn out_xiangqi_help() -> String {
+    format!(
+        "Notation of xiangqi moves in the output: {} (default iccs)",
+        super::notation_names(", ")
+    )
 }
 
 fn format_name(f: OutputFormat) -> String {

@@ -21,7 +21,7 @@ use kyphu::{
     archive::{ArchiveReader, ReadOptions},
     model::game::{Game, Status, Variant},
     notation::chess::{PieceTable, table, tables},
-    notation::xiangqi::{Dialect, Glyphs},
+    notation::xiangqi::{Dialect, notations},
     replay::ReplayOptions,
 };
 
@@ -117,11 +117,8 @@ pub struct ReadArgs {
     /// or chess, chess960, xiangqi for every game
     #[arg(long, value_enum, default_value_t = GameArg::Auto)]
     pub game: GameArg,
-    /// Notation of xiangqi moves: auto (inferred per game from the whole main line) or
-    /// iccs, chinese, chinese-traditional, wxf, vietnamese-old (vi-old), asian,
-    /// vietnamese-new (vi-new). Chess moves are read in every style (SAN, long
-    /// algebraic, UCI) without it
-    #[arg(long, default_value = "auto")]
+    /// Notation of xiangqi moves: auto or a name (the list comes from the notation table)
+    #[arg(long, default_value = "auto", help = notation_help())]
     pub notation: String,
     /// Keep an illegal move that only one piece can make (FIDE Laws 7.5: an illegal
     /// move not claimed stands), flagged, and replay on from it
@@ -157,6 +154,35 @@ pub(crate) fn language_codes() -> String {
         .map(|t| t.code)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The `--notation` help, with the names of the xiangqi notations.
+fn notation_help() -> String {
+    format!(
+        "Notation of xiangqi moves: auto (inferred per game from the whole main line) or \
+         {}. Chess moves are read in every style (SAN, long algebraic, UCI) without it",
+        notation_names(", ")
+    )
+}
+
+/// The names of the xiangqi notations, each with its shorter names in parentheses.
+pub(crate) fn notation_names(sep: &str) -> String {
+    notations()
+        .iter()
+        .map(|n| match n.aliases {
+            [] => n.name.to_owned(),
+            a => format!("{} ({})", n.name, a.join(", ")),
+        })
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The xiangqi notation called `name` or one of its shorter names.
+pub(crate) fn notation_named(name: &str) -> Option<Dialect> {
+    notations()
+        .iter()
+        .find(|n| n.name == name || n.aliases.contains(&name))
+        .map(|n| n.dialect)
 }
 
 /// The most `--threads` a command takes (each thread holds a window of batches).
@@ -240,17 +266,16 @@ impl ReadArgs {
         let name = self.notation.trim().to_ascii_lowercase();
         match name.as_str() {
             "auto" => Ok(None),
-            "vi-old" => Ok(Some(Dialect::OldVietnamese)),
-            "vi-new" => Ok(Some(Dialect::NewVietnamese)),
-            "zh" => Ok(Some(Dialect::Chinese(Glyphs::Simplified))),
-            "zh-tw" => Ok(Some(Dialect::Chinese(Glyphs::Traditional))),
             "san" | "lan" | "uci" | "fide" | "figurine" => Err(CliError::Usage(format!(
-                "--notation {name}: chess moves are read in every style without it; --notation names a xiangqi notation (auto, iccs, chinese, chinese-traditional, wxf, vietnamese-old, asian, vietnamese-new)"
+                "--notation {name}: chess moves are read in every style without it; --notation names a xiangqi notation (auto, {})",
+                notation_names(", ")
             ))),
-            _ => name
-                .parse::<Dialect>()
-                .map(Some)
-                .map_err(|e| CliError::Usage(format!("--notation: {e}, or auto"))),
+            _ => notation_named(&name).map(Some).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--notation: unknown xiangqi notation `{name}`; expected auto or one of: {}",
+                    notation_names(", ")
+                ))
+            }),
         }
     }
 
