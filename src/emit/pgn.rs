@@ -15,7 +15,7 @@ use crate::{
     color::Color,
     emit::WriteMoves,
     model::game::{AnyMove, Clock, Game, Line, MoveNode, SanHint, StartPosition, Variant},
-    notation::chess::{SanOut, write_san_hinted, write_san_hinted_into},
+    notation::chess::{San, SanOut},
 };
 
 /// Where the writer stands in a line: the position, from which each move's text is
@@ -62,7 +62,7 @@ impl Cursor {
             Cursor::Hinted { .. } => {
                 match (&node.mv, node.san) {
                     (AnyMove::Chess(m), Some(hint)) => {
-                        write_san_hinted(out, m, hint, &style.chess);
+                        San::from_hint(*m, hint).write(out, &style.chess);
                     }
                     // a null move: `all_hinted` lets nothing else through
                     _ => out.push_str("--"),
@@ -511,7 +511,7 @@ impl<W: io::Write> PgnWriter<W> {
         }
         let san_at = t.len;
         t.push_ascii(b' ');
-        write_san_hinted_into(&mut t, m, hint, &self.opts.moves.chess);
+        San::from_hint(*m, hint).write(&mut t, &self.opts.moves.chess);
         if t.len > TOKEN {
             return false;
         }
