@@ -267,7 +267,7 @@ fn put_tags(b: &mut JsonBuf, scratch: &mut [u8; SCRATCH], tags: &crate::model::g
     let mut o = Out::new(b, scratch);
     let mut first = true;
     // names seen so far, for a long tag list: looking back over the list for each tag
-    // took the square of its length (100 000 tags: minutes)
+    // would take the square of its length (see docs/performance.md, "Writers")
     let mut seen = (tags.len() > 32).then(std::collections::HashSet::<&str>::new);
     for (i, &(n, v, plain)) in tags.iter().enumerate() {
         // first value of a name wins; the full list is in `tag_list`
