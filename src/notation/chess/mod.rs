@@ -6,7 +6,9 @@
 //! - [`resolve`](mod@resolve): [`SanSyntax`] + [`Position`](crate::chess::Position) → one legal move,
 //!   or an illegal/ambiguous error; notes and warnings as [`Remark`]s.
 //! - [`infer`]: the language of a whole game, by legality.
-//! - [`write`](mod@write): SAN (PGN or FIDE style, any language, figurines), long algebraic, UCI.
+//! - [`san`](mod@san): one move in SAN, [`San`]: parsed, resolved and written (PGN or FIDE
+//!   style, any language, figurines); the one SAN writer of the crate.
+//! - [`write`](mod@write): long algebraic, UCI.
 //!
 //! User documentation: `docs/notation/chess.md`.
 //!
@@ -41,6 +43,7 @@ pub mod fold;
 pub mod infer;
 pub mod lang;
 pub mod resolve;
+pub mod san;
 pub mod syntax;
 pub mod write;
 
@@ -52,9 +55,10 @@ pub use resolve::{
     CastleWhy, Illegal, ReadError, Remark, Remarks, ResolveError, Resolved, read, read_play,
     resolve, resolve_by_movement, resolve_play,
 };
-pub use syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
-pub(crate) use write::{SanOut, write_san_hinted_into};
-pub use write::{
-    SanStyle, pgn_san, write_check_suffix, write_long, write_null, write_pgn_san, write_san,
-    write_san_hinted, write_uci,
+pub use san::{
+    San, SanOut, SanStyle, pgn_san, write_and_play, write_check_suffix, write_pgn_san, write_san,
+    write_san_hinted,
 };
+pub(crate) use san::{SanWords, square_word};
+pub use syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
+pub use write::{write_long, write_null, write_uci};
