@@ -271,11 +271,73 @@ impl RawGame {
             .map(|t| self.tag_value(t))
     }
 
+    /// The move tokens of the main line, in order: the one walk of the main line
+    /// ([`MainLine`]; its [`MainLine::spans`] gives their spans).
+    pub fn main_line(&self) -> MainLine<'_> {
+        MainLine::of(&self.text, self.movetext.iter())
+    }
+
     /// The move tokens of the main line and variations, in text order.
     pub fn move_tokens(&self) -> impl Iterator<Item = &str> {
         self.movetext.iter().filter_map(|e| match e {
             Element::Move { span, .. } => Some(self.slice(*span)),
             _ => None,
         })
+    }
+}
+
+/// The move tokens of a main line, in order ([`RawGame::main_line`]): the
+/// [`Element::Move`]s outside variations. [`MainLine::of`] walks the elements after a
+/// main-line move (a walk that stopped there) the same way.
+#[derive(Clone, Debug)]
+pub struct MainLine<'a> {
+    text: &'a str,
+    elements: std::slice::Iter<'a, Element>,
+    depth: usize,
+}
+
+impl<'a> MainLine<'a> {
+    /// The main line of `elements`, which start on it (a game's movetext, or what
+    /// follows one of its main-line moves); spans index `text`.
+    pub fn of(text: &'a str, elements: std::slice::Iter<'a, Element>) -> MainLine<'a> {
+        MainLine {
+            text,
+            elements,
+            depth: 0,
+        }
+    }
+
+    /// The span of the next main-line move token.
+    #[inline]
+    pub fn next_span(&mut self) -> Option<Span> {
+        for e in self.elements.by_ref() {
+            match e {
+                Element::Move { span, .. } if self.depth == 0 => return Some(*span),
+                Element::StartVariation { .. } => self.depth += 1,
+                Element::EndVariation { .. } => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The spans of the remaining main-line move tokens.
+    pub fn spans(mut self) -> impl Iterator<Item = Span> + 'a {
+        std::iter::from_fn(move || self.next_span())
+    }
+
+    /// The game text the spans index.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+}
+
+impl<'a> Iterator for MainLine<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let text = self.text;
+        self.next_span().map(|span| span.slice(text))
     }
 }
