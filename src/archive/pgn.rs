@@ -16,7 +16,7 @@ use crate::{
     model::diag::{Diagnostic, Span},
     model::game::GameResult,
     notation::chess::lang::{PLAIN_FIRST, plain_english, plain_later},
-    text::{decode::bmp_char, normalize},
+    text::{decode::bmp_char, fold, normalize},
 };
 
 /// What [`parse_game`] found in one game's text.
@@ -433,10 +433,10 @@ pub fn result_token(tok: &str) -> Option<GameResult> {
     if let Some(r) = GameResult::parse(tok) {
         return Some(r);
     }
-    if tok.is_ascii() && !tok.contains(':') || !normalize::may_fold_to_result(tok) {
+    if tok.is_ascii() && !tok.contains(':') || !fold::may_fold_to_result(tok) {
         return None;
     }
-    let folded = normalize::move_token(tok).replace(':', "-");
+    let folded = fold::move_token(tok).replace(':', "-");
     GameResult::parse(&folded)
 }
 
