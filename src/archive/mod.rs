@@ -341,3 +341,31 @@ impl<'a> Iterator for MainLine<'a> {
         self.next_span().map(|span| span.slice(text))
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// The main line skips variations at any depth, also after a variation left open,
+    /// and reads the elements after a main-line move the same way.
+    #[test]
+    fn main_line_skips_variations() {
+        let raw =
+            read_str("1. e4 (1. d4 d5 (1... Nf6 2. c4)) e5 2. Nf3 {c} (2. f4) Nc6 *").remove(0);
+        let tokens: Vec<&str> = raw.main_line().collect();
+        assert_eq!(tokens, ["e4", "e5", "Nf3", "Nc6"]);
+        let spans: Vec<&str> = raw.main_line().spans().map(|s| raw.slice(s)).collect();
+        assert_eq!(spans, tokens);
+        // from after the first main-line move
+        let k = raw
+            .movetext
+            .iter()
+            .position(|e| matches!(e, Element::Move { .. }))
+            .unwrap();
+        let rest: Vec<&str> = MainLine::of(&raw.text, raw.movetext[k + 1..].iter()).collect();
+        assert_eq!(rest, ["e5", "Nf3", "Nc6"]);
+        let plain = read_str("1. e4 e5 *").remove(0);
+        assert_eq!(plain.main_line().collect::<Vec<_>>(), ["e4", "e5"]);
+    }
+}

@@ -38,7 +38,7 @@ pub(super) enum MainReading<'a> {
 
 /// How the walk gets the syntax of a main-line move: one implementation for each way
 /// of [`MainReading`], so that the walk is compiled for each and tests no way per move.
-pub(super) trait MainLine {
+pub(super) trait ReadMain {
     /// The syntax of the `i`-th main-line move (at `span`, its bytes `bytes`): read
     /// ahead, read now into `scratch` ([`san::SanSyntax::blank`] on entry), or left
     /// to the walk; `None` when the walk is to stop (its line is thrown away).
@@ -72,7 +72,7 @@ pub(super) enum MoveSyntax<'s> {
 /// Every main-line move parsed by the walk.
 pub(super) struct ParseEach;
 
-impl MainLine for ParseEach {
+impl ReadMain for ParseEach {
     #[inline(always)]
     fn read<'s>(
         &'s mut self,
@@ -86,7 +86,7 @@ impl MainLine for ParseEach {
     }
 }
 
-impl MainLine for ReadAhead<'_> {
+impl ReadMain for ReadAhead<'_> {
     #[inline(always)]
     fn read<'s>(
         &'s mut self,
@@ -103,7 +103,7 @@ impl MainLine for ReadAhead<'_> {
     }
 }
 
-impl MainLine for san::LetteredReading {
+impl ReadMain for san::LetteredReading {
     #[inline(always)]
     fn read<'s>(
         &'s mut self,
@@ -223,5 +223,190 @@ impl ReadAhead<'_> {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::archive::read_str;
+
+    /// A random game for [`one_pass_lettered_walk_agrees_with_reading_ahead`]: moves
+    /// played at random from `start` and written in `table`'s letters, with moves in
+    /// other letters, typos, junk, illegal moves, variations, NAGs, glyphs, comments
+    /// and move numbers mixed in.
+    fn random_lettered_game(
+        rng: &mut crate::testing::XorShift,
+        start: &str,
+        table: &'static PieceTable,
+    ) -> String {
+        use crate::notation::chess::{SanStyle, tables, write_san};
+        let junk = [
+            "Zz9", "x", "e9", "马", "Кр", "♘", "N", "Nf3", "Mf3", "Sf3", "Tb5", "e8=D", "d8H",
+            "e8=♕", "ｅ４", "马f9", "e4e5", "--", "Z0", "0-0", "O-O-O", "ex", "Ωf3", "é", "اسبf3",
+            "Крe2", "b8=后", "a8=ф", "e7e8q", "马f3!?", "♕xd8+", "车1e1#",
+        ];
+        let style = |t: &'static PieceTable, rng: &mut crate::testing::XorShift| {
+            let mut st = if t.code == "figurine" {
+                SanStyle::figurine()
+            } else {
+                SanStyle::fide(t)
+            };
+            st.castle_zeros = rng.below(2) == 0;
+            st.promotion_eq = rng.below(2) == 0;
+            st.check_marks = rng.below(8) != 0;
+            st
+        };
+        let main_style = style(table, rng);
+        let mut pos = if start.is_empty() {
+            Position::default()
+        } else {
+            Position::from_fen(start).unwrap()
+        };
+        let mut text = String::new();
+        if !start.is_empty() {
+            text.push_str(&format!("[FEN \"{start}\"]\n"));
+        }
+        if rng.below(6) == 0 {
+            text.push_str("[Result \"1-0\"]\n");
+        }
+        text.push('\n');
+        if rng.below(10) == 0 {
+            text.push_str("{before} ");
+        }
+        let mess = rng.below(4); // how often moves are not as played
+        let plies = rng.below(40);
+        for ply in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            if ply % 2 == 0 || rng.below(8) == 0 {
+                text.push_str(&format!(
+                    "{}{} ",
+                    1 + ply / 2,
+                    if ply % 2 == 0 { "." } else { "..." }
+                ));
+            }
+            let mv = moves[rng.below(moves.len())];
+            let before = pos.clone();
+            let mut token = String::new();
+            match rng.below(64) {
+                // another table's letters
+                n if n < 2 * mess => {
+                    let other = &tables()[rng.below(tables().len())];
+                    write_san(&mut token, &before, &mv, &style(other, rng));
+                }
+                // junk, a typo, an illegal move
+                n if n < 3 * mess => token.push_str(junk[rng.below(junk.len())]),
+                _ => write_san(&mut token, &before, &mv, &main_style),
+            }
+            if rng.below(24) == 0 {
+                token.push_str(["!?", "?", "!", "+", "#"][rng.below(5)]);
+            }
+            text.push_str(&token);
+            text.push(' ');
+            pos.play_unchecked(&mv);
+            match rng.below(40) {
+                0 => text.push_str("$1 "),
+                1 => text.push_str("{a comment} "),
+                2 => text.push_str("!? "),
+                3 => text.push_str("( "),
+                4 => text.push_str(") "),
+                5..=8 => {
+                    // a variation: another move from the position before, and on
+                    let mut var = before.clone();
+                    text.push_str("( ");
+                    for _ in 0..1 + rng.below(4) {
+                        let moves = var.legal_moves();
+                        if moves.is_empty() {
+                            break;
+                        }
+                        let mv = moves[rng.below(moves.len())];
+                        let mut token = String::new();
+                        if rng.below(16) < mess {
+                            token.push_str(junk[rng.below(junk.len())]);
+                        } else {
+                            write_san(&mut token, &var, &mv, &main_style);
+                        }
+                        text.push_str(&token);
+                        text.push(' ');
+                        var.play_unchecked(&mv);
+                    }
+                    text.push_str(") ");
+                }
+                _ => {}
+            }
+        }
+        text.push_str(["*", "1-0", "1/2-1/2", ""][rng.below(4)]);
+        text.push('\n');
+        text
+    }
+
+    /// The one-pass reading of a game in letters outside ASCII (parsed in the walk
+    /// under the table of its first such letter, settled after it, or walked again)
+    /// gives the [`Game`] that reading ahead gives (`replay_with`, `one_pass` off):
+    /// moves, diagnostics in order, unparsed text and the position reached, on random
+    /// games in every table's letters with other letters, typos, illegal moves,
+    /// variations, NAGs and comments mixed in, with and without `--keep-illegal`, with
+    /// and without span-less notes of the reader before the walk.
+    #[test]
+    fn one_pass_lettered_walk_agrees_with_reading_ahead() {
+        let starts = [
+            "",
+            "",
+            "",
+            "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
+            "4k3/1P6/8/3n4/8/8/6p1/4K3 w - - 0 1",
+            "r3k3/2P5/8/8/8/8/6p1/4K2R b K - 0 1",
+        ];
+        let codes = [
+            "zh", "fa", "figurine", "ru", "zh", "fa", "figurine", "vi", "vi", "pl", "cs", "de",
+            "en",
+        ];
+        let mut rng = crate::testing::XorShift::new(0x2545_F491_4F6C_DD1D);
+        let (mut one_pass, mut settled, mut walked_again) = (0, 0, 0);
+        for round in 0..3_000 {
+            let start = starts[rng.below(starts.len())];
+            let table = crate::notation::chess::table(codes[rng.below(codes.len())]).unwrap();
+            let text = random_lettered_game(&mut rng, start, table);
+            for mut raw in read_str(&text) {
+                if rng.below(4) == 0 {
+                    // a note of the reader without a span, which the note on the
+                    // language follows
+                    raw.diagnostics.insert(
+                        0,
+                        Diagnostic::warning("encoding-replaced", "malformed bytes replaced"),
+                    );
+                }
+                let options = ReplayOptions {
+                    keep_illegal: rng.below(3) == 0,
+                    ..ReplayOptions::default()
+                };
+                if raw.plain_english == Some(false)
+                    && let Some(lettered) = san::LetteredReading::of(main_line_bytes(&raw))
+                {
+                    one_pass += 1;
+                    match san::read_tokens(&raw.main_line().collect::<Vec<_>>())
+                        .tables
+                        .as_slice()
+                    {
+                        [t] if std::ptr::eq(*t, lettered.table()) => settled += 1,
+                        _ => walked_again += 1,
+                    }
+                }
+                let one = replay_with(raw.clone(), &options, true);
+                let ahead = replay_with(raw, &options, false);
+                assert_eq!(one, ahead, "round {round}:\n{text}");
+                let end = |g: &Game| g.recorded_end().map(Board::fen);
+                assert_eq!(end(&one), end(&ahead), "{text}");
+            }
+        }
+        // most lettered games settle in one pass; many are walked again
+        assert!(
+            settled > 800 && walked_again > 400,
+            "{one_pass} {settled} {walked_again}"
+        );
     }
 }

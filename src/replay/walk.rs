@@ -105,7 +105,7 @@ pub(super) fn walk(
     raw: &RawGame,
     start: Board,
     reader: Reader,
-    main_line: &mut impl MainLine,
+    main_line: &mut impl ReadMain,
     movetext_end: usize,
     keep_illegal: bool,
     diagnostics: &mut Vec<Diagnostic>,
@@ -478,7 +478,7 @@ pub(super) fn short_message(mut d: Diagnostic) -> Diagnostic {
 /// `syntax` says where its syntax is, or that it is to be parsed (into `scratch`,
 /// [`san::SanSyntax::blank`] then). The error is boxed: the walk tests a pointer for
 /// each move, not a whole diagnostic. Inlined into each [`walk`] (one for each
-/// [`MainLine`]).
+/// [`ReadMain`]).
 #[inline(always)]
 pub(super) fn read_move(
     text: &str,
