@@ -271,11 +271,101 @@ impl RawGame {
             .map(|t| self.tag_value(t))
     }
 
+    /// The move tokens of the main line, in order: the one walk of the main line
+    /// ([`MainLine`]; its [`MainLine::spans`] gives their spans).
+    pub fn main_line(&self) -> MainLine<'_> {
+        MainLine::of(&self.text, self.movetext.iter())
+    }
+
     /// The move tokens of the main line and variations, in text order.
     pub fn move_tokens(&self) -> impl Iterator<Item = &str> {
         self.movetext.iter().filter_map(|e| match e {
             Element::Move { span, .. } => Some(self.slice(*span)),
             _ => None,
         })
+    }
+}
+
+/// The move tokens of a main line, in order ([`RawGame::main_line`]): the
+/// [`Element::Move`]s outside variations. [`MainLine::of`] walks the elements after a
+/// main-line move (a walk that stopped there) the same way.
+#[derive(Clone, Debug)]
+pub struct MainLine<'a> {
+    text: &'a str,
+    elements: std::slice::Iter<'a, Element>,
+    depth: usize,
+}
+
+impl<'a> MainLine<'a> {
+    /// The main line of `elements`, which start on it (a game's movetext, or what
+    /// follows one of its main-line moves); spans index `text`.
+    pub fn of(text: &'a str, elements: std::slice::Iter<'a, Element>) -> MainLine<'a> {
+        MainLine {
+            text,
+            elements,
+            depth: 0,
+        }
+    }
+
+    /// The span of the next main-line move token.
+    #[inline]
+    pub fn next_span(&mut self) -> Option<Span> {
+        for e in self.elements.by_ref() {
+            match e {
+                Element::Move { span, .. } if self.depth == 0 => return Some(*span),
+                Element::StartVariation { .. } => self.depth += 1,
+                Element::EndVariation { .. } => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The spans of the remaining main-line move tokens.
+    pub fn spans(mut self) -> impl Iterator<Item = Span> + 'a {
+        std::iter::from_fn(move || self.next_span())
+    }
+
+    /// The game text the spans index.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+}
+
+impl<'a> Iterator for MainLine<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let text = self.text;
+        self.next_span().map(|span| span.slice(text))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// The main line skips variations at any depth, also after a variation left open,
+    /// and reads the elements after a main-line move the same way.
+    #[test]
+    fn main_line_skips_variations() {
+        let raw =
+            read_str("1. e4 (1. d4 d5 (1... Nf6 2. c4)) e5 2. Nf3 {c} (2. f4) Nc6 *").remove(0);
+        let tokens: Vec<&str> = raw.main_line().collect();
+        assert_eq!(tokens, ["e4", "e5", "Nf3", "Nc6"]);
+        let spans: Vec<&str> = raw.main_line().spans().map(|s| raw.slice(s)).collect();
+        assert_eq!(spans, tokens);
+        // from after the first main-line move
+        let k = raw
+            .movetext
+            .iter()
+            .position(|e| matches!(e, Element::Move { .. }))
+            .unwrap();
+        let rest: Vec<&str> = MainLine::of(&raw.text, raw.movetext[k + 1..].iter()).collect();
+        assert_eq!(rest, ["e5", "Nf3", "Nc6"]);
+        let plain = read_str("1. e4 e5 *").remove(0);
+        assert_eq!(plain.main_line().collect::<Vec<_>>(), ["e4", "e5"]);
     }
 }
