@@ -179,6 +179,11 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
             Reader::Xiangqi(dialect)
         }
     };
+    // a table chosen (not given) is checked after a walk that fails (`rechoose`)
+    let check = match (&game.start, options.lang) {
+        (StartPosition::Chess(p), None) => Some(&**p),
+        _ => None,
+    };
     let (line, unparsed, end) = walk_reading(
         &raw,
         start,
@@ -186,6 +191,7 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         reading,
         movetext_end,
         options.keep_illegal,
+        check,
         &mut diagnostics,
     );
     game.moves = line;
@@ -549,6 +555,7 @@ impl MainLine for san::LetteredReading {
 /// a lettered table is settled after it: its note on the language put where reading
 /// ahead would have put it, or, should the table not be the only one that reads every
 /// main-line token, the game walked again as [`choose_table_by_reading`] says.
+#[allow(clippy::too_many_arguments)]
 fn walk_reading(
     raw: &RawGame,
     start: Board,
@@ -556,11 +563,13 @@ fn walk_reading(
     reading: MainReading<'_>,
     movetext_end: usize,
     keep_illegal: bool,
+    check: Option<&Position>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Line, Option<String>, Board) {
+    let walk_from = diagnostics.len();
     let mut lettered = match reading {
         MainReading::Parse => {
-            return walk(
+            let walked = walk(
                 raw,
                 start,
                 reader,
@@ -569,13 +578,33 @@ fn walk_reading(
                 keep_illegal,
                 diagnostics,
             );
+            return rechoose(
+                raw,
+                check,
+                reader,
+                walk_from,
+                walked,
+                movetext_end,
+                keep_illegal,
+                diagnostics,
+            );
         }
         MainReading::Ahead(mut ahead) => {
-            return walk(
+            let walked = walk(
                 raw,
                 start,
                 reader,
                 &mut ahead,
+                movetext_end,
+                keep_illegal,
+                diagnostics,
+            );
+            return rechoose(
+                raw,
+                check,
+                reader,
+                walk_from,
+                walked,
                 movetext_end,
                 keep_illegal,
                 diagnostics,
@@ -602,7 +631,16 @@ fn walk_reading(
         if let Some(note) = language_note(lettered.table()) {
             diagnostics.insert(walked_from, note);
         }
-        return walked;
+        return rechoose(
+            raw,
+            check,
+            reader,
+            walked_from,
+            walked,
+            movetext_end,
+            keep_illegal,
+            diagnostics,
+        );
     }
     // another table reads every token too, or this one does not: the game is read
     // again, as any game in other letters (never read in the walk again)
@@ -615,6 +653,7 @@ fn walk_reading(
         reading,
         movetext_end,
         keep_illegal,
+        check,
         diagnostics,
     )
 }
@@ -659,13 +698,13 @@ fn choose_table<'a>(
     if let Some(t) = options.lang {
         return (t, MainReading::Parse);
     }
-    let plain = match raw.plain_english {
-        Some(plain) => plain,
-        None => main_line(raw).all(san::lang::plain_english),
+    let letters = match raw.move_letters {
+        Some(letters) => letters,
+        None => main_line(raw).fold(0, |m, t| m | crate::archive::move_letters(t.as_bytes())),
     };
-    if plain {
-        // English letters only: read as English (the preferred table); the other
-        // tables that share these letters are not tried (docs/notation/chess.md).
+    if san::english_alone(letters) {
+        // no other table reads these letters as another game: English, unless the
+        // walk fails and another table replays further (`rechoose`)
         return (san::english(), MainReading::Parse);
     }
     if one_pass && let Some(lettered) = san::LetteredReading::of(main_line_bytes(raw)) {
@@ -700,6 +739,12 @@ fn choose_table_by_reading<'a>(
         return (only, MainReading::Ahead(ahead));
     }
     let inference = san::infer_language(start, &tokens);
+    inference_notes(&inference, diagnostics);
+    (inference.table, MainReading::Parse)
+}
+
+/// The diagnostics of a table chosen by [`san::infer_language`]: which, and the tie.
+fn inference_notes(inference: &san::Inference, diagnostics: &mut Vec<Diagnostic>) {
     if inference.failure.is_some() {
         // The failing move is reported as an error by the walk itself; say only which
         // table was chosen.
@@ -720,7 +765,45 @@ fn choose_table_by_reading<'a>(
             format!("piece letters read as {}", inference.table.name),
         ));
     }
-    (inference.table, MainReading::Parse)
+}
+
+/// After a walk under a table chosen without replaying the game under the others
+/// (English by its letters, or the one table that reads every token), `walked`: when
+/// it stopped on the main line (`check` holds the start position for a table not
+/// given by the user), the table that replays furthest ([`san::infer_language`]) is
+/// asked for, and the game is walked again under it when it is another (its
+/// diagnostics from `walk_from` and the notes on the language replaced).
+#[allow(clippy::too_many_arguments)]
+fn rechoose(
+    raw: &RawGame,
+    check: Option<&Position>,
+    reader: Reader,
+    walk_from: usize,
+    walked: (Line, Option<String>, Board),
+    movetext_end: usize,
+    keep_illegal: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Line, Option<String>, Board) {
+    let (Some(start), Reader::Chess(used), Some(_)) = (check, reader, &walked.1) else {
+        return walked;
+    };
+    let tokens = main_line_tokens(raw);
+    let inference = san::infer_language(start, &tokens);
+    if std::ptr::eq(inference.table, used) {
+        return walked;
+    }
+    diagnostics.truncate(walk_from);
+    diagnostics.retain(|d| !matches!(d.code, "language" | "language-tie" | "language-unknown"));
+    inference_notes(&inference, diagnostics);
+    walk(
+        raw,
+        Board::Chess(start.clone()),
+        Reader::Chess(inference.table),
+        &mut ParseEach,
+        movetext_end,
+        keep_illegal,
+        diagnostics,
+    )
 }
 
 /// Moves `[%clk …]` and `[%emt …]` out of a comment; returns the rest (trimmed).
@@ -1538,7 +1621,7 @@ mod tests {
                 had_replacements: false,
             },
             diagnostics: vec![Diagnostic::error("game-too-large", "over the budget")],
-            plain_english: None,
+            move_letters: None,
             counts: None,
         };
         let g = replay(raw, &ReplayOptions::default());
@@ -1693,12 +1776,12 @@ mod tests {
         assert!(g.diagnostics.iter().any(|d| d.message.contains("Polish")));
     }
 
-    /// The rule the PGN reader applies as it reads ([`RawGame::plain_english`]) agrees
-    /// with the rule applied to the main line afterwards, on random movetext (moves in
+    /// The letters the PGN reader notes as it reads ([`RawGame::move_letters`]) are
+    /// those of the main line's tokens afterwards, on random movetext (moves in
     /// every script, promotions glued or not, en-passant suffixes, variations balanced
     /// or not, comments, numbers, NAGs, results) and on every game of the corpus.
     #[test]
-    fn reader_knows_plain_english() {
+    fn reader_knows_move_letters() {
         let pool = [
             "e4",
             "Nf3",
@@ -1766,15 +1849,16 @@ mod tests {
         let mut seen = [0usize; 2];
         for text in &games {
             for raw in read_str(text) {
-                let want = main_line(&raw).all(san::lang::plain_english);
+                let want =
+                    main_line(&raw).fold(0, |m, t| m | crate::archive::move_letters(t.as_bytes()));
                 assert_eq!(
-                    raw.plain_english,
+                    raw.move_letters,
                     Some(want),
                     "{}\n{:?}",
                     raw.text,
                     main_line(&raw).collect::<Vec<_>>()
                 );
-                seen[usize::from(want)] += 1;
+                seen[usize::from(san::english_alone(want))] += 1;
             }
         }
         // both answers are tried, many times
@@ -1933,7 +2017,7 @@ mod tests {
                     keep_illegal: rng.below(3) == 0,
                     ..ReplayOptions::default()
                 };
-                if raw.plain_english == Some(false)
+                if !raw.move_letters.is_some_and(san::english_alone)
                     && let Some(lettered) = san::LetteredReading::of(main_line_bytes(&raw))
                 {
                     one_pass += 1;
