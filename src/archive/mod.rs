@@ -194,12 +194,12 @@ pub struct RawGame {
     pub decoding: DecodeReport,
     /// Findings of decoding and syntax, with spans into `text`.
     pub diagnostics: Vec<Diagnostic>,
-    /// Whether every move token of the main line is
-    /// [`plain_english`](crate::notation::chess::lang::plain_english), as the PGN reader
-    /// found while reading the movetext ([`GameSyntax::plain_english`]): the replay then
-    /// reads the game as English without looking at its tokens again. `None` when not
-    /// known (other formats); code that edits `movetext` must set it to `None`.
-    pub plain_english: Option<bool>,
+    /// Which letters occur in the move tokens of the main line ([`move_letters`]), as
+    /// the PGN reader found while reading the movetext ([`GameSyntax::move_letters`]):
+    /// the replay then chooses the piece letters' language without looking at the
+    /// tokens again. `None` when not known (other formats); code that edits `movetext`
+    /// must set it to `None`.
+    pub move_letters: Option<u64>,
     /// What the PGN reader counted of `movetext` while reading it
     /// ([`GameSyntax::counts`]), so that the replay need not count again; `None` when
     /// not known (other formats). Code that edits `movetext` must set it to `None`.
@@ -231,6 +231,37 @@ impl MovetextCounts {
         }
         counts
     }
+}
+
+/// The bit of [`move_letters`] for the byte `b`: `A`…`Z` are bits 0 to 25, `a`…`z`
+/// bits 32 to 57, any byte outside ASCII bit 63; other bytes have none.
+pub const fn letter_bit(b: u8) -> u64 {
+    match b {
+        b'A'..=b'Z' => 1 << (b - b'A'),
+        b'a'..=b'z' => 1 << (b - b'a' + 32),
+        0x80.. => 1 << 63,
+        _ => 0,
+    }
+}
+
+/// [`letter_bit`] of every byte, for a look-up a byte.
+pub const LETTER_BITS: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = letter_bit(i as u8);
+        i += 1;
+    }
+    t
+};
+
+/// The letters of `token` (a move token's bytes), one bit each ([`letter_bit`]): what
+/// the reader records of a game's main line in [`RawGame::move_letters`], telling
+/// nothing of what the letters mean (the notation stage reads them).
+pub fn move_letters(token: &[u8]) -> u64 {
+    token
+        .iter()
+        .fold(0, |m, &b| m | LETTER_BITS[usize::from(b)])
 }
 
 impl RawGame {

@@ -135,7 +135,10 @@ impl ReadMain for san::LetteredReading {
 /// [`walk`] with the main line read as `reading` says; a game read in the walk under
 /// a lettered table is settled after it: its note on the language put where reading
 /// ahead would have put it, or, should the table not be the only one that reads every
-/// main-line token, the game walked again as [`choose_table_by_reading`] says.
+/// main-line token, the game walked again as [`choose_table_by_reading`] says. A
+/// table chosen without replaying the game under the others is checked after a walk
+/// that fails ([`rechoose`]; `check`: the start position when the table was not given).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn walk_reading(
     raw: &RawGame,
     start: Board,
@@ -143,11 +146,13 @@ pub(super) fn walk_reading(
     reading: MainReading<'_>,
     movetext_end: usize,
     keep_illegal: bool,
+    check: Option<&Position>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Line, Option<String>, Board) {
+    let walk_from = diagnostics.len();
     let mut lettered = match reading {
         MainReading::Parse => {
-            return walk(
+            let walked = walk(
                 raw,
                 start,
                 reader,
@@ -156,13 +161,33 @@ pub(super) fn walk_reading(
                 keep_illegal,
                 diagnostics,
             );
+            return rechoose(
+                raw,
+                check,
+                reader,
+                walk_from,
+                walked,
+                movetext_end,
+                keep_illegal,
+                diagnostics,
+            );
         }
         MainReading::Ahead(mut ahead) => {
-            return walk(
+            let walked = walk(
                 raw,
                 start,
                 reader,
                 &mut ahead,
+                movetext_end,
+                keep_illegal,
+                diagnostics,
+            );
+            return rechoose(
+                raw,
+                check,
+                reader,
+                walk_from,
+                walked,
                 movetext_end,
                 keep_illegal,
                 diagnostics,
@@ -189,7 +214,16 @@ pub(super) fn walk_reading(
         if let Some(note) = language_note(lettered.table()) {
             diagnostics.insert(walked_from, note);
         }
-        return walked;
+        return rechoose(
+            raw,
+            check,
+            reader,
+            walked_from,
+            walked,
+            movetext_end,
+            keep_illegal,
+            diagnostics,
+        );
     }
     // another table reads every token too, or this one does not: the game is read
     // again, as any game in other letters (never read in the walk again)
@@ -202,6 +236,7 @@ pub(super) fn walk_reading(
         reading,
         movetext_end,
         keep_illegal,
+        check,
         diagnostics,
     )
 }
@@ -384,7 +419,7 @@ mod tests {
                     keep_illegal: rng.below(3) == 0,
                     ..ReplayOptions::default()
                 };
-                if raw.plain_english == Some(false)
+                if !raw.move_letters.is_some_and(san::english_alone)
                     && let Some(lettered) = san::LetteredReading::of(main_line_bytes(&raw))
                 {
                     one_pass += 1;

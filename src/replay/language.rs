@@ -1,5 +1,6 @@
 //! The piece-letter table of a chess game (the language choice): the table given, or
-//! chosen from the game's main-line tokens; and its `language` note.
+//! chosen from the game's main-line tokens, and checked after a walk that fails
+//! ([`rechoose`]); and its `language` notes.
 
 use super::*;
 
@@ -10,7 +11,8 @@ pub(super) fn language_note(table: &PieceTable) -> Option<Diagnostic> {
 }
 
 /// The piece-letter table of a chess game, and how the walk reads its main line: the
-/// table given; English for a game in plain English letters; the table a game's
+/// table given; English for a game whose letters no other table reads as another game
+/// ([`san::english_alone`]); the table a game's
 /// letters name, read in the walk and settled after it (`one_pass`,
 /// [`walk_reading`]); any other game by [`choose_table_by_reading`].
 pub(super) fn choose_table<'a>(
@@ -23,13 +25,15 @@ pub(super) fn choose_table<'a>(
     if let Some(t) = options.lang {
         return (t, MainReading::Parse);
     }
-    let plain = match raw.plain_english {
-        Some(plain) => plain,
-        None => raw.main_line().all(san::lang::plain_english),
+    let letters = match raw.move_letters {
+        Some(letters) => letters,
+        None => raw
+            .main_line()
+            .fold(0, |m, t| m | crate::archive::move_letters(t.as_bytes())),
     };
-    if plain {
-        // English letters only: read as English (the preferred table); the other
-        // tables that share these letters are not tried (docs/notation/chess.md).
+    if san::english_alone(letters) {
+        // no other table reads these letters as another game: English, unless the
+        // walk fails and another table replays further (`rechoose`)
         return (san::english(), MainReading::Parse);
     }
     if one_pass && let Some(lettered) = san::LetteredReading::of(main_line_bytes(raw)) {
@@ -64,6 +68,12 @@ pub(super) fn choose_table_by_reading<'a>(
         return (only, MainReading::Ahead(ahead));
     }
     let inference = san::infer_language(start, &tokens);
+    inference_notes(&inference, diagnostics);
+    (inference.table, MainReading::Parse)
+}
+
+/// The diagnostics of a table chosen by [`san::infer_language`]: which, and the tie.
+pub(super) fn inference_notes(inference: &san::Inference, diagnostics: &mut Vec<Diagnostic>) {
     if inference.failure.is_some() {
         // The failing move is reported as an error by the walk itself; say only which
         // table was chosen.
@@ -84,5 +94,43 @@ pub(super) fn choose_table_by_reading<'a>(
             format!("piece letters read as {}", inference.table.name),
         ));
     }
-    (inference.table, MainReading::Parse)
+}
+
+/// After a walk under a table chosen without replaying the game under the others
+/// (English by its letters, or the one table that reads every token), `walked`: when
+/// it stopped on the main line (`check` holds the start position for a table not
+/// given by the user), the table that replays furthest ([`san::infer_language`]) is
+/// asked for, and the game is walked again under it when it is another (its
+/// diagnostics from `walk_from` and the notes on the language replaced).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn rechoose(
+    raw: &RawGame,
+    check: Option<&Position>,
+    reader: Reader,
+    walk_from: usize,
+    walked: (Line, Option<String>, Board),
+    movetext_end: usize,
+    keep_illegal: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Line, Option<String>, Board) {
+    let (Some(start), Reader::Chess(used), Some(_)) = (check, reader, &walked.1) else {
+        return walked;
+    };
+    let tokens: Vec<&str> = raw.main_line().collect();
+    let inference = san::infer_language(start, &tokens);
+    if std::ptr::eq(inference.table, used) {
+        return walked;
+    }
+    diagnostics.truncate(walk_from);
+    diagnostics.retain(|d| !matches!(d.code, "language" | "language-tie" | "language-unknown"));
+    inference_notes(&inference, diagnostics);
+    walk(
+        raw,
+        Board::Chess(start.clone()),
+        Reader::Chess(inference.table),
+        &mut ParseEach,
+        movetext_end,
+        keep_illegal,
+        diagnostics,
+    )
 }

@@ -4,7 +4,7 @@
 //! a depth counter and a bounded stack of open `(` positions), so no input can drive
 //! recursion. See [`parse_game`] for the accepted forms.
 
-use std::{borrow::Cow, num::NonZeroU32, sync::OnceLock};
+use std::{borrow::Cow, num::NonZeroU32};
 
 use nom::{
     IResult, Parser, bytes::complete::tag, character::complete::char, combinator::opt,
@@ -15,11 +15,10 @@ mod fast;
 
 use fast::move_letter_len;
 
-use super::{CommentKind, Element, Limits, MovetextCounts, RawTag};
+use super::{CommentKind, Element, LETTER_BITS, Limits, MovetextCounts, RawTag, move_letters};
 use crate::{
     model::diag::{Diagnostic, Span},
     model::game::GameResult,
-    notation::chess::lang::{PLAIN_FIRST, plain_english, plain_later},
     text::{decode::bmp_char, fold, normalize},
 };
 
@@ -33,10 +32,10 @@ pub struct GameSyntax {
     /// Another game starts at this byte offset (more movetext after the result, or a tag
     /// section after movetext); the text from here was not parsed.
     pub rest: Option<usize>,
-    /// Every move token of the main line (outside variations) is
-    /// [`plain_english`]: read as it is read (see
-    /// [`RawGame::plain_english`](super::RawGame::plain_english)).
-    pub plain_english: bool,
+    /// The letters of the move tokens of the main line (outside variations), one bit
+    /// each ([`move_letters`]): read as they are read (see
+    /// [`RawGame::move_letters`](super::RawGame::move_letters)).
+    pub move_letters: u64,
     /// The counts of `movetext`, kept as the elements are pushed
     /// ([`MovetextCounts::of`] of `movetext`).
     pub counts: MovetextCounts,
@@ -187,36 +186,38 @@ const CLASS: [u8; 256] = {
     t
 };
 
-/// [`scan_classes`]: an ordinary token byte (class 0 of [`CLASS`]) that a plain-English
-/// token may hold after its first byte ([`plain_later`]).
-const PLAIN: u8 = 0;
-/// [`scan_classes`]: an ordinary token byte that a plain-English token may not hold
-/// after its first byte (a letter another table reads as a piece: `exd8=D`).
-const BARRED: u8 = 1;
-/// [`scan_classes`]: [`CLASS`] `HIGH` and `PAREN`; white space and the other delimiters
-/// are above [`BARRED`] too.
-const SCAN_HIGH: u8 = BARRED + HIGH;
-const SCAN_PAREN: u8 = BARRED + PAREN;
-
-/// [`CLASS`] with the plain-English test of the bytes after a token's first folded in,
-/// for [`Parser_::simple_run`]'s token loop (one table look-up a byte): [`PLAIN`] or
-/// [`BARRED`] for an ordinary token byte, `BARRED + class` for the others. Built once
-/// from [`plain_later`], which the tables' data decide.
-fn scan_classes() -> &'static [u8; 256] {
-    static SCAN: OnceLock<[u8; 256]> = OnceLock::new();
-    SCAN.get_or_init(|| {
-        let later = plain_later();
-        let mut t = [0; 256];
-        for (b, class) in t.iter_mut().enumerate() {
-            *class = match CLASS[b] {
-                0 if later[b] => PLAIN,
-                0 => BARRED,
-                c => BARRED + c,
-            };
-        }
-        t
-    })
+/// The bytes of `span` in `s` (none when out of range).
+fn span_bytes(s: &[u8], span: Span) -> &[u8] {
+    s.get(span.start as usize..span.end as usize).unwrap_or(&[])
 }
+
+/// [`scan_classes`]: where an entry's [`CLASS`] is (above the letter bits of
+/// [`LETTER_BITS`], which use bits 0 to 57 and 63).
+const CLASS_SHIFT: u32 = 58;
+/// [`scan_classes`]: the class of a byte of a [`CLASS`] `HIGH` and `PAREN`, shifted.
+const SCAN_HIGH: u64 = (HIGH as u64) << CLASS_SHIFT;
+const SCAN_PAREN: u64 = (PAREN as u64) << CLASS_SHIFT;
+
+/// [`CLASS`] with the letter bits of [`LETTER_BITS`] folded in, for
+/// [`Parser_::simple_run`]'s token loop (one table look-up a byte): an ordinary token
+/// byte (class 0) is its letter bit alone, the others (white space, delimiters, bytes
+/// outside ASCII) are at least `1 << CLASS_SHIFT`.
+const fn scan_classes() -> &'static [u64; 256] {
+    &SCAN
+}
+
+const SCAN: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = match CLASS[i] {
+            0 => LETTER_BITS[i],
+            c => (c as u64) << CLASS_SHIFT,
+        };
+        i += 1;
+    }
+    t
+};
 
 /// Where the ASCII white space (`CLASS` = `WS`: controls and space, as
 /// [`Parser_::skip_ws`] skips them) that starts at `pos` in `s` ends.
@@ -426,9 +427,8 @@ struct Run {
     /// [`RunStop::Suffix`] the `e` or `(` after the move.
     pos: usize,
     stop: RunStop,
-    /// The or of the [`scan_classes`] of its moves' bytes: [`PLAIN`] when every move
-    /// it read is [`plain_english`].
-    barred: u8,
+    /// The letters of its moves' bytes ([`move_letters`]).
+    letters: u64,
     /// How many move numbers it pushed (the other elements it pushed are moves).
     numbers: usize,
 }
@@ -439,10 +439,10 @@ struct Run {
 /// values, so that they stay in registers. `s.len()` must fit in a `u32` (spans are plain casts).
 #[inline(never)]
 fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run {
-    // the token bytes with the plain-English test (looked up once)
+    // the token bytes with their letters (looked up once)
     let scan = scan_classes();
     let sp = |a: usize, b: usize| Span::new(a as u32, b as u32);
-    let mut barred_run = PLAIN;
+    let mut letters_run = 0;
     let mut numbers = 0;
     let stop = 'run: loop {
         let Some(&first) = s.get(pos) else {
@@ -502,21 +502,21 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
                 _ => break RunStop::Done,
             };
             // the rest of the token: ordinary ASCII bytes up to white space or a
-            // delimiter, and on the way whether it is `plain_english`
-            let mut barred = u8::from(!PLAIN_FIRST[usize::from(first)]);
+            // delimiter, and on the way its letters
+            let mut letters = LETTER_BITS[usize::from(first)];
             let mut end = pos + first_len;
             while let Some(&b) = s.get(end) {
                 let class = scan[usize::from(b)];
-                if class > BARRED {
+                if class >= 1 << CLASS_SHIFT {
                     if class == SCAN_HIGH || class == SCAN_PAREN {
                         break 'run RunStop::LongMove;
                     }
                     break;
                 }
-                barred |= class;
+                letters |= class;
                 end += 1;
             }
-            barred_run |= barred;
+            letters_run |= letters;
             out.push(Element::Move {
                 span: sp(pos, end),
                 ep: None,
@@ -531,7 +531,7 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
     Run {
         pos,
         stop,
-        barred: barred_run,
+        letters: letters_run,
         numbers,
     }
 }
@@ -555,10 +555,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             text,
             s: text.as_bytes(),
             pos: 0,
-            out: GameSyntax {
-                plain_english: true,
-                ..GameSyntax::default()
-            },
+            out: GameSyntax::default(),
             open: Vec::new(),
             limits,
             stop: false,
@@ -572,7 +569,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             Element::Move { span, .. } => {
                 self.moves_seen = true;
                 self.out.counts.moves += 1;
-                self.note_move(span, None);
+                self.note_move(span);
             }
             Element::MoveNumber { .. } => self.moves_seen = true,
             Element::StartVariation { .. } => self.out.counts.variations = true,
@@ -582,18 +579,14 @@ impl<'a, 'l> Parser_<'a, 'l> {
     }
 
     /// Notes the letters of the move token at `span` (just read, or just extended by an
-    /// en-passant suffix) in [`GameSyntax::plain_english`] when it is on the main line:
+    /// en-passant suffix) in [`GameSyntax::move_letters`] when it is on the main line:
     /// no variation is open (the `(` and `)` that open and close one are the
     /// `StartVariation` and `EndVariation` elements, so the main line is the moves read
-    /// at depth 0). `plain` is [`plain_english`] of the token when the caller found it
-    /// while reading it.
+    /// at depth 0).
     #[inline(always)]
-    fn note_move(&mut self, span: Span, plain: Option<bool>) {
-        if self.out.plain_english && self.open.is_empty() {
-            self.out.plain_english = match plain {
-                Some(p) => p,
-                None => plain_english(span.slice(self.text)),
-            };
+    fn note_move(&mut self, span: Span) {
+        if self.open.is_empty() {
+            self.out.move_letters |= move_letters(span_bytes(self.s, span));
         }
     }
 
@@ -1069,20 +1062,15 @@ impl<'a, 'l> Parser_<'a, 'l> {
         );
         self.open.remove(0);
         // the moves read on are the main line's: their letters count for it
-        if self.out.plain_english {
-            let mut depth = 0usize;
-            for e in self.out.movetext.get(k + 1..).unwrap_or(&[]) {
-                match *e {
-                    Element::StartVariation { .. } => depth += 1,
-                    Element::EndVariation { .. } => depth = depth.saturating_sub(1),
-                    Element::Move { span, .. }
-                        if depth == 0 && !plain_english(span.slice(self.text)) =>
-                    {
-                        self.out.plain_english = false;
-                        break;
-                    }
-                    _ => {}
+        let mut depth = 0usize;
+        for e in self.out.movetext.get(k + 1..).unwrap_or(&[]) {
+            match *e {
+                Element::StartVariation { .. } => depth += 1,
+                Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+                Element::Move { span, .. } if depth == 0 => {
+                    self.out.move_letters |= move_letters(span_bytes(self.s, span));
                 }
+                _ => {}
             }
         }
         let written = number.slice(self.text).to_owned();
@@ -1286,21 +1274,21 @@ impl<'a, 'l> Parser_<'a, 'l> {
         let mut out = std::mem::take(&mut self.out.movetext);
         let run_start = out.len();
         let main = self.open.is_empty();
-        let mut barred_main = PLAIN;
+        let mut letters_main = 0;
         let mut numbers = 0;
         let mut pos = ascii_space_end(s, self.pos);
         let stop = loop {
             let run = scan_run(s, pos, &mut out, max);
             numbers += run.numbers;
             if main {
-                barred_main |= run.barred;
+                letters_main |= run.letters;
             }
             pos = run.pos;
             match run.stop {
                 RunStop::LongMove => {
                     let end = self.token_end(pos);
                     let span = Span::new(pos as u32, end as u32);
-                    self.note_move(span, None);
+                    self.note_move(span);
                     out.push(Element::Move { span, ep: None });
                     pos = ascii_space_end(s, end);
                     if pos > end && matches!(s.get(pos), Some(b'e' | b'(')) {
@@ -1314,9 +1302,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         self.moves_seen |= out.len() > run_start;
         self.out.counts.moves += out.len() - run_start - numbers;
         self.out.movetext = out;
-        if barred_main != PLAIN {
-            self.out.plain_english = false;
-        }
+        self.out.move_letters |= letters_main;
         self.pos = pos;
         if stop == RunStop::Number {
             self.token();
@@ -1472,7 +1458,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             // after the token: never at 0
             *ep = u32::try_from(a).ok().and_then(NonZeroU32::new);
             let whole = *s;
-            self.note_move(whole, None);
+            self.note_move(whole);
         }
         self.pos = b;
     }
@@ -1707,7 +1693,7 @@ mod tests {
         "1. 马f3{c}车e1;x\n马(马)♘$1♞}兵)后 马 ep 马 (e.p.) 马\te.p.",
         "1.马f3 2.♘f3 3…马 4...♞ 5.اf3 6.ک ۲. ۲.马 马۲ 马1-0 马 1-0",
         "马 1.e4 [Event \"x\"] ♘ 马😀 😀马 ♘– ♘—♘",
-        // the plain-English test on the way: letters barred after the first byte,
+        // the letters on the way: letters after the first byte,
         // first bytes no English move starts with, a glued promotion, a space after
         "1.e4 e5 2.exd8=D",
         "1.Nf3H e5",

@@ -2,7 +2,8 @@
 //! position, and the writers back.
 //!
 //! - [`syntax`]: one token → [`SanSyntax`], no position (grammar: `grammars/san.ebnf`).
-//! - [`lang`]: piece letters per language, data from `grammars/chess-pieces.tsv`.
+//! - [`lang`]: piece letters per language, data from `grammars/chess-pieces.tsv` read by
+//!   the [lexicon](crate::notation::lexicon::chess); [`languages`] lists them.
 //! - [`resolve`](mod@resolve): [`SanSyntax`] + [`Position`](crate::chess::Position) → one legal move,
 //!   or an illegal/ambiguous error; notes and warnings as [`Remark`]s.
 //! - [`infer`]: the language of a whole game, by legality.
@@ -48,8 +49,14 @@ pub mod syntax;
 pub mod write;
 
 pub(crate) use infer::LetteredReading;
-pub use infer::{Inference, InferenceFailure, Readings, infer_language, read_tokens, readable_by};
-pub use lang::{LetterCase, PieceTable, english, figurine, table, tables};
+pub use infer::{
+    Inference, InferenceFailure, OtherReading, Readings, english_alone, infer_language,
+    read_tokens, readable_by,
+};
+pub use lang::{
+    Language, LetterCase, PieceTable, english, figurine, languages, table, tables,
+    with_extra_tables,
+};
 pub(crate) use resolve::resolve_play_sound;
 pub use resolve::{
     CastleWhy, Illegal, ReadError, Remark, Remarks, ResolveError, Resolved, read, read_play,
