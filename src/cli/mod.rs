@@ -152,7 +152,11 @@ fn lang_help() -> String {
 
 /// The codes of the chess letter tables, in file order, space separated.
 pub(crate) fn language_codes() -> String {
-    tables().iter().map(|t| t.code).collect::<Vec<_>>().join(" ")
+    tables()
+        .iter()
+        .map(|t| t.code)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The most `--threads` a command takes (each thread holds a window of batches).

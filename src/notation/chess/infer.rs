@@ -16,12 +16,12 @@ use std::sync::OnceLock;
 
 use super::lang::{PieceTable, english, tables, utf8_key};
 use super::resolve::{ReadError, read_play};
+use super::san::write_pgn_san;
 use super::syntax::{
     SanSyntax, accepts, common_into, common_lettered_alone, parse_ok, parse_ok_rest,
 };
 #[cfg(doc)]
 use super::syntax::{Shape, common_shape};
-use super::san::write_pgn_san;
 use crate::archive::letter_bit;
 use crate::chess::{Move, Position};
 
