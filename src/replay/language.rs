@@ -12,7 +12,7 @@ pub(super) fn language_note(table: &PieceTable) -> Option<Diagnostic> {
 
 /// The piece-letter table of a chess game, and how the walk reads its main line: the
 /// table given; English for a game whose letters no other table reads as another game
-/// ([`san::english_alone`]); the table a game's
+/// ([`san::english_alone`], checked after a failed walk: [`rechoose`]); the table a game's
 /// letters name, read in the walk and settled after it (`one_pass`,
 /// [`walk_reading`]); any other game by [`choose_table_by_reading`].
 pub(super) fn choose_table<'a>(

@@ -1863,7 +1863,7 @@ mod tests {
         "Mf3", "Tê", "Nguyễn", "e\u{0302}\u{0301}", "\u{0301}", "\u{064B}", "\u{2009}",
         "\u{2028}", "\u{1680}", "\u{FEFF}", "\u{200E}", "\u{2013}", "±", "…", "—",
         "１－０", "ｅ４", "😀", "\u{85}",
-        // letters a plain-English token may not hold after its first byte
+        // letters English does not have, after a token's first byte
         "exd8=D", "Sf3", "Nf3H", "H", "a8(Q)",
     ];
 
