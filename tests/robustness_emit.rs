@@ -283,7 +283,7 @@ fn reads_and_writes_a_fixed_record() {
 /// `[-1 ""]`, and the written text no longer reads back as one game with the same
 /// moves: the writer emits a tag name (`-1`) the reader does not take as a tag.
 /// Locations: `src/emit/pgn.rs` (tag names written must satisfy the reader's tag-name
-/// grammar: sanitize or drop them) or `src/archive/pgn.rs`.
+/// grammar: sanitize or drop them) or `src/archive/pgn/`.
 #[test]
 fn pgn_roundtrip_crash_36e981c8() {
     let input: &[u8] = b"[Event \"?\"]\n[tSie \"?\"]tSie \"?\"]\n[Date \"????.??.??\"]\n\

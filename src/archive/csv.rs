@@ -1047,7 +1047,7 @@ impl Builder {
                 first_line: self.first_line,
                 decoding: decoding(),
                 diagnostics: self.diagnostics,
-                plain_english: None,
+                move_letters: None,
                 counts: None,
             },
             cells: self.cells,

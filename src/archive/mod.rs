@@ -194,12 +194,12 @@ pub struct RawGame {
     pub decoding: DecodeReport,
     /// Findings of decoding and syntax, with spans into `text`.
     pub diagnostics: Vec<Diagnostic>,
-    /// Whether every move token of the main line is
-    /// [`plain_english`](crate::notation::chess::lang::plain_english), as the PGN reader
-    /// found while reading the movetext ([`GameSyntax::plain_english`]): the replay then
-    /// reads the game as English without looking at its tokens again. `None` when not
-    /// known (other formats); code that edits `movetext` must set it to `None`.
-    pub plain_english: Option<bool>,
+    /// Which letters occur in the move tokens of the main line ([`move_letters`]), as
+    /// the PGN reader found while reading the movetext ([`GameSyntax::move_letters`]):
+    /// the replay then chooses the piece letters' language without looking at the
+    /// tokens again. `None` when not known (other formats); code that edits `movetext`
+    /// must set it to `None`.
+    pub move_letters: Option<u64>,
     /// What the PGN reader counted of `movetext` while reading it
     /// ([`GameSyntax::counts`]), so that the replay need not count again; `None` when
     /// not known (other formats). Code that edits `movetext` must set it to `None`.
@@ -231,6 +231,37 @@ impl MovetextCounts {
         }
         counts
     }
+}
+
+/// The bit of [`move_letters`] for the byte `b`: `A`…`Z` are bits 0 to 25, `a`…`z`
+/// bits 32 to 57, any byte outside ASCII bit 63; other bytes have none.
+pub const fn letter_bit(b: u8) -> u64 {
+    match b {
+        b'A'..=b'Z' => 1 << (b - b'A'),
+        b'a'..=b'z' => 1 << (b - b'a' + 32),
+        0x80.. => 1 << 63,
+        _ => 0,
+    }
+}
+
+/// [`letter_bit`] of every byte, for a look-up a byte.
+pub const LETTER_BITS: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = letter_bit(i as u8);
+        i += 1;
+    }
+    t
+};
+
+/// The letters of `token` (a move token's bytes), one bit each ([`letter_bit`]): what
+/// the reader records of a game's main line in [`RawGame::move_letters`], telling
+/// nothing of what the letters mean (the notation stage reads them).
+pub fn move_letters(token: &[u8]) -> u64 {
+    token
+        .iter()
+        .fold(0, |m, &b| m | LETTER_BITS[usize::from(b)])
 }
 
 impl RawGame {
@@ -271,11 +302,101 @@ impl RawGame {
             .map(|t| self.tag_value(t))
     }
 
+    /// The move tokens of the main line, in order: the one walk of the main line
+    /// ([`MainLine`]; its [`MainLine::spans`] gives their spans).
+    pub fn main_line(&self) -> MainLine<'_> {
+        MainLine::of(&self.text, self.movetext.iter())
+    }
+
     /// The move tokens of the main line and variations, in text order.
     pub fn move_tokens(&self) -> impl Iterator<Item = &str> {
         self.movetext.iter().filter_map(|e| match e {
             Element::Move { span, .. } => Some(self.slice(*span)),
             _ => None,
         })
+    }
+}
+
+/// The move tokens of a main line, in order ([`RawGame::main_line`]): the
+/// [`Element::Move`]s outside variations. [`MainLine::of`] walks the elements after a
+/// main-line move (a walk that stopped there) the same way.
+#[derive(Clone, Debug)]
+pub struct MainLine<'a> {
+    text: &'a str,
+    elements: std::slice::Iter<'a, Element>,
+    depth: usize,
+}
+
+impl<'a> MainLine<'a> {
+    /// The main line of `elements`, which start on it (a game's movetext, or what
+    /// follows one of its main-line moves); spans index `text`.
+    pub fn of(text: &'a str, elements: std::slice::Iter<'a, Element>) -> MainLine<'a> {
+        MainLine {
+            text,
+            elements,
+            depth: 0,
+        }
+    }
+
+    /// The span of the next main-line move token.
+    #[inline]
+    pub fn next_span(&mut self) -> Option<Span> {
+        for e in self.elements.by_ref() {
+            match e {
+                Element::Move { span, .. } if self.depth == 0 => return Some(*span),
+                Element::StartVariation { .. } => self.depth += 1,
+                Element::EndVariation { .. } => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The spans of the remaining main-line move tokens.
+    pub fn spans(mut self) -> impl Iterator<Item = Span> + 'a {
+        std::iter::from_fn(move || self.next_span())
+    }
+
+    /// The game text the spans index.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+}
+
+impl<'a> Iterator for MainLine<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let text = self.text;
+        self.next_span().map(|span| span.slice(text))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// The main line skips variations at any depth, also after a variation left open,
+    /// and reads the elements after a main-line move the same way.
+    #[test]
+    fn main_line_skips_variations() {
+        let raw =
+            read_str("1. e4 (1. d4 d5 (1... Nf6 2. c4)) e5 2. Nf3 {c} (2. f4) Nc6 *").remove(0);
+        let tokens: Vec<&str> = raw.main_line().collect();
+        assert_eq!(tokens, ["e4", "e5", "Nf3", "Nc6"]);
+        let spans: Vec<&str> = raw.main_line().spans().map(|s| raw.slice(s)).collect();
+        assert_eq!(spans, tokens);
+        // from after the first main-line move
+        let k = raw
+            .movetext
+            .iter()
+            .position(|e| matches!(e, Element::Move { .. }))
+            .unwrap();
+        let rest: Vec<&str> = MainLine::of(&raw.text, raw.movetext[k + 1..].iter()).collect();
+        assert_eq!(rest, ["e5", "Nf3", "Nc6"]);
+        let plain = read_str("1. e4 e5 *").remove(0);
+        assert_eq!(plain.main_line().collect::<Vec<_>>(), ["e4", "e5"]);
     }
 }

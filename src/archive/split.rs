@@ -1061,7 +1061,7 @@ impl<R: BufRead> ArchiveReader<R> {
             first_line: line,
             decoding,
             diagnostics,
-            plain_english: None,
+            move_letters: None,
             counts: None,
         }));
     }
@@ -1407,7 +1407,7 @@ impl Segment {
                     decoding: report,
                     diagnostics,
                     // a junk item has no movetext left: no main-line token to read
-                    plain_english: Some(junk || syntax.plain_english),
+                    move_letters: Some(if junk { 0 } else { syntax.move_letters }),
                     // a junk item's movetext is emptied
                     counts: Some(if junk {
                         MovetextCounts::default()

@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use crate::{
     chess,
     model::game::{AnyMove, StartPosition},
-    notation::chess::{SanOut, SanStyle, write_check_suffix, write_san, write_uci},
+    notation::chess::{SanOut, SanStyle, write_and_play, write_san, write_uci},
 };
 
 /// What the three writers have in common, for callers choosing the format at run
@@ -112,7 +112,7 @@ impl WriteMoves for Board {
     fn write_move(&self, out: &mut String, mv: &AnyMove, style: &MoveStyle) {
         match (self, mv) {
             (_, AnyMove::Null) => out.push_str("--"),
-            (Board::Chess(p), AnyMove::Chess(m)) => write_chess_san(out, p, m, &style.chess),
+            (Board::Chess(p), AnyMove::Chess(m)) => write_san(out, p, m, &style.chess),
             (_, AnyMove::Chess(m)) => m.write_uci(out, false),
             (Board::Xiangqi(p), AnyMove::Xiangqi(m)) => match style.xiangqi {
                 XiangqiNotation::Iccs => write_iccs(out, m),
@@ -126,17 +126,7 @@ impl WriteMoves for Board {
     /// only once (for the check mark and the board both).
     fn write_and_play(&mut self, out: &mut String, mv: &AnyMove, style: &MoveStyle) {
         match (&mut *self, mv) {
-            (Board::Chess(p), AnyMove::Chess(m)) => {
-                let body = SanStyle {
-                    check_marks: false,
-                    ..style.chess
-                };
-                write_chess_san(out, p, m, &body);
-                p.play_unchecked(m);
-                if style.chess.check_marks && p.is_check() {
-                    out.push(if p.has_legal_moves() { '+' } else { '#' });
-                }
-            }
+            (Board::Chess(p), AnyMove::Chess(m)) => write_and_play(out, p, m, &style.chess),
             _ => {
                 self.write_move(out, mv, style);
                 self.play(mv);
@@ -154,75 +144,6 @@ impl WriteMoves for Board {
             (_, AnyMove::Xiangqi(m)) => write_iccs(out, m),
         }
     }
-}
-
-/// SAN of a chess move, as [`write_san`] writes it, with a fast path for the common
-/// case: see [`write_fast_san`]. Everything else (promotions, en passant, castling,
-/// possible ambiguity) goes to [`write_san`].
-fn write_chess_san(out: &mut String, p: &chess::Position, m: &chess::Move, style: &SanStyle) {
-    if write_fast_san(out, p, m, style.table) {
-        if style.check_marks {
-            write_check_suffix(out, p, m);
-        }
-        return;
-    }
-    write_san(out, p, m, style);
-}
-
-/// Appends the SAN of `m` without check mark, as [`write_san`] writes it with the
-/// letters of `table`, and returns `true`, when it is a common case that needs no
-/// legal move generation: a pawn move without promotion (the origin file for a
-/// capture, no other disambiguation), or a piece move that no other piece of the same
-/// kind could make (no pseudo-legal attacker of the target square). Otherwise appends
-/// nothing and returns `false`.
-pub(crate) fn write_fast_san<O: SanOut>(
-    out: &mut O,
-    p: &chess::Position,
-    m: &chess::Move,
-    table: &crate::notation::chess::PieceTable,
-) -> bool {
-    use chess::{Piece, Role, attacks};
-    let chess::Move::Normal {
-        role,
-        from,
-        to,
-        capture,
-        promotion: None,
-    } = *m
-    else {
-        return false;
-    };
-    if role == Role::Pawn {
-        if capture.is_some() {
-            out.push_ascii(b'a' + from.file().index());
-            out.push_ascii(b'x');
-        }
-    } else {
-        let occ = p.occupied();
-        let reach = match role {
-            Role::Knight => attacks::knight(to),
-            Role::Bishop => attacks::bishop(to, occ),
-            Role::Rook => attacks::rook(to, occ),
-            Role::Queen => attacks::queen(to, occ),
-            Role::King | Role::Pawn => attacks::king(to),
-        };
-        let others = p
-            .by_piece(Piece {
-                color: p.turn(),
-                role,
-            })
-            .without(from);
-        if reach.0 & others.0 != 0 {
-            return false;
-        }
-        out.push_text(table.letter(role));
-        if capture.is_some() {
-            out.push_ascii(b'x');
-        }
-    }
-    out.push_ascii(b'a' + to.file().index());
-    out.push_ascii(b'1' + to.rank().index());
-    true
 }
 
 fn write_iccs(out: &mut String, m: &crate::xiangqi::Move) {
@@ -268,50 +189,6 @@ mod tests {
             let mut s = String::from("x");
             push_u64(&mut s, v);
             assert_eq!(s, format!("x{v}"));
-        }
-    }
-
-    #[test]
-    fn fast_san_agrees_with_write_san() {
-        // every legal move of a few busy positions, in two styles
-        let fens = [
-            chess::START_FEN,
-            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
-            "7k/8/8/1Q3Q2/8/8/8/1Q2K3 w - - 0 1",
-            "4k3/8/8/6N1/8/8/8/5KN1 w - - 0 1",
-            "r3k2r/1P6/8/3N1N2/8/8/6p1/R3K2R b KQkq - 0 1",
-            "6k1/5ppp/8/8/8/8/8/R3K2R w KQ - 0 1",
-            // pawn captures both ways, en passant, pushes giving check
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/2P5/8/PP1P1PPP/RNBQKBNR w KQkq f6 0 3",
-            "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
-            "4k3/8/3p1p2/4P3/8/8/8/4K3 w - - 0 1",
-        ];
-        let styles = [
-            SanStyle::pgn(),
-            SanStyle::fide(
-                crate::notation::chess::table("vi").unwrap_or(crate::notation::chess::english()),
-            ),
-        ];
-        for fen in fens {
-            let pos = chess::Position::from_fen(fen).unwrap_or_default();
-            for m in &pos.legal_moves() {
-                for style in &styles {
-                    let (mut a, mut b, mut c) = (String::new(), String::new(), String::new());
-                    write_chess_san(&mut a, &pos, m, style);
-                    write_san(&mut b, &pos, m, style);
-                    assert_eq!(a, b, "{fen} {m:?}");
-                    let mut board = Board::Chess(pos.clone());
-                    let style = MoveStyle {
-                        chess: *style,
-                        ..MoveStyle::default()
-                    };
-                    board.write_and_play(&mut c, &AnyMove::Chess(*m), &style);
-                    assert_eq!(c, b, "{fen} {m:?}");
-                    let mut after = pos.clone();
-                    after.play_unchecked(m);
-                    assert_eq!(board.fen(), after.fen());
-                }
-            }
         }
     }
 

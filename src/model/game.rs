@@ -478,9 +478,9 @@ thread_local! {
     /// An empty vector of move nodes kept from a line that was dropped, for the next
     /// line built on this thread ([`Line::with_room`]). Each game's nodes are written
     /// afresh, and the allocator hands out a freed block again only once it has gone
-    /// round the rest of its page: writing into a new block misses the first-level
-    /// cache on every 64 bytes (171 k misses on `c2.pgn` in cachegrind's model), where
-    /// the vector of the game dropped just before is still in it. One per thread.
+    /// round the rest of its page: a new block misses the first-level cache where the
+    /// vector of the game dropped just before is still in it (figures in
+    /// `docs/performance.md`, "Stage fences"). One per thread.
     static SPARE_NODES: std::cell::Cell<Vec<MoveNode>> = const { std::cell::Cell::new(Vec::new()) };
 }
 

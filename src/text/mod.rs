@@ -3,11 +3,13 @@
 //!
 //! Decoding reports the encoding used and whether anything was replaced; normalization
 //! is NFC for all text and, for move tokens only, a fold of look-alike characters to
-//! their ASCII forms ([`normalize::move_token`]).
+//! their ASCII forms ([`fold::move_token`]).
 
 pub mod decode;
+pub mod fold;
 pub mod legacy;
 pub mod normalize;
 
 pub use decode::{DecodeReport, EncodingSource, decode_chunk, guess_legacy, sniff_bom};
-pub use normalize::{move_token, nfc};
+pub use fold::move_token;
+pub use normalize::nfc;

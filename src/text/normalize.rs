@@ -1,11 +1,9 @@
-//! Unicode normalization: NFC for all text, and a look-alike fold for move tokens only.
+//! Unicode normalization: NFC for all text.
 //!
 //! Tag values and comments keep their original spelling (NFC only). Move tokens are
-//! additionally folded by [`move_token`] so that notation parsers see one spelling of
-//! digits, dashes and a few Arabic-script letters. Spans always index the original
-//! (NFC) text, never the folded token.
-
-use std::borrow::Cow;
+//! additionally folded by [`crate::text::fold::move_token`] so that notation parsers
+//! see one spelling of digits, dashes and a few Arabic-script letters. Spans always
+//! index the original (NFC) text, never the folded token.
 
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
@@ -157,31 +155,6 @@ fn plainly_nfc(c: u32) -> bool {
         .is_some_and(|&byte| byte & (1 << (c & 7)) != 0)
 }
 
-/// The fold of one character of a move token: `None` to drop it, `Some(c)` otherwise.
-fn fold(c: char) -> Option<char> {
-    Some(match c {
-        // full-width ASCII forms: ｅ４ → e4
-        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-        '\u{3000}' => ' ',
-        // Persian and Arabic-Indic digits
-        '\u{06F0}'..='\u{06F9}' => char::from(b'0' + (c as u32 - 0x06F0) as u8),
-        '\u{0660}'..='\u{0669}' => char::from(b'0' + (c as u32 - 0x0660) as u8),
-        // Arabic yeh and kaf → Persian yeh and keheh
-        '\u{064A}' => '\u{06CC}',
-        '\u{0643}' => '\u{06A9}',
-        // look-alike dashes: hyphen, non-breaking hyphen, figure dash, en, em, minus
-        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
-        | '\u{2212}' => '-',
-        // no-break and thin spaces
-        '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' => ' ',
-        // invisible marks: LRM, RLM, ZWNJ, ZWJ, zero-width space, BOM
-        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{200E}' | '\u{200F}' | '\u{FEFF}' => {
-            return None;
-        }
-        _ => c,
-    })
-}
-
 /// The value of a decimal digit in ASCII, full-width (`０-９`), Persian (`۰-۹`) or
 /// Arabic-Indic (`٠-٩`) form.
 pub fn digit_value(c: char) -> Option<u32> {
@@ -191,38 +164,6 @@ pub fn digit_value(c: char) -> Option<u32> {
         '\u{06F0}'..='\u{06F9}' => Some(c as u32 - 0x06F0),
         '\u{0660}'..='\u{0669}' => Some(c as u32 - 0x0660),
         _ => None,
-    }
-}
-
-/// Could `token` fold to a result (`1-0`, `0-1`, `½-½`, `*`)? A test of its first
-/// character, so that moves in other scripts (`马f3`) do not pay for the fold.
-pub fn may_fold_to_result(token: &str) -> bool {
-    token
-        .chars()
-        .find_map(fold)
-        .is_some_and(|c| matches!(c, '0' | '1' | '*' | '½'))
-}
-
-/// Folds one move token for the notation parsers: full-width ASCII → ASCII (`ｅ４` →
-/// `e4`), Persian `۰-۹` and Arabic-Indic `٠-٩` digits → `0-9`, Arabic `ي`/`ك` → Persian
-/// `ی`/`ک`, look-alike dashes (`‐ ‑ ‒ – — ―` and `−`) → `-`, no-break and thin spaces →
-/// space, and LRM/RLM/ZWNJ/ZWJ/BOM removed; the result is NFC.
-///
-/// Returns [`Cow::Borrowed`] without allocating when the token is ASCII or needs no
-/// change.
-pub fn move_token(token: &str) -> Cow<'_, str> {
-    if token.is_ascii() {
-        return Cow::Borrowed(token);
-    }
-    let changes = token.chars().any(|c| fold(c) != Some(c));
-    if !changes && is_nfc_quick(token.chars()) == IsNormalized::Yes {
-        return Cow::Borrowed(token);
-    }
-    let folded: String = token.chars().filter_map(fold).collect();
-    if is_nfc_quick(folded.chars()) == IsNormalized::Yes {
-        Cow::Owned(folded)
-    } else {
-        Cow::Owned(folded.nfc().collect())
     }
 }
 
@@ -342,59 +283,6 @@ mod tests {
                 "{:?}", text
             );
         }
-    }
-
-    #[test]
-    fn results_are_recognised_before_folding() {
-        for (token, may) in [
-            ("1-0", true),
-            ("\u{200E}۱-۰", true),
-            ("１－０", true),
-            ("½-½", true),
-            ("马f3", false),
-            ("Кf3", false),
-            ("♘f3", false),
-        ] {
-            assert_eq!(may_fold_to_result(token), may, "{token}");
-        }
-    }
-
-    #[test]
-    fn move_token_folds() {
-        let cases = [
-            ("e4", "e4"),
-            ("ｅ４", "e4"),
-            ("Ｎｆ３＋", "Nf3+"),
-            ("۱-۰", "1-0"),
-            ("٠-١", "0-1"),
-            ("ا\u{06F3}", "ا3"),
-            ("يك", "یک"),
-            ("O–O", "O-O"),
-            ("O—O−O", "O-O-O"),
-            ("e2‐e4", "e2-e4"),
-            ("e2‑e4", "e2-e4"),
-            ("e2‒e4", "e2-e4"),
-            ("exd6\u{00A0}e.p.", "exd6 e.p."),
-            ("a\u{2009}b", "a b"),
-            ("\u{200F}Nf3\u{200E}", "Nf3"),
-            ("\u{FEFF}e4", "e4"),
-            ("x\u{200C}y\u{200D}", "xy"),
-            // decomposed Vietnamese is composed
-            ("Te\u{0302}\u{0301}", "Tế"),
-            ("炮二平五", "炮二平五"),
-            ("马８进７", "马8进7"),
-        ];
-        for (input, want) in cases {
-            assert_eq!(move_token(input), want, "{input:?}");
-        }
-    }
-
-    #[test]
-    fn move_token_borrows_when_unchanged() {
-        for s in ["e4", "Nbd7+!?", "炮二平五", "Кf3", "اf3"] {
-            assert!(matches!(move_token(s), Cow::Borrowed(_)), "{s}");
-        }
-        assert!(matches!(move_token("ｅ４"), Cow::Owned(_)));
     }
 
     #[test]

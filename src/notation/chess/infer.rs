@@ -4,19 +4,26 @@
 //! `T` is a rook in most languages and a bishop in Vietnamese. So the language is
 //! chosen per game: among the tables whose letters appear in the moves, keep those
 //! under which every move replays legally. Several survivors: the most preferred one
-//! (the order of `grammars/chess-pieces.tsv`: English first), and the tie is reported.
-//! None: the one that replays furthest, and where it failed.
+//! (the order of `grammars/chess-pieces.tsv`: English first), and the tie is reported:
+//! a warning naming the readings when they are different games, a note when they are
+//! the same game (none when it is read as English). None: the one that replays
+//! furthest (of equals, the preferred one), and where it failed.
+//!
+//! [`english_alone`] tells from the letters of a game alone when no table but English
+//! can read it differently, so that the replay need not try the others.
 
 use std::sync::OnceLock;
 
 use super::lang::{PieceTable, english, tables, utf8_key};
 use super::resolve::{ReadError, read_play};
+use super::san::write_pgn_san;
 use super::syntax::{
     SanSyntax, accepts, common_into, common_lettered_alone, parse_ok, parse_ok_rest,
 };
 #[cfg(doc)]
 use super::syntax::{Shape, common_shape};
-use crate::chess::Position;
+use crate::archive::letter_bit;
+use crate::chess::{Move, Position};
 
 /// Where the chosen table stopped replaying.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +46,25 @@ pub struct Inference {
     pub replayed: usize,
     /// Set when no table replays the whole list: where `table` failed.
     pub failure: Option<InferenceFailure>,
+    /// The survivors that read a different game than `table` does, in preference
+    /// order: where their reading first differs.
+    pub other_readings: Vec<OtherReading>,
+}
+
+/// A table that replays the whole game as another game than the chosen table does.
+#[derive(Clone, Debug)]
+pub struct OtherReading {
+    pub table: &'static PieceTable,
+    /// 0-based index of the first token the two tables read as different moves.
+    pub index: usize,
+    /// That token, as written.
+    pub token: String,
+    /// The move number and side of that token (`2.`, `2...`).
+    pub number: String,
+    /// The move in SAN (English letters) as the chosen table reads it.
+    pub chosen_san: String,
+    /// The move in SAN as this table reads it.
+    pub san: String,
 }
 
 impl Inference {
@@ -59,7 +85,27 @@ impl Inference {
                 ),
             ));
         }
-        if self.is_tie() {
+        if !self.other_readings.is_empty() {
+            let mut names = vec![self.table.name];
+            let mut moves = Vec::new();
+            for o in &self.other_readings {
+                names.push(o.table.name);
+                moves.push(format!(
+                    "move {} {} is {} as {} and {} as {}",
+                    o.number, o.token, o.chosen_san, self.table.name, o.san, o.table.name
+                ));
+            }
+            return Some(Diagnostic::warning(
+                "language-tie",
+                format!(
+                    "the game replays as {}, as different games: {}; chose {}, the first in preference order",
+                    names.join(", "),
+                    moves.join("; "),
+                    self.table.name
+                ),
+            ));
+        }
+        if self.is_tie() && self.table.code != "en" {
             let names: Vec<_> = self.survivors.iter().map(|t| t.name).collect();
             return Some(Diagnostic::note(
                 "language-tie",
@@ -274,26 +320,119 @@ impl Heads {
     }
 }
 
-/// Replays `tokens` under `table` from `start`: how far, and the failure if any.
+/// Replays `tokens` under `table` from `start`: how far, the failure if any, and the
+/// moves read (`None` for a null move).
 fn replay(
     start: &Position,
     tokens: &[&str],
     table: &PieceTable,
-) -> (usize, Option<InferenceFailure>) {
+) -> (usize, Option<InferenceFailure>, Vec<Option<Move>>) {
     let mut pos = start.clone();
+    let mut moves = Vec::with_capacity(tokens.len());
     for (i, tok) in tokens.iter().enumerate() {
-        if let Err(error) = read_play(tok, table, &mut pos) {
-            return (
-                i,
-                Some(InferenceFailure {
+        match read_play(tok, table, &mut pos) {
+            Ok(r) => moves.push(r.mv),
+            Err(error) => {
+                let failure = InferenceFailure {
                     index: i,
                     token: (*tok).to_owned(),
                     error,
-                }),
-            );
+                };
+                return (i, Some(failure), moves);
+            }
         }
     }
-    (tokens.len(), None)
+    (tokens.len(), None, moves)
+}
+
+/// Where the moves `other` part from `chosen` (both read from `start`, of the same
+/// length): the [`OtherReading`] of `table`, or `None` when they are the same game.
+fn other_reading(
+    start: &Position,
+    tokens: &[&str],
+    chosen: &[Option<Move>],
+    other: &[Option<Move>],
+    table: &'static PieceTable,
+) -> Option<OtherReading> {
+    let index = chosen.iter().zip(other).position(|(a, b)| a != b)?;
+    let mut pos = start.clone();
+    for mv in chosen.iter().take(index) {
+        match mv {
+            Some(mv) => pos.play_unchecked(mv),
+            None => pos.play_null(),
+        }
+    }
+    let san = |mv: &Option<Move>| {
+        let mut out = String::new();
+        match mv {
+            Some(mv) => write_pgn_san(&mut out, &pos, mv),
+            None => out.push_str("--"),
+        }
+        out
+    };
+    let dots = if pos.turn() == crate::color::Color::White {
+        "."
+    } else {
+        "..."
+    };
+    Some(OtherReading {
+        table,
+        index,
+        token: tokens
+            .get(index)
+            .map_or_else(String::new, |t| (*t).to_owned()),
+        number: format!("{}{dots}", pos.fullmoves()),
+        chosen_san: san(chosen.get(index)?),
+        san: san(other.get(index)?),
+    })
+}
+
+/// May a game whose main-line move tokens hold the letters `letters` (one bit each, as
+/// [`move_letters`](crate::archive::move_letters) records them) be read as English
+/// without trying another table? Yes when every other table with one of these letters
+/// as written (the others are never tried: [`infer_language`]) either cannot read them
+/// all (it lacks one of the upper-case letters, which in a move is a piece letter or
+/// castling's `O` or the null move's `Z`), or reads each of them as English does (the
+/// same game). Then, when the game replays whole as English, [`infer_language`] chooses
+/// English and reports nothing; when it does not, the caller must ask
+/// [`infer_language`] (another table may replay further). Not for letters outside ASCII
+/// (bit 63), nor when a table has letters of several ASCII bytes.
+pub fn english_alone(letters: u64) -> bool {
+    static OTHERS: OnceLock<Option<Vec<(u64, u64)>>> = OnceLock::new();
+    let Some(others) = OTHERS.get_or_init(|| {
+        let en = english();
+        let mut others = Vec::new();
+        for t in tables() {
+            if !t.fast_path_ok() {
+                return None;
+            }
+            if std::ptr::eq(t, en) {
+                continue;
+            }
+            let (mut upper, mut differ) = (0u64, 0u64);
+            for b in (b'A'..=b'Z').chain(b'a'..=b'z') {
+                let reading = t.ascii_reading(b);
+                if reading.0.is_some() {
+                    upper |= letter_bit(b);
+                }
+                if reading != en.ascii_reading(b) {
+                    differ |= letter_bit(b);
+                }
+            }
+            others.push((upper, differ));
+        }
+        Some(others)
+    }) else {
+        return false;
+    };
+    const UPPER: u64 = (1 << 26) - 1;
+    let neutral = letter_bit(b'O') | letter_bit(b'Z');
+    letters & letter_bit(0x80) == 0
+        && others.iter().all(|&(upper, differ)| {
+            letters & upper == 0
+                || letters & UPPER & !(upper | neutral) != 0
+                || letters & differ == 0
+        })
 }
 
 /// The tables whose letters appear in `tokens` and under which every token is at least
@@ -705,11 +844,13 @@ pub fn infer_language(start: &Position, tokens: &[&str]) -> Inference {
         candidates.push(english());
     }
     let mut survivors = Vec::new();
+    let mut readings = Vec::new();
     let mut best: Option<(&'static PieceTable, usize, Option<InferenceFailure>)> = None;
     for t in candidates {
-        let (n, failure) = replay(start, tokens, t);
+        let (n, failure, moves) = replay(start, tokens, t);
         if failure.is_none() {
             survivors.push(t);
+            readings.push(moves);
         }
         let better = match &best {
             None => true,
@@ -725,11 +866,19 @@ pub fn infer_language(start: &Position, tokens: &[&str]) -> Inference {
         }
     }
     let (table, replayed, failure) = best.unwrap_or((english(), 0, None));
+    // the first survivor is the chosen table
+    let mut other_readings = Vec::new();
+    if let Some((chosen, rest)) = readings.split_first() {
+        for (t, moves) in survivors.iter().skip(1).zip(rest) {
+            other_readings.extend(other_reading(start, tokens, chosen, moves, t));
+        }
+    }
     Inference {
         table,
         survivors,
         replayed,
         failure,
+        other_readings,
     }
 }
 

@@ -1,7 +1,8 @@
 //! Piece letters per language, read from `grammars/chess-pieces.tsv`.
 //!
-//! The TSV is compiled into the binary with `include_str!` and parsed once, on first
-//! use, into a `static` behind a [`OnceLock`]. This keeps the data a plain text file
+//! The TSV is compiled into the binary by the lexicon
+//! ([`lexicon::chess`](crate::notation::lexicon::chess)), which reads its rows; the
+//! tables are built from them once, on first use, into a `static` behind a [`OnceLock`]. This keeps the data a plain text file
 //! (adding a language is adding rows, and cargo rebuilds when the file changes) without
 //! a `build.rs`; the parse costs microseconds, once per process. Lookups on the hot
 //! path are a 128-entry array index for single ASCII letters.
@@ -9,8 +10,10 @@
 use std::sync::OnceLock;
 
 use crate::chess::Role;
+use crate::notation::lexicon::chess::{PIECES_TSV as DATA, RowError, piece_rows};
 
-const DATA: &str = include_str!("../../../grammars/chess-pieces.tsv");
+mod fast;
+pub(crate) use fast::{KeyIndex, char_key, utf8_key};
 
 /// How a letter was written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -202,6 +205,16 @@ impl PieceTable {
         self.ascii.get(usize::from(b)).copied().flatten()
     }
 
+    /// How the table reads the single ASCII byte `b`: as a letter as written, and as
+    /// the lower-case form of a letter.
+    pub(crate) fn ascii_reading(&self, b: u8) -> (Option<Role>, Option<Role>) {
+        let i = usize::from(b);
+        (
+            self.ascii.get(i).copied().flatten(),
+            self.ascii_lower.get(i).copied().flatten(),
+        )
+    }
+
     /// `true` when the table has no multi-byte letters starting with ASCII, so that
     /// the ASCII fast path sees all its ASCII letters.
     pub(crate) fn fast_path_ok(&self) -> bool {
@@ -237,33 +250,12 @@ impl PieceTable {
     }
 }
 
-fn role_from_name(s: &str) -> Option<Role> {
-    Some(match s {
-        "king" => Role::King,
-        "queen" => Role::Queen,
-        "rook" => Role::Rook,
-        "bishop" => Role::Bishop,
-        "knight" => Role::Knight,
-        "pawn" => Role::Pawn,
-        _ => return None,
-    })
-}
-
 fn parse_tables(data: &'static str) -> Vec<PieceTable> {
     let mut tables: Vec<PieceTable> = Vec::new();
-    for line in data.lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let mut cols = line.split('\t');
-        let (Some(code), Some(name), Some(role), Some(letter)) =
-            (cols.next(), cols.next(), cols.next(), cols.next())
-        else {
-            continue;
-        };
-        let Some(role) = role_from_name(role) else {
-            continue;
-        };
+    // (every row of the file reads: `every_row_of_the_file_reads`; text given at run
+    // time is checked first, `with_extra_tables`)
+    for row in piece_rows(data).flatten() {
+        let (code, name, role, letter) = (row.code, row.name, row.role, row.letter);
         let idx = match tables.iter().position(|t| t.code == code) {
             Some(i) => i,
             None => {
@@ -315,9 +307,9 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
             if let Some(slot) = t.ascii.get_mut(b) {
                 *slot = Some(role);
             }
-            // lower-case forms: never for the pawn letter (`p` is no file, but `Pe4`
-            // is already a rarity) and never shadowing a table letter
-            if role != Role::Pawn && lower != letter {
+            // lower-case forms, the pawn's too (`pa5`: FIDE's `P` written small; `p`
+            // is no file), never shadowing a table letter
+            if lower != letter {
                 let lb = usize::from(lower.as_bytes().first().copied().unwrap_or(0));
                 if let Some(slot) = t.ascii_lower.get_mut(lb) {
                     *slot = Some(role);
@@ -377,118 +369,6 @@ fn parse_tables(data: &'static str) -> Vec<PieceTable> {
     tables
 }
 
-/// A list of distinct [`utf8_key`]s, each found by its position with one
-/// multiplication and one comparison: the multiplier, searched for when the list is
-/// made, sends every key to a slot of its own among 64. Where a scan would stop at a
-/// different place for each key (a branch the processor mispredicts), this takes the
-/// same path for all. A list no multiplier separates is scanned.
-#[derive(Clone, Debug)]
-pub(crate) struct KeyIndex {
-    /// The multiplier; 0 when none was found.
-    mul: u32,
-    /// Per slot, its key (0, which is no key, when empty) and the key's position.
-    slots: [(u32, u8); 64],
-    keys: Vec<u32>,
-}
-
-impl KeyIndex {
-    /// No keys.
-    pub(crate) const EMPTY: KeyIndex = KeyIndex {
-        mul: 0,
-        slots: [(0, 0); 64],
-        keys: Vec::new(),
-    };
-
-    /// The index of `keys` (which are distinct).
-    pub(crate) fn new(keys: Vec<u32>) -> KeyIndex {
-        let mut index = KeyIndex {
-            keys,
-            ..KeyIndex::EMPTY
-        };
-        if index.keys.len() > 32 || index.keys.contains(&0) {
-            return index;
-        }
-        // odd multipliers from a fixed sequence: with a few keys in 64 slots, one of
-        // the first hundred or so separates them
-        let mut mul: u32 = 0x9E37_79B9;
-        for _ in 0..10_000 {
-            let mut slots = [(0u32, 0u8); 64];
-            let separated = index.keys.iter().enumerate().all(|(i, &k)| {
-                let slot = &mut slots[Self::slot(k, mul)];
-                let free = slot.0 == 0;
-                *slot = (k, i as u8);
-                free
-            });
-            if separated {
-                index.mul = mul;
-                index.slots = slots;
-                break;
-            }
-            mul = mul.wrapping_mul(0x2545_F491).wrapping_add(0x6C07_8965) | 1;
-        }
-        index
-    }
-
-    /// The slot of `key` under `mul`: the top six bits of their product.
-    #[inline(always)]
-    fn slot(key: u32, mul: u32) -> usize {
-        (key.wrapping_mul(mul) >> 26) as usize
-    }
-
-    /// The position of `key` in the list.
-    #[inline(always)]
-    pub(crate) fn find(&self, key: u32) -> Option<usize> {
-        if self.mul != 0 {
-            let (k, i) = self.slots[Self::slot(key, self.mul)];
-            (k == key).then_some(usize::from(i))
-        } else {
-            self.keys.iter().position(|&k| k == key)
-        }
-    }
-}
-
-/// The first character of `bytes` (UTF-8) when it lies outside ASCII: its bytes as a
-/// big-endian number, and how many there are. `None` for ASCII, for nothing, and for
-/// a byte that starts no character or a character cut short. Two characters have the
-/// same number only when they are the same character: a cheap key for comparing
-/// characters of a text with a few known ones.
-#[inline]
-pub(crate) fn utf8_key(bytes: &[u8]) -> Option<(u32, usize)> {
-    // the first byte of a character of several bytes counts them in its leading ones
-    let len = bytes.first()?.leading_ones() as usize;
-    if !(2..=4).contains(&len) {
-        return None;
-    }
-    // four bytes at hand (a letter and more of its move): the character's bytes are
-    // the top `len` of them, one load and one shift
-    match bytes.first_chunk::<4>() {
-        Some(&word) => Some((u32::from_be_bytes(word) >> (8 * (4 - len)), len)),
-        None => utf8_key_short(bytes, len),
-    }
-}
-
-/// [`utf8_key`] byte by byte, for a character of `len` bytes (2 to 4) at the start of
-/// `bytes` (fewer than four).
-fn utf8_key_short(bytes: &[u8], len: usize) -> Option<(u32, usize)> {
-    let key = match *bytes.get(..len)? {
-        [x, y] => u32::from_be_bytes([0, 0, x, y]),
-        [x, y, z] => u32::from_be_bytes([0, x, y, z]),
-        [w, x, y, z] => u32::from_be_bytes([w, x, y, z]),
-        _ => return None,
-    };
-    Some((key, len))
-}
-
-/// A number for a character, equal for two characters only when they are the same:
-/// the character itself for ASCII, else its [`utf8_key`] (which is never below 128).
-pub(crate) fn char_key(c: char) -> u32 {
-    let mut buf = [0; 4];
-    match utf8_key(c.encode_utf8(&mut buf).as_bytes()) {
-        Some((key, _)) => key,
-        None => u32::from(c),
-    }
-}
-
 /// Files a letter that is not a single ASCII byte under `single` (one character) or
 /// `longer`.
 fn push_multi(t: &mut PieceTable, letter: String, role: Role, case: LetterCase) {
@@ -503,6 +383,45 @@ fn push_multi(t: &mut PieceTable, letter: String, role: Role, case: LetterCase) 
 pub fn tables() -> &'static [PieceTable] {
     static TABLES: OnceLock<Vec<PieceTable>> = OnceLock::new();
     TABLES.get_or_init(|| parse_tables(DATA))
+}
+
+/// A language of the piece-letter tables, for help texts and listings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Language {
+    /// Short code, as `--lang` takes it: `en`, `vi` …
+    pub code: &'static str,
+    /// English name: `English`, `Vietnamese` …
+    pub name: &'static str,
+    /// The letters for king, queen, rook, bishop and knight, space separated:
+    /// `K Q R B N`.
+    pub letters: String,
+}
+
+/// Every language of [`tables`], in preference order, with its letters: the list a
+/// help text shows, made from the data.
+pub fn languages() -> Vec<Language> {
+    tables()
+        .iter()
+        .map(|t| Language {
+            code: t.code,
+            name: t.name,
+            letters: t.letters_display(),
+        })
+        .collect()
+}
+
+/// The tables of `grammars/chess-pieces.tsv` followed by those of `extra`, rows in
+/// the same format (`code`, `name`, `role`, `letter`, tab separated; a code of the
+/// file adds letters to its table): a language given as data at run time, for
+/// [`read_play`](super::resolve::read_play) and the writers. The first row of `extra`
+/// that cannot be read is the error. The tables live as long as the program (made
+/// once, for text given at start).
+pub fn with_extra_tables(extra: &str) -> Result<&'static [PieceTable], RowError> {
+    if let Some(Err(e)) = piece_rows(extra).find(Result::is_err) {
+        return Err(e);
+    }
+    let text: &'static str = Box::leak(format!("{DATA}\n{extra}").into_boxed_str());
+    Ok(Box::leak(parse_tables(text).into_boxed_slice()))
 }
 
 /// The table for a language code (`en`, `vi`, `ru` …), if there is one.
@@ -548,58 +467,6 @@ static FALLBACK_EN: PieceTable = PieceTable {
     other_firsts: Vec::new(),
     first_masks: (0, 0),
 };
-
-/// The bytes a [`plain_english`] token may start with: a file (a pawn move), an English
-/// piece letter, castling (`O-O`, `0-0`, `o-o`) or the null move (`--`).
-pub const PLAIN_FIRST: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = matches!(
-            b as u8,
-            b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'O' | b'0' | b'-' | b'o'
-        );
-        b += 1;
-    }
-    t
-};
-
-/// The bytes a [`plain_english`] token may hold after its first: ASCII, but the
-/// letters another table reads as a piece and English does not (`exd8=D`, `Nf3H`,
-/// `e8=W`). Found from the tables' data, so that a new table's letters count at once.
-pub fn plain_later() -> &'static [bool; 256] {
-    static LATER: OnceLock<[bool; 256]> = OnceLock::new();
-    LATER.get_or_init(|| {
-        let mut t = [false; 256];
-        t[..128].fill(true);
-        let en = english();
-        for table in tables() {
-            for (b, role) in table.ascii.iter().enumerate() {
-                if role.is_some() && en.ascii[b].is_none() {
-                    t[b] = false;
-                }
-            }
-        }
-        t
-    })
-}
-
-/// Is the token written with letters English reads the same way as every table that
-/// could collide (a pawn move, castling, or an English piece letter)? A game whose
-/// main-line tokens all are is read as English without trying the other tables. The
-/// rule is [`PLAIN_FIRST`] for the first byte and [`plain_later`] for the others: the
-/// PGN reader applies it to every main-line move as it reads it
-/// ([`RawGame::plain_english`](crate::archive::RawGame::plain_english)), the replay to
-/// the tokens of a game that did not come that way.
-pub fn plain_english(token: &str) -> bool {
-    match token.as_bytes() {
-        [first, rest @ ..] => {
-            let later = plain_later();
-            PLAIN_FIRST[usize::from(*first)] && rest.iter().all(|&b| later[usize::from(b)])
-        }
-        [] => false,
-    }
-}
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::type_complexity)]
@@ -653,37 +520,19 @@ mod tests {
     }
 
     #[test]
-    fn plain_english_tokens() {
-        for t in [
-            "e4", "Nf3", "exd5", "O-O", "0-0-0", "Ke1+", "e8=Q#", "Nbd2!?", "--", "o-o",
-        ] {
-            assert!(plain_english(t), "{t}");
-        }
-        // letters another table reads as pieces, other first bytes, non-ASCII
-        for t in [
-            "", "Mf3", "Sf3", "Lf3", "a8=D", "Txe5", "exd5H", "e4é", "Ц", "♘f3", "1.e4", "e8=W",
-            "e8=G", "exd8=J",
-        ] {
-            assert!(!plain_english(t), "{t}");
-        }
-        // every ASCII letter some table reads as a piece and English does not (Polish
-        // W, G and Czech J too), and no other byte
-        let barred: String = (0..128u8)
-            .filter(|&b| !plain_later()[usize::from(b)])
-            .map(char::from)
-            .collect();
-        assert_eq!(barred, "ACDFGHJLMSTVWX");
-    }
-
-    #[test]
     fn every_language_has_five_pieces() {
-        let codes: Vec<_> = tables().iter().map(|t| t.code).collect();
-        for want in [
-            "en", "vi", "zh", "fa", "de", "fr", "es", "it", "pt", "nl", "ru", "pl", "cs", "hu",
-            "sv", "fi", "figurine",
-        ] {
-            assert!(codes.contains(&want), "missing {want}");
+        // the codes of the file's rows, in order, each once
+        let mut want: Vec<&str> = Vec::new();
+        for row in piece_rows(DATA) {
+            let code = row.unwrap().code;
+            if !want.contains(&code) {
+                want.push(code);
+            }
         }
+        let codes: Vec<_> = tables().iter().map(|t| t.code).collect();
+        assert_eq!(codes, want);
+        let listed: Vec<_> = languages().into_iter().map(|l| l.code).collect();
+        assert_eq!(listed, want);
         for t in tables() {
             for r in [
                 Role::King,
@@ -857,93 +706,6 @@ mod tests {
                     "{} {s}",
                     t.code
                 );
-            }
-        }
-    }
-
-    /// `KeyIndex::find` gives what a scan of the list gives: for the letters of every
-    /// table, every BMP character and lists that no multiplier separates.
-    #[test]
-    fn key_index_agrees_with_a_scan() {
-        let scan = |keys: &[u32], key: u32| keys.iter().position(|&k| k == key);
-        let probes: Vec<u32> = (0x80..=0xFFFFu32)
-            .filter_map(char::from_u32)
-            .map(char_key)
-            .collect();
-        let mut lists: Vec<Vec<u32>> = tables()
-            .iter()
-            .map(|t| t.single_keys.keys.clone())
-            .collect();
-        // more keys than slots can separate, and one beyond the limit
-        lists.push(probes.iter().copied().step_by(997).take(33).collect());
-        lists.push(probes.iter().copied().take(32).collect());
-        lists.push(Vec::new());
-        let mut separated = 0;
-        for keys in lists {
-            let index = KeyIndex::new(keys.clone());
-            separated += usize::from(index.mul != 0);
-            for &key in probes.iter().chain(&keys) {
-                assert_eq!(index.find(key), scan(&keys, key), "{key:X} in {keys:X?}");
-            }
-        }
-        // every table's letters are separated
-        assert!(separated > tables().len(), "{separated}");
-    }
-
-    #[test]
-    fn utf8_keys_tell_characters_apart() {
-        let mut seen = std::collections::HashMap::new();
-        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
-            let mut buf = [0; 4];
-            let text = format!("{c}f3");
-            let key = utf8_key(text.as_bytes());
-            if c.is_ascii() {
-                assert_eq!(key, None);
-                continue;
-            }
-            let (k, len) = key.unwrap();
-            assert_eq!(len, c.encode_utf8(&mut buf).len(), "U+{:04X}", u32::from(c));
-            assert_eq!(seen.insert(k, c), None, "U+{:04X}", u32::from(c));
-        }
-        assert_eq!(utf8_key(b""), None);
-        assert_eq!(utf8_key(b"\x80f3"), None);
-        assert_eq!(utf8_key(b"\xe9\xa9"), None);
-        assert_eq!(utf8_key("马".as_bytes()), Some((0xE9_A9_AC, 3)));
-    }
-
-    /// `utf8_key` (four bytes loaded at once when there are four) gives what reading the
-    /// character's bytes one by one gives: every character followed by nothing and by
-    /// more of a move, and every lead byte before short, cut and odd continuations.
-    #[test]
-    fn utf8_key_agrees_with_a_byte_by_byte_reading() {
-        let plain = |b: &[u8]| -> Option<(u32, usize)> {
-            let len = b.first()?.leading_ones() as usize;
-            if !(2..=4).contains(&len) || b.len() < len {
-                return None;
-            }
-            let key = b[..len].iter().fold(0u32, |k, &x| (k << 8) | u32::from(x));
-            Some((key, len))
-        };
-        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
-            for suffix in ["", "f", "f3", "xf3+"] {
-                let text = format!("{c}{suffix}");
-                let b = text.as_bytes();
-                assert_eq!(utf8_key(b), plain(b), "{text:?}");
-            }
-        }
-        for lead in 0u8..=255 {
-            for tail in [
-                &[][..],
-                &[0x80],
-                &[0x80, 0xBF],
-                &[0xBF; 3],
-                &[0x80; 5],
-                b"ab",
-                b"abc",
-            ] {
-                let mut b = vec![lead];
-                b.extend_from_slice(tail);
-                assert_eq!(utf8_key(&b), plain(&b), "{b:X?}");
             }
         }
     }

@@ -2,11 +2,14 @@
 //! position, and the writers back.
 //!
 //! - [`syntax`]: one token → [`SanSyntax`], no position (grammar: `grammars/san.ebnf`).
-//! - [`lang`]: piece letters per language, data from `grammars/chess-pieces.tsv`.
+//! - [`lang`]: piece letters per language, data from `grammars/chess-pieces.tsv` read by
+//!   the [lexicon](crate::notation::lexicon::chess); [`languages`] lists them.
 //! - [`resolve`](mod@resolve): [`SanSyntax`] + [`Position`](crate::chess::Position) → one legal move,
 //!   or an illegal/ambiguous error; notes and warnings as [`Remark`]s.
 //! - [`infer`]: the language of a whole game, by legality.
-//! - [`write`](mod@write): SAN (PGN or FIDE style, any language, figurines), long algebraic, UCI.
+//! - [`san`](mod@san): one move in SAN, [`San`]: parsed, resolved and written (PGN or FIDE
+//!   style, any language, figurines); the one SAN writer of the crate.
+//! - [`write`](mod@write): long algebraic, UCI.
 //!
 //! User documentation: `docs/notation/chess.md`.
 //!
@@ -41,20 +44,28 @@ pub mod fold;
 pub mod infer;
 pub mod lang;
 pub mod resolve;
+pub mod san;
 pub mod syntax;
 pub mod write;
 
 pub(crate) use infer::LetteredReading;
-pub use infer::{Inference, InferenceFailure, Readings, infer_language, read_tokens, readable_by};
-pub use lang::{LetterCase, PieceTable, english, figurine, table, tables};
+pub use infer::{
+    Inference, InferenceFailure, OtherReading, Readings, english_alone, infer_language,
+    read_tokens, readable_by,
+};
+pub use lang::{
+    Language, LetterCase, PieceTable, english, figurine, languages, table, tables,
+    with_extra_tables,
+};
 pub(crate) use resolve::resolve_play_sound;
 pub use resolve::{
     CastleWhy, Illegal, ReadError, Remark, Remarks, ResolveError, Resolved, read, read_play,
     resolve, resolve_by_movement, resolve_play,
 };
-pub use syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
-pub(crate) use write::{SanOut, write_san_hinted_into};
-pub use write::{
-    SanStyle, pgn_san, write_check_suffix, write_long, write_null, write_pgn_san, write_san,
-    write_san_hinted, write_uci,
+pub use san::{
+    San, SanOut, SanStyle, pgn_san, write_and_play, write_check_suffix, write_pgn_san, write_san,
+    write_san_hinted,
 };
+pub(crate) use san::{SanWords, square_word};
+pub use syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
+pub use write::{write_long, write_null, write_uci};

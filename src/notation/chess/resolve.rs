@@ -9,8 +9,8 @@
 use std::fmt;
 
 use super::lang::PieceTable;
+use super::san::{San, SanStyle, disambiguation, origin_among, pgn_san, write_san_hinted};
 use super::syntax::{CheckMark, Form, SanSyntax, SyntaxError, parse};
-use super::write::{SanStyle, disambiguation, origin_among, pgn_san, write_san_hinted};
 use crate::chess::{
     Bitboard, CastlingSide, File, Move, MoveList, Piece, Position, Rank, Role, Square, attacks,
 };
@@ -125,7 +125,7 @@ pub struct Resolved {
     /// The mark that was written.
     pub written: CheckMark,
     /// The origin coordinates canonical SAN writes, `(file, rank)`
-    /// ([`super::write::disambiguation`] in the position before the move).
+    /// ([`super::san::disambiguation`] in the position before the move).
     pub origin: (bool, bool),
 }
 
@@ -139,6 +139,11 @@ impl Resolved {
             check: self.gives != CheckMark::None,
             mate: self.gives == CheckMark::Mate,
         }
+    }
+
+    /// The move as [`San`], `None` for a null move.
+    pub fn san(&self) -> Option<San> {
+        self.mv.map(|mv| San::from_hint(mv, self.hint()))
     }
 
     /// The remarks as diagnostics (no span or ply: the caller adds them); `token` is the

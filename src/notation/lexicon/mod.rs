@@ -2,4 +2,5 @@
 //! once. Adding a language's piece letters (chess or xiangqi) is a row in those files
 //! and nothing else.
 
+pub mod chess;
 pub mod xiangqi;

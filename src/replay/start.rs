@@ -1,0 +1,72 @@
+//! The game's variant and start position, from its tags.
+
+use super::*;
+
+/// A tag value with its white space runs made single spaces and its ends trimmed, in
+/// ASCII lower case: `Chinese\tChess ` and `chinese chess` name the same variant (the
+/// PGN writer turns tabs and line breaks in tag values into spaces, so a file read
+/// again after writing must come out the same).
+pub(super) fn tag_words(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for w in value.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out.make_ascii_lowercase();
+    out
+}
+
+pub(super) fn detect_variant(tags: &Tags) -> Result<Variant, Diagnostic> {
+    if tags
+        .get("Game")
+        .is_some_and(|g| matches!(tag_words(g).as_str(), "chinese chess" | "xiangqi"))
+    {
+        return Ok(Variant::Xiangqi);
+    }
+    // Xiangqi files without a Game tag: a Red player, or a xiangqi notation named.
+    if tags.get("Red").is_some()
+        || tags
+            .get("Format")
+            .is_some_and(|f| matches!(tag_words(f).as_str(), "wxf" | "iccs" | "chinese"))
+    {
+        return Ok(Variant::Xiangqi);
+    }
+    let Some(v) = tags.get("Variant") else {
+        return Ok(Variant::Chess);
+    };
+    let lower = tag_words(v);
+    match lower.as_str() {
+        "" | "standard" | "chess" | "normal" | "from position" | "from_position" => {
+            Ok(Variant::Chess)
+        }
+        "xiangqi" | "chinese chess" => Ok(Variant::Xiangqi),
+        _ if lower.contains("960") || lower.contains("fischer") => Ok(Variant::Chess960),
+        _ => Err(Diagnostic::error(
+            "unsupported-variant",
+            format!("variant `{v}` is not supported (kyphu reads chess, chess960 and xiangqi)"),
+        )),
+    }
+}
+
+pub(super) fn xiangqi_start(tags: &Tags) -> Result<xiangqi::Position, Diagnostic> {
+    let Some(fen) = tags.get("FEN") else {
+        return Ok(xiangqi::Position::default());
+    };
+    xiangqi::Position::from_fen(fen)
+        .map_err(|e| Diagnostic::error("bad-fen", format!("in the FEN tag: {e}")))
+}
+
+pub(super) fn chess_start(tags: &Tags, chess960: bool) -> Result<Position, Diagnostic> {
+    let Some(fen) = tags.get("FEN") else {
+        return Ok(Position::default());
+    };
+    let parsed = if chess960 {
+        Position::from_fen_chess960(fen)
+    } else {
+        // Some files set up chess960 positions without a Variant tag.
+        Position::from_fen(fen).or_else(|e| Position::from_fen_chess960(fen).map_err(|_| e))
+    };
+    parsed.map_err(|e| Diagnostic::error("bad-fen", format!("in the FEN tag: {e}")))
+}
