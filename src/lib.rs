@@ -23,7 +23,7 @@
 //! with one slip, and write each as a JSON line with its diagnostics:
 //!
 //! ```
-//! use kyphu::{Item, JsonOptions, Severity, read_games, emit::json::to_json_string};
+//! use kyphu::{Code, Item, JsonOptions, Severity, read_games, emit::json::to_json_string};
 //!
 //! let sheet = "[White \"Lê Quang Liêm\"]\n\n1. e4 e5 2. Mf3 Mc6 3. Tb5 a6 4. Ta4 Mf6 *\n";
 //! let mut seen = 0;
@@ -43,7 +43,7 @@
 //! let mut games = read_games("1. e4 e5 2. Nf6 *".as_bytes(), &Default::default());
 //! let Some(Item::Game(game)) = games.next().transpose()? else { panic!("a game") };
 //! let slip = &game.diagnostics[0];
-//! assert_eq!((slip.code, slip.ply), ("illegal-move", Some(3)));
+//! assert_eq!((slip.code, slip.ply), (Code::IllegalMove, Some(3)));
 //! assert!(slip.candidates.iter().any(|c| c == "Nf3"));
 //! # Ok::<_, std::io::Error>(())
 //! ```
@@ -73,7 +73,7 @@ pub use emit::{
 };
 pub use model::{
     board::Board,
-    diag::{Diagnostic, LineCol, LineIndex, Severity, Span},
+    diag::{Code, Diagnostic, LineCol, LineIndex, Severity, Span},
     game::{AnyMove, Game, GameResult, Line, MoveNode, StartPosition, Status, Tags, Variant},
 };
 pub use replay::{ReplayOptions, replay};

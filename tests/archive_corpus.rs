@@ -115,7 +115,7 @@ fn well_formed_collections_count_exactly() {
             let errors: Vec<_> = g
                 .diagnostics
                 .iter()
-                .filter(|d| !d.code.starts_with("encoding-"))
+                .filter(|d| !d.code.as_str().starts_with("encoding-"))
                 .collect();
             assert!(errors.is_empty(), "{name} game {}: {errors:?}", g.index);
             // the Result tag agrees with the termination marker

@@ -31,7 +31,7 @@ fn main_uci(g: &Game) -> Vec<String> {
 fn diags(g: &Game) -> Vec<(&str, Severity, &str)> {
     g.diagnostics
         .iter()
-        .map(|d| (d.code, d.severity, d.message.as_str()))
+        .map(|d| (d.code.as_str(), d.severity, d.message.as_str()))
         .collect()
 }
 
@@ -121,7 +121,7 @@ fn fide_pawn_letters_replay() {
     assert!(
         g.diagnostics
             .iter()
-            .all(|d| !d.code.starts_with("language"))
+            .all(|d| !d.code.as_str().starts_with("language"))
     );
 }
 

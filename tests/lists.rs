@@ -74,3 +74,46 @@ fn every_xiangqi_notation_is_named_in_the_help_and_the_docs() {
 fn names_in(text: &str, word: &str) -> bool {
     names(text, word)
 }
+
+/// The codes `docs/errors.md` lists in its tables (the first column of every table
+/// headed `code`).
+fn documented_codes() -> BTreeSet<String> {
+    let doc = read("docs/errors.md");
+    let mut out = BTreeSet::new();
+    let mut in_code_table = false;
+    for line in doc.lines() {
+        if line.starts_with("| code |") {
+            in_code_table = true;
+        } else if !line.starts_with('|') {
+            in_code_table = false;
+        } else if in_code_table && !line.starts_with("|---") {
+            let first = line.split('|').nth(1).unwrap_or("");
+            for part in first.split('`').skip(1).step_by(2) {
+                out.insert(part.to_owned());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn errors_md_lists_exactly_the_codes() {
+    let codes: BTreeSet<String> = kyphu::Code::ALL
+        .iter()
+        .map(|c| c.as_str().to_owned())
+        .collect();
+    let documented = documented_codes();
+    let undocumented: Vec<_> = codes.difference(&documented).collect();
+    let unknown: Vec<_> = documented.difference(&codes).collect();
+    assert!(
+        undocumented.is_empty(),
+        "codes not in docs/errors.md: {undocumented:?}"
+    );
+    assert!(
+        unknown.is_empty(),
+        "docs/errors.md names codes kyphu does not have: {unknown:?}"
+    );
+    for c in kyphu::Code::ALL {
+        assert_eq!(kyphu::Code::from_name(c.as_str()), Some(*c));
+    }
+}

@@ -383,11 +383,11 @@ fn handmade_probes() {
                 Ok(r) => {
                     let mut d = Vec::new();
                     r.diagnostics(&t, &mut d);
-                    codes.extend(d.iter().map(|d| d.code));
+                    codes.extend(d.iter().map(|d| d.code.as_str()));
                 }
                 Err(e) => {
                     println!("{name}: {e}");
-                    err = Some(e.code());
+                    err = Some(e.code().as_str());
                     break;
                 }
             }

@@ -22,7 +22,7 @@ fn role_read(letter: &str, t: &PieceTable, pos: &Position) -> Result<Role, Strin
             assert_eq!(m.to(), d4(), "{} {tok}", t.code);
             Ok(m.role())
         }
-        Err(e) => Err(e.code().to_owned()),
+        Err(e) => Err(e.code().as_str().to_owned()),
     }
 }
 

@@ -45,7 +45,7 @@ fn read_all(text: &[u8], limits: Limits) -> Vec<(bool, Game)> {
 }
 
 fn codes(game: &Game) -> Vec<&'static str> {
-    game.diagnostics.iter().map(|d| d.code).collect()
+    game.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 /// The games (junk dropped) with their codes and statuses.
@@ -367,7 +367,10 @@ fn binary_junk_right_after_a_result_is_its_own_item() {
             .map(|r| {
                 (
                     r.junk,
-                    r.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(),
+                    r.diagnostics
+                        .iter()
+                        .map(|d| d.code.as_str())
+                        .collect::<Vec<_>>(),
                 )
             })
             .collect();

@@ -268,7 +268,7 @@ fn corpus_reads_and_round_trips() {
             *dialects.entry(dialect.to_string()).or_default() += 1;
             for d in &g.diagnostics {
                 if d.severity == kyphu::model::diag::Severity::Note {
-                    *notes.entry(d.code).or_default() += 1;
+                    *notes.entry(d.code.as_str()).or_default() += 1;
                 }
             }
             let errors: Vec<_> = g
@@ -285,7 +285,7 @@ fn corpus_reads_and_round_trips() {
                     || "unparsed text after the last move".to_string(),
                     |d| format!("{} ply {:?}: {}", d.code, d.ply, d.message),
                 );
-                let class = errors.first().map_or("unparsed", |d| d.code);
+                let class = errors.first().map_or("unparsed", |d| d.code.as_str());
                 *classes.entry(format!("{dialect} {class}")).or_default() += 1;
                 failures.push(format!("{rel} #{index} ({dialect}): {first}"));
             }
@@ -481,7 +481,7 @@ fn an_extra_table_loaded_at_run_time() {
     // the built-in grammar does not know them
     for (t, code) in [("Súng 2 bình 5", "invalid-move"), ("N2.3", "unknown-piece")] {
         let e = read_play(t, Dialect::OldVietnamese, &mut Position::default()).unwrap_err();
-        assert_eq!(e.code, code, "{t}");
+        assert_eq!(e.code.as_str(), code, "{t}");
     }
     // a malformed row is an error naming the line, not a panic
     let e = lexicon()

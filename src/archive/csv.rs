@@ -12,6 +12,7 @@
 //! text begins with the header row, verbatim, so header diagnostics can point at it.
 //! See `docs/formats.md`.
 
+use crate::model::diag::Code;
 use std::io::{self, Read};
 
 use csv::{ReaderBuilder, StringRecord, Trim};
@@ -309,7 +310,7 @@ impl<R: Read> ScoresheetReader<R> {
             let shown: String = header.iter().collect::<Vec<_>>().join(",");
             let shown: String = shown.chars().take(200).collect();
             return Some(Ok(self.failed(Diagnostic::error(
-                "csv-missing-header",
+                Code::CsvMissingHeader,
                 format!(
                     "expected a header row naming the white and black columns, found `{shown}`"
                 ),
@@ -369,7 +370,7 @@ impl<R: Read> ScoresheetReader<R> {
                 let span = Span::from_range(line_start + start, line_start + start + len);
                 b.diagnostics.push(
                     Diagnostic::warning(
-                        "csv-unknown-column",
+                        Code::CsvUnknownColumn,
                         format!("unknown column `{cell}` (field {}) is ignored", i + 1),
                     )
                     .with_span(span),
@@ -380,7 +381,7 @@ impl<R: Read> ScoresheetReader<R> {
             let more = unknown - MAX_UNKNOWN_COLUMN_WARNINGS;
             b.diagnostics.push(
                 Diagnostic::warning(
-                    "csv-unknown-column",
+                    Code::CsvUnknownColumn,
                     format!("{more} more unknown columns are ignored ({unknown} in all)"),
                 )
                 .with_span(Span::from_range(line_start, b.text.len())),
@@ -396,7 +397,7 @@ impl<R: Read> ScoresheetReader<R> {
         let over = self.transcode().over_limit;
         if !e.is_io_error() {
             return Ok(Diagnostic::error(
-                "csv-unreadable",
+                Code::CsvUnreadable,
                 e.to_string().to_lowercase(),
             ));
         }
@@ -404,7 +405,7 @@ impl<R: Read> ScoresheetReader<R> {
             csv::ErrorKind::Io(_) if over => {
                 let line = self.rdr.position().line();
                 Ok(Diagnostic::error(
-                    "csv-record-too-long",
+                    Code::CsvRecordTooLong,
                     format!(
                         "expected a record of at most {MAX_RECORD_BYTES} bytes, found a \
                          longer one from line {line}: the rest of the file is not read"
@@ -413,7 +414,7 @@ impl<R: Read> ScoresheetReader<R> {
             }
             csv::ErrorKind::Io(e) => Err(e),
             other => Ok(Diagnostic::error(
-                "csv-unreadable",
+                Code::CsvUnreadable,
                 format!("{other:?}").to_lowercase(),
             )),
         }
@@ -426,7 +427,7 @@ impl<R: Read> ScoresheetReader<R> {
         let mut diagnostics = vec![d.with_span(Span::from_range(0, first))];
         if !self.head_complete {
             diagnostics.push(Diagnostic::error(
-                "csv-unreadable",
+                Code::CsvUnreadable,
                 format!("only the first {HEAD_BYTES} bytes of the file are kept"),
             ));
         }
@@ -516,7 +517,7 @@ impl<R: Read> ScoresheetReader<R> {
                 let at = b.text.len();
                 b.diagnostics.push(
                     Diagnostic::error(
-                        "csv-game-too-long",
+                        Code::CsvGameTooLong,
                         format!(
                             "expected at most {MAX_GAME_ROWS} rows in one game, found more: \
                              the game is cut before line {line}, and the rows from there \
@@ -531,7 +532,7 @@ impl<R: Read> ScoresheetReader<R> {
                 let mut next = Builder::new(self.games, line, byte);
                 next.key.clone_from(&self.game_key);
                 next.diagnostics.push(Diagnostic::error(
-                    "csv-game-too-long",
+                    Code::CsvGameTooLong,
                     format!(
                         "the rows from line {line} continue a game cut at the \
                          {MAX_GAME_ROWS}-row budget"
@@ -904,7 +905,7 @@ impl Builder {
         if rec.len() != cols.len() {
             self.diagnostics.push(
                 Diagnostic::warning(
-                    "csv-ragged-row",
+                    Code::CsvRaggedRow,
                     format!(
                         "expected {} fields as in the header, found {}",
                         cols.len(),
@@ -952,7 +953,7 @@ impl Builder {
                     let span = self.put(number, line, i, Some(Column::Move));
                     self.diagnostics.push(
                         Diagnostic::warning(
-                            "csv-bad-move-number",
+                            Code::CsvBadMoveNumber,
                             format!("expected a move number, found `{number}`"),
                         )
                         .with_span(span),
@@ -969,7 +970,7 @@ impl Builder {
                 let at = self.text.len();
                 self.diagnostics.push(
                     Diagnostic::warning(
-                        "csv-bad-draw-offer",
+                        Code::CsvBadDrawOffer,
                         format!("expected `white` or `black` for a draw offer, found `{draw}`"),
                     )
                     .with_span(Span::from_range(at, at)),

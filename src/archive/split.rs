@@ -34,6 +34,7 @@
 //! an [`ArchiveReader`] parses each piece in place; [`ArchiveReader::pieces`] hands the
 //! pieces out so that other threads parse them (the CLI's pipeline).
 
+use crate::model::diag::Code;
 use std::{
     collections::VecDeque,
     io::{self, BufRead, BufReader},
@@ -718,7 +719,7 @@ impl<R: BufRead> ArchiveReader<R> {
             Some(g) => {
                 let end = g.text.len();
                 g.diagnostics.push(
-                    Diagnostic::error("line-too-long", message)
+                    Diagnostic::error(Code::LineTooLong, message)
                         .with_span(Span::from_range(end, end)),
                 );
                 Skip::Reported(line)
@@ -1011,33 +1012,33 @@ impl<R: BufRead> ArchiveReader<R> {
         };
         let d = match self.skip {
             Skip::GameTooLarge if first => Diagnostic::error(
-                "game-too-large",
+                Code::GameTooLarge,
                 format!(
                     "game is larger than the {}-byte limit; its text is kept verbatim, not read, up to the next game",
                     limits.max_game_bytes
                 ),
             ),
             Skip::GameTooLarge => Diagnostic::warning(
-                "game-too-large",
+                Code::GameTooLarge,
                 format!(
                     "more of the text of a game over the {}-byte limit, kept verbatim (part {})",
                     limits.max_game_bytes, self.parts
                 ),
             ),
             Skip::LongLineInGame(l) if first => Diagnostic::error(
-                "line-too-long",
+                Code::LineTooLong,
                 format!(
                     "{}; the game is kept verbatim, not read, up to the next game",
                     long_line(l)
                 ),
             ),
             Skip::LongLineAfterGame(l) if first => Diagnostic::warning(
-                "line-too-long",
+                Code::LineTooLong,
                 format!("{}; kept verbatim up to the next game", long_line(l)),
             ),
             Skip::LongLineInGame(l) | Skip::LongLineAfterGame(l) | Skip::Reported(l) => {
                 Diagnostic::warning(
-                    "line-too-long",
+                    Code::LineTooLong,
                     format!(
                         "{}; the text from there to the next game is kept verbatim (part {})",
                         long_line(l),
@@ -1382,7 +1383,7 @@ impl Segment {
                 let trimmed = text.trim_end().len();
                 diagnostics.push(
                     Diagnostic::warning(
-                        "junk-between-games",
+                        Code::JunkBetweenGames,
                         "text between games that is not a game (no tags, move numbers or result)",
                     )
                     .with_span(Span::from_range(0, trimmed)),
@@ -1634,7 +1635,7 @@ mod tests {
         let codes: Vec<Vec<&str>> = games
             .iter()
             .filter(|g| !g.junk)
-            .map(|g| g.diagnostics.iter().map(|d| d.code).collect())
+            .map(|g| g.diagnostics.iter().map(|d| d.code.as_str()).collect())
             .collect();
         assert_eq!(codes, [vec![], vec!["game-too-large"], vec![]]);
         let last = games.last().unwrap();
@@ -1839,7 +1840,7 @@ mod tests {
                     let enc = g
                         .diagnostics
                         .iter()
-                        .any(|d| d.code.starts_with("encoding-"));
+                        .any(|d| d.code.as_str().starts_with("encoding-"));
                     (g.junk, g.first_line, (g.byte_start, g.byte_end), enc)
                 })
                 .collect();

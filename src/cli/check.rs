@@ -1,5 +1,6 @@
 //! `kyphu check`: the linter.
 
+use kyphu::model::diag::Code;
 use std::{
     io::{self, Write},
     process::ExitCode,
@@ -82,7 +83,7 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
                 for d in game
                     .diagnostics
                     .iter()
-                    .filter(|d| d.severity >= min && d.code != "encoding-guessed")
+                    .filter(|d| d.severity >= min && d.code != Code::EncodingGuessed)
                 {
                     found = true;
                     if quiet {

@@ -13,6 +13,7 @@ mod progress;
 pub mod render;
 mod show;
 
+use kyphu::model::diag::Code;
 use std::{io, process::ExitCode, sync::Arc};
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -337,9 +338,9 @@ impl Counts {
     /// (or had replacements).
     pub fn encoding_of(game: &Game) -> Option<(&'static str, &'static str)> {
         let has = |code| game.diagnostics.iter().any(|d| d.code == code);
-        let how = if has("encoding-guessed") {
+        let how = if has(Code::EncodingGuessed) {
             "guessed"
-        } else if has("encoding-replaced") {
+        } else if has(Code::EncodingReplaced) {
             "with replacements"
         } else {
             match game.source.encoding {

@@ -1,6 +1,7 @@
 //! Rendering diagnostics for people (compiler style, with a caret under the token) and
 //! for programs (JSON Lines).
 
+use kyphu::model::diag::Code;
 use std::borrow::Cow;
 
 use serde::Serialize;
@@ -268,7 +269,7 @@ impl<'a> Located<'a> {
                 .filter(|v| !v.trim().is_empty()),
             black: tags.get("Black").filter(|v| !v.trim().is_empty()),
             severity: d.severity,
-            code: d.code,
+            code: d.code.as_str(),
             message: &d.message,
             line,
             column,
@@ -344,7 +345,7 @@ impl<'a> Located<'a> {
         }
         if !self.candidates.is_empty() {
             pad(out);
-            out.push_str(if self.code == "ambiguous-move" {
+            out.push_str(if self.code == Code::AmbiguousMove {
                 " = candidates: "
             } else {
                 " = did you mean: "

@@ -75,12 +75,290 @@ impl fmt::Display for Severity {
     }
 }
 
+/// A diagnostic's code: stable, with a kebab-case name (`docs/errors.md` lists
+/// them all, with when each is given).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Code {
+    /// Several legal moves fit.
+    AmbiguousMove,
+    /// The FEN tag cannot be read (the message names the FEN field and what was expected).
+    BadFen,
+    /// X on a move that captures nothing.
+    CaptureMark,
+    /// A wrong or missing check or mate mark (Ra8+ for mate).
+    CheckMark,
+    /// A comment longer than the per-game limit.
+    CommentTooLong,
+    /// A draw-offer cell that is not white or black.
+    CsvBadDrawOffer,
+    /// A move-number cell that is not a number.
+    CsvBadMoveNumber,
+    /// A game of more than 20 000 rows is cut there.
+    CsvGameTooLong,
+    /// The sheet has no header row naming the white and black columns.
+    CsvMissingHeader,
+    /// A row with more or fewer cells than the header.
+    CsvRaggedRow,
+    /// A record over 1 MiB ends the reading of the file (exit status 1).
+    CsvRecordTooLong,
+    /// A header names a column kyphu does not know.
+    CsvUnknownColumn,
+    /// The CSV cannot be read as CSV at that record.
+    CsvUnreadable,
+    /// The text is not valid UTF-8 and has no BOM.
+    EncodingGuessed,
+    /// Malformed bytes were replaced with U+FFFD.
+    EncodingReplaced,
+    /// Exf6 e.p.
+    EpMark,
+    /// A % line inside a game: not read, as the PGN standard says, and kept as a comment.
+    EscapeLine,
+    /// A game larger than the byte budget (4 MiB).
+    GameTooLarge,
+    /// More movetext elements than the budget.
+    GameTooLong,
+    /// No legal move fits the token.
+    IllegalMove,
+    /// With `--keep-illegal`: an illegal move only one piece can make, kept (FIDE Laws 7.5:
+    /// an illegal move not claimed stands); replay goes on from the position it made.
+    IllegalMoveKept,
+    /// A bug in kyphu: please report it with the input.
+    Internal,
+    /// A token that is not a move in any form kyphu reads (Nf9, Nf3zz).
+    InvalidMove,
+    /// $n outside 0–255.
+    InvalidNag,
+    /// Text between games that is not a game (no tags, move numbers or result).
+    JunkBetweenGames,
+    /// Which piece-letter table the game was read with, and whether it was a tie or a best
+    /// effort.
+    Language,
+    /// Which piece-letter table the game was read with, and whether it was a tie or a best
+    /// effort.
+    LanguageTie,
+    /// Which piece-letter table the game was read with, and whether it was a tie or a best
+    /// effort.
+    LanguageUnknown,
+    /// A line longer than the line budget (1 MiB).
+    LineTooLong,
+    /// A lower-case piece letter (nf3), read as the piece.
+    LowercasePiece,
+    /// [ not followed by a tag name.
+    MalformedTag,
+    /// The first move number does not match the position (a book excerpt without a FEN).
+    MoveNumber,
+    /// Braces nested inside a comment.
+    NestedComment,
+    /// A move written otherwise than PGN's SAN writes it (the forms below).
+    NonCanonical,
+    /// With --notation auto, several notations replay the whole game.
+    NotationTie,
+    /// No notation replays the whole game.
+    NotationUnknown,
+    /// A result token inside a variation (ignored).
+    ResultInVariation,
+    /// The movetext's result token differs from the Result tag.
+    ResultMismatch,
+    /// A NAG or (=) before any move.
+    StrayDrawOffer,
+    /// A NAG or (=) before any move.
+    StrayNag,
+    /// A tag value without quotes ([Round 3]).
+    TagMissingQuotes,
+    /// A " inside a tag value that is not escaped.
+    TagUnescapedQuote,
+    /// Two pieces of a kind stand on one file and the front/rear mark was left out, but
+    /// only one of them can make the move.
+    TandemMarkOmitted,
+    /// ( without ) before the end of the game.
+    UnclosedVariation,
+    /// A piece letter the game's letter set does not have (Sf3 read as English).
+    UnknownPiece,
+    /// } without {.
+    UnmatchedBrace,
+    /// ) without (.
+    UnmatchedParenthesis,
+    /// A {kyphu: unparsed: …} comment written by an earlier run: text that was not read as
+    /// moves (the game stays partial or failed).
+    UnparsedKept,
+    /// A Variant tag other than chess, chess960 or xiangqi (crazyhouse, antichess, …).
+    UnsupportedVariant,
+    /// { without } before the end of the game.
+    UnterminatedComment,
+    /// Variations nested deeper than the budget.
+    VariationTooDeep,
+    /// ( before the first move of a line: there is no move for it to replace.
+    VariationWithoutMove,
+    /// See docs/errors.md.
+    XqNoCapture50,
+    /// See docs/errors.md.
+    XqNoCapture60,
+    /// See docs/errors.md.
+    XqPerpetualCheck,
+    /// See docs/errors.md.
+    XqRepetition,
+}
+
+impl Code {
+    /// Every code, in the order of their names.
+    pub const ALL: &[Code] = &[
+        Code::AmbiguousMove,
+        Code::BadFen,
+        Code::CaptureMark,
+        Code::CheckMark,
+        Code::CommentTooLong,
+        Code::CsvBadDrawOffer,
+        Code::CsvBadMoveNumber,
+        Code::CsvGameTooLong,
+        Code::CsvMissingHeader,
+        Code::CsvRaggedRow,
+        Code::CsvRecordTooLong,
+        Code::CsvUnknownColumn,
+        Code::CsvUnreadable,
+        Code::EncodingGuessed,
+        Code::EncodingReplaced,
+        Code::EpMark,
+        Code::EscapeLine,
+        Code::GameTooLarge,
+        Code::GameTooLong,
+        Code::IllegalMove,
+        Code::IllegalMoveKept,
+        Code::Internal,
+        Code::InvalidMove,
+        Code::InvalidNag,
+        Code::JunkBetweenGames,
+        Code::Language,
+        Code::LanguageTie,
+        Code::LanguageUnknown,
+        Code::LineTooLong,
+        Code::LowercasePiece,
+        Code::MalformedTag,
+        Code::MoveNumber,
+        Code::NestedComment,
+        Code::NonCanonical,
+        Code::NotationTie,
+        Code::NotationUnknown,
+        Code::ResultInVariation,
+        Code::ResultMismatch,
+        Code::StrayDrawOffer,
+        Code::StrayNag,
+        Code::TagMissingQuotes,
+        Code::TagUnescapedQuote,
+        Code::TandemMarkOmitted,
+        Code::UnclosedVariation,
+        Code::UnknownPiece,
+        Code::UnmatchedBrace,
+        Code::UnmatchedParenthesis,
+        Code::UnparsedKept,
+        Code::UnsupportedVariant,
+        Code::UnterminatedComment,
+        Code::VariationTooDeep,
+        Code::VariationWithoutMove,
+        Code::XqNoCapture50,
+        Code::XqNoCapture60,
+        Code::XqPerpetualCheck,
+        Code::XqRepetition,
+    ];
+
+    /// Its stable kebab-case name, as JSON and the messages show it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Code::AmbiguousMove => "ambiguous-move",
+            Code::BadFen => "bad-fen",
+            Code::CaptureMark => "capture-mark",
+            Code::CheckMark => "check-mark",
+            Code::CommentTooLong => "comment-too-long",
+            Code::CsvBadDrawOffer => "csv-bad-draw-offer",
+            Code::CsvBadMoveNumber => "csv-bad-move-number",
+            Code::CsvGameTooLong => "csv-game-too-long",
+            Code::CsvMissingHeader => "csv-missing-header",
+            Code::CsvRaggedRow => "csv-ragged-row",
+            Code::CsvRecordTooLong => "csv-record-too-long",
+            Code::CsvUnknownColumn => "csv-unknown-column",
+            Code::CsvUnreadable => "csv-unreadable",
+            Code::EncodingGuessed => "encoding-guessed",
+            Code::EncodingReplaced => "encoding-replaced",
+            Code::EpMark => "ep-mark",
+            Code::EscapeLine => "escape-line",
+            Code::GameTooLarge => "game-too-large",
+            Code::GameTooLong => "game-too-long",
+            Code::IllegalMove => "illegal-move",
+            Code::IllegalMoveKept => "illegal-move-kept",
+            Code::Internal => "internal",
+            Code::InvalidMove => "invalid-move",
+            Code::InvalidNag => "invalid-nag",
+            Code::JunkBetweenGames => "junk-between-games",
+            Code::Language => "language",
+            Code::LanguageTie => "language-tie",
+            Code::LanguageUnknown => "language-unknown",
+            Code::LineTooLong => "line-too-long",
+            Code::LowercasePiece => "lowercase-piece",
+            Code::MalformedTag => "malformed-tag",
+            Code::MoveNumber => "move-number",
+            Code::NestedComment => "nested-comment",
+            Code::NonCanonical => "non-canonical",
+            Code::NotationTie => "notation-tie",
+            Code::NotationUnknown => "notation-unknown",
+            Code::ResultInVariation => "result-in-variation",
+            Code::ResultMismatch => "result-mismatch",
+            Code::StrayDrawOffer => "stray-draw-offer",
+            Code::StrayNag => "stray-nag",
+            Code::TagMissingQuotes => "tag-missing-quotes",
+            Code::TagUnescapedQuote => "tag-unescaped-quote",
+            Code::TandemMarkOmitted => "tandem-mark-omitted",
+            Code::UnclosedVariation => "unclosed-variation",
+            Code::UnknownPiece => "unknown-piece",
+            Code::UnmatchedBrace => "unmatched-brace",
+            Code::UnmatchedParenthesis => "unmatched-parenthesis",
+            Code::UnparsedKept => "unparsed-kept",
+            Code::UnsupportedVariant => "unsupported-variant",
+            Code::UnterminatedComment => "unterminated-comment",
+            Code::VariationTooDeep => "variation-too-deep",
+            Code::VariationWithoutMove => "variation-without-move",
+            Code::XqNoCapture50 => "xq-no-capture-50",
+            Code::XqNoCapture60 => "xq-no-capture-60",
+            Code::XqPerpetualCheck => "xq-perpetual-check",
+            Code::XqRepetition => "xq-repetition",
+        }
+    }
+
+    /// The code of a kebab-case name.
+    pub fn from_name(name: &str) -> Option<Code> {
+        Code::ALL.iter().copied().find(|c| c.as_str() == name)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<Code> for &str {
+    fn eq(&self, other: &Code) -> bool {
+        *self == other.as_str()
+    }
+}
+
 /// One finding about a game: what, where, and how bad.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     pub severity: Severity,
-    /// A stable, kebab-case code such as `illegal-move` (catalogue: `docs/errors.md`).
-    pub code: &'static str,
+    /// What kind of finding: [`Code::IllegalMove`]… (catalogue: `docs/errors.md`).
+    pub code: Code,
     /// Lowercase, no trailing period: "no white knight can reach f6".
     pub message: String,
     /// Where in the game's source text; `None` for whole-game findings.
@@ -92,7 +370,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(severity: Severity, code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(severity: Severity, code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             severity,
             code,
@@ -103,15 +381,15 @@ impl Diagnostic {
         }
     }
 
-    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn error(code: Code, message: impl Into<String>) -> Self {
         Self::new(Severity::Error, code, message)
     }
 
-    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn warning(code: Code, message: impl Into<String>) -> Self {
         Self::new(Severity::Warning, code, message)
     }
 
-    pub fn note(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn note(code: Code, message: impl Into<String>) -> Self {
         Self::new(Severity::Note, code, message)
     }
 

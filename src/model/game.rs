@@ -923,7 +923,10 @@ mod tests {
     fn status_categories() {
         let mut g = Game::new_chess();
         assert_eq!(g.status(), Status::Clean);
-        g.diagnostics.push(Diagnostic::warning("check-mark", "x"));
+        g.diagnostics.push(Diagnostic::warning(
+            crate::model::diag::Code::CheckMark,
+            "x",
+        ));
         assert_eq!(g.status(), Status::Repaired);
         g.unparsed = Some("Nf9".into());
         assert_eq!(g.status(), Status::Failed);

@@ -412,7 +412,10 @@ mod tests {
                     // language follows
                     raw.diagnostics.insert(
                         0,
-                        Diagnostic::warning("encoding-replaced", "malformed bytes replaced"),
+                        Diagnostic::warning(
+                            crate::model::diag::Code::EncodingReplaced,
+                            "malformed bytes replaced",
+                        ),
                     );
                 }
                 let options = ReplayOptions {

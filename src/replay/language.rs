@@ -3,11 +3,16 @@
 //! ([`rechoose`]); and its `language` notes.
 
 use super::*;
+use crate::model::diag::Code;
 
 /// The note that the game's letters are read under `table`, unless it is English.
 pub(super) fn language_note(table: &PieceTable) -> Option<Diagnostic> {
-    (table.code != "en")
-        .then(|| Diagnostic::note("language", format!("piece letters read as {}", table.name)))
+    (table.code != "en").then(|| {
+        Diagnostic::note(
+            Code::Language,
+            format!("piece letters read as {}", table.name),
+        )
+    })
 }
 
 /// The piece-letter table of a chess game, and how the walk reads its main line: the
@@ -79,7 +84,7 @@ pub(super) fn inference_notes(inference: &san::Inference, diagnostics: &mut Vec<
         // table was chosen.
         if inference.table.code != "en" {
             diagnostics.push(Diagnostic::note(
-                "language",
+                Code::Language,
                 format!(
                     "piece letters read as {} (no table replays the whole game; it replays furthest)",
                     inference.table.name
@@ -90,7 +95,7 @@ pub(super) fn inference_notes(inference: &san::Inference, diagnostics: &mut Vec<
         diagnostics.push(d);
     } else if inference.table.code != "en" {
         diagnostics.push(Diagnostic::note(
-            "language",
+            Code::Language,
             format!("piece letters read as {}", inference.table.name),
         ));
     }
@@ -122,7 +127,12 @@ pub(super) fn rechoose(
         return walked;
     }
     diagnostics.truncate(walk_from);
-    diagnostics.retain(|d| !matches!(d.code, "language" | "language-tie" | "language-unknown"));
+    diagnostics.retain(|d| {
+        !matches!(
+            d.code,
+            Code::Language | Code::LanguageTie | Code::LanguageUnknown
+        )
+    });
     inference_notes(&inference, diagnostics);
     walk(
         raw,

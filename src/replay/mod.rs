@@ -8,6 +8,7 @@
 //! [`Game::unparsed`]; a variation that cannot be resolved is cut at that move and its
 //! remaining text is quoted in the diagnostic.
 
+use crate::model::diag::Code;
 use std::sync::Arc;
 
 pub mod diff;
@@ -103,7 +104,7 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
     {
         diagnostics.push(
             Diagnostic::warning(
-                "result-mismatch",
+                Code::ResultMismatch,
                 format!("the movetext ends with {r} but the Result tag says {t}"),
             )
             .with_span(span),
@@ -255,7 +256,7 @@ mod tests {
     }
 
     fn codes(g: &Game) -> Vec<&str> {
-        g.diagnostics.iter().map(|d| d.code).collect()
+        g.diagnostics.iter().map(|d| d.code.as_str()).collect()
     }
 
     fn main_uci(g: &Game) -> Vec<String> {
@@ -392,7 +393,10 @@ mod tests {
                 source: crate::text::EncodingSource::Utf8,
                 had_replacements: false,
             },
-            diagnostics: vec![Diagnostic::error("game-too-large", "over the budget")],
+            diagnostics: vec![Diagnostic::error(
+                crate::model::diag::Code::GameTooLarge,
+                "over the budget",
+            )],
             move_letters: None,
             counts: None,
         };

@@ -1,6 +1,7 @@
 //! The game's variant and start position, from its tags.
 
 use super::*;
+use crate::model::diag::Code;
 
 /// A tag value with its white space runs made single spaces and its ends trimmed, in
 /// ASCII lower case: `Chinese\tChess ` and `chinese chess` name the same variant (the
@@ -44,7 +45,7 @@ pub(super) fn detect_variant(tags: &Tags) -> Result<Variant, Diagnostic> {
         "xiangqi" | "chinese chess" => Ok(Variant::Xiangqi),
         _ if lower.contains("960") || lower.contains("fischer") => Ok(Variant::Chess960),
         _ => Err(Diagnostic::error(
-            "unsupported-variant",
+            Code::UnsupportedVariant,
             format!("variant `{v}` is not supported (kyphu reads chess, chess960 and xiangqi)"),
         )),
     }
@@ -55,7 +56,7 @@ pub(super) fn xiangqi_start(tags: &Tags) -> Result<xiangqi::Position, Diagnostic
         return Ok(xiangqi::Position::default());
     };
     xiangqi::Position::from_fen(fen)
-        .map_err(|e| Diagnostic::error("bad-fen", format!("in the FEN tag: {e}")))
+        .map_err(|e| Diagnostic::error(Code::BadFen, format!("in the FEN tag: {e}")))
 }
 
 pub(super) fn chess_start(tags: &Tags, chess960: bool) -> Result<Position, Diagnostic> {
@@ -68,5 +69,5 @@ pub(super) fn chess_start(tags: &Tags, chess960: bool) -> Result<Position, Diagn
         // Some files set up chess960 positions without a Variant tag.
         Position::from_fen(fen).or_else(|e| Position::from_fen_chess960(fen).map_err(|_| e))
     };
-    parsed.map_err(|e| Diagnostic::error("bad-fen", format!("in the FEN tag: {e}")))
+    parsed.map_err(|e| Diagnostic::error(Code::BadFen, format!("in the FEN tag: {e}")))
 }

@@ -3,6 +3,7 @@
 //! comments, NAGs, clocks and what cannot be read kept.
 
 use super::*;
+use crate::model::diag::Code;
 
 /// One open line of the move tree: the main line or a variation being read.
 pub(super) struct Frame {
@@ -200,11 +201,11 @@ pub(super) fn walk(
             continue;
         }
         if keep_illegal
-            && d.code == "illegal-move"
+            && d.code == Code::IllegalMove
             && keep_illegal_move(token, reader, &mut frame, span)
         {
             d.severity = Severity::Warning;
-            d.code = "illegal-move-kept";
+            d.code = Code::IllegalMoveKept;
             d.message = format!(
                 "{}; kept as played (--keep-illegal, FIDE Laws 7.5)",
                 d.message
@@ -244,7 +245,7 @@ pub(super) fn walk(
 #[cold]
 pub(super) fn move_number_note(number: u32, black: bool, expected: u32, span: Span) -> Diagnostic {
     Diagnostic::note(
-        "move-number",
+        Code::MoveNumber,
         format!(
             "move number {number}{} where the position is at move {expected}",
             if black { "..." } else { "." }
@@ -279,7 +280,7 @@ pub(super) fn read_other(
             if let Some(kept) = kept_unparsed(&text) {
                 diagnostics.push(
                     Diagnostic::error(
-                        "unparsed-kept",
+                        Code::UnparsedKept,
                         "text not read as moves, kept in a `kyphu: unparsed:` comment by an earlier run",
                     )
                     .with_span(body),
@@ -306,8 +307,11 @@ pub(super) fn read_other(
         Element::Nag { value, span } => match frame.line.moves.last_mut() {
             Some(n) => n.extras_mut().nags.push(value),
             None => diagnostics.push(
-                Diagnostic::warning("stray-nag", format!("${value} before any move is ignored"))
-                    .with_span(span),
+                Diagnostic::warning(
+                    Code::StrayNag,
+                    format!("${value} before any move is ignored"),
+                )
+                .with_span(span),
             ),
         },
         Element::Annotation { span } => {
@@ -326,7 +330,7 @@ pub(super) fn read_other(
             Some(n) => n.draw_offer = true,
             None => diagnostics.push(
                 Diagnostic::warning(
-                    "stray-draw-offer",
+                    Code::StrayDrawOffer,
                     "draw offer (=) before any move is ignored",
                 )
                 .with_span(span),
@@ -336,7 +340,7 @@ pub(super) fn read_other(
             if frame.line.moves.is_empty() {
                 diagnostics.push(
                     Diagnostic::error(
-                        "variation-without-move",
+                        Code::VariationWithoutMove,
                         "a variation must follow the move it replaces; this one is not read",
                     )
                     .with_span(span),
@@ -364,7 +368,7 @@ pub(super) fn read_other(
             if line.starts_with('%') {
                 diagnostics.push(
                     Diagnostic::note(
-                        "escape-line",
+                        Code::EscapeLine,
                         "a % escape line is not read (as the PGN standard says); kept as a comment",
                     )
                     .with_span(span),
@@ -518,7 +522,10 @@ pub(super) fn move_error(d: Diagnostic, span: Span, ply: u32) -> Box<Diagnostic>
 #[cold]
 pub(super) fn kind_mismatch(span: Span, ply: u32) -> Box<Diagnostic> {
     move_error(
-        Diagnostic::error("internal", "the move reader does not match the game kind"),
+        Diagnostic::error(
+            Code::Internal,
+            "the move reader does not match the game kind",
+        ),
         span,
         ply,
     )

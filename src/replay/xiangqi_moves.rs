@@ -2,6 +2,7 @@
 //! and played.
 
 use super::*;
+use crate::model::diag::Code;
 
 /// Joins the Vietnamese word form of xiangqi moves, which the PGN layer cuts at spaces
 /// (`Pháo2 bình 5`, `Mã 2 tiến 3`: words and bare numbers), into one move element: a
@@ -85,7 +86,7 @@ pub(super) fn read_xiangqi_move(
         .map_err(|d| move_error(d, span, ply))?;
     let Some(last) = resolved.pop() else {
         return Err(move_error(
-            Diagnostic::error("invalid-move", format!("no move in `{token}`")),
+            Diagnostic::error(Code::InvalidMove, format!("no move in `{token}`")),
             span,
             ply,
         ));

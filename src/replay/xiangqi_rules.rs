@@ -8,6 +8,7 @@
 //! protected), computed in [`RuleTracker::record`], and a detector that scans the same
 //! repetition window as the perpetual-check one.
 
+use crate::model::diag::Code;
 use crate::{color::Color, model::diag::Diagnostic};
 
 use crate::xiangqi::Position;
@@ -138,7 +139,7 @@ impl RuleTracker {
         let plies: Vec<String> = at.iter().map(|&i| ply_of(i).to_string()).collect();
         out.push(
             Diagnostic::note(
-                "xq-repetition",
+                Code::XqRepetition,
                 format!(
                     "the same position occurs for the {} time (after plies {})",
                     ordinal(at.len()),
@@ -156,7 +157,7 @@ impl RuleTracker {
             if moves.peek().is_some() && moves.all(|r| r.check) {
                 out.push(
                     Diagnostic::warning(
-                        "xq-perpetual-check",
+                        Code::XqPerpetualCheck,
                         format!(
                             "{} gives perpetual check (every move from ply {} checks); \
                              art. 23 point 1: perpetual check loses",
@@ -175,7 +176,7 @@ impl RuleTracker {
             self.reported_60 = true;
             out.push(
                 Diagnostic::note(
-                    "xq-no-capture-60",
+                    Code::XqNoCapture60,
                     "each side has made 60 moves without a capture; \
                      art. 7.e: a draw may be claimed",
                 )
@@ -189,7 +190,7 @@ impl RuleTracker {
             self.reported_50 = true;
             out.push(
                 Diagnostic::note(
-                    "xq-no-capture-50",
+                    Code::XqNoCapture50,
                     "50 moves without a capture (checks counted at most 5 per side); \
                      art. 12: a draw may be claimed",
                 )
@@ -234,7 +235,7 @@ mod tests {
         for m in moves {
             pos.play(mv(m)).unwrap_or_else(|e| panic!("{e}"));
             for d in t.record(&pos) {
-                out.push((d.ply.unwrap(), d.code));
+                out.push((d.ply.unwrap(), d.code.as_str()));
             }
         }
         out
@@ -315,7 +316,11 @@ mod tests {
                 black[(i / 2) % 2]
             };
             pos.play(mv(m)).unwrap();
-            got.extend(t.record(&pos).into_iter().map(|d| (d.ply.unwrap(), d.code)));
+            got.extend(
+                t.record(&pos)
+                    .into_iter()
+                    .map(|d| (d.ply.unwrap(), d.code.as_str())),
+            );
         }
         assert_eq!(
             got,
@@ -337,7 +342,11 @@ mod tests {
             };
             pos.play(mv(m))
                 .unwrap_or_else(|e| panic!("ply {}: {e}", i + 1));
-            got.extend(t.record(&pos).into_iter().map(|d| (d.ply.unwrap(), d.code)));
+            got.extend(
+                t.record(&pos)
+                    .into_iter()
+                    .map(|d| (d.ply.unwrap(), d.code.as_str())),
+            );
         }
         assert_eq!(got, Vec::<(u32, &str)>::new());
         // The FEN's clock carries over: starting at 118 plies, ply 2 hits 120.

@@ -47,6 +47,7 @@
 //! All decoded text is put in Unicode NFC ([`crate::text::normalize::nfc`]):
 //! windows-1258 writes Vietnamese tone marks as combining characters.
 
+use crate::model::diag::Code;
 use std::io::{self, Read};
 
 use encoding_rs::{
@@ -101,7 +102,7 @@ impl DecodeReport {
             // a note: a guess that decoded cleanly is no problem with the game; the
             // summary tells it once per file (issue 23)
             out.push(Diagnostic::note(
-                "encoding-guessed",
+                Code::EncodingGuessed,
                 format!(
                     "text is not valid utf-8; decoded as {} (guessed)",
                     self.encoding.name().to_lowercase()
@@ -110,7 +111,7 @@ impl DecodeReport {
         }
         if self.had_replacements {
             out.push(Diagnostic::warning(
-                "encoding-replaced",
+                Code::EncodingReplaced,
                 format!(
                     "malformed {} byte sequences were replaced with U+FFFD",
                     self.encoding.name().to_lowercase()

@@ -4,6 +4,7 @@
 //! a depth counter and a bounded stack of open `(` positions), so no input can drive
 //! recursion. See [`parse_game`] for the accepted forms.
 
+use crate::model::diag::Code;
 use std::{borrow::Cow, num::NonZeroU32};
 
 use nom::{
@@ -714,7 +715,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         let Ok((after, name)) = parsed else {
             self.diag(
                 Diagnostic::warning(
-                    "malformed-tag",
+                    Code::MalformedTag,
                     "expected a tag name after `[`, found something else",
                 ),
                 start,
@@ -743,7 +744,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             });
             self.diag(
                 Diagnostic::warning(
-                    "tag-missing-quotes",
+                    Code::TagMissingQuotes,
                     "expected `\"` around the tag value, found none",
                 ),
                 start,
@@ -788,7 +789,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
                 let value_end = v + self.str_at(v, value_end).trim_end_matches('"').len();
                 self.diag(
                     Diagnostic::warning(
-                        "malformed-tag",
+                        Code::MalformedTag,
                         "expected `\"]` closing the tag value, found the end of the line",
                     ),
                     start,
@@ -800,7 +801,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         if inner_quote && close.is_some() {
             self.diag(
                 Diagnostic::note(
-                    "tag-unescaped-quote",
+                    Code::TagUnescapedQuote,
                     "a `\"` inside the tag value is not escaped as `\\\"`",
                 ),
                 start,
@@ -863,7 +864,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
                 let len = self.s.len();
                 self.diag(
                     Diagnostic::warning(
-                        "unterminated-comment",
+                        Code::UnterminatedComment,
                         "expected `}` closing the comment, found the end of the game",
                     ),
                     start,
@@ -874,7 +875,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         };
         if nested {
             self.diag(
-                Diagnostic::note("nested-comment", "braces inside a comment are nested"),
+                Diagnostic::note(Code::NestedComment, "braces inside a comment are nested"),
                 start,
                 end,
             );
@@ -882,7 +883,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         if body_end - start > self.limits.max_comment_bytes {
             self.diag(
                 Diagnostic::warning(
-                    "comment-too-long",
+                    Code::CommentTooLong,
                     format!(
                         "comment of {} bytes is longer than the {}-byte limit",
                         body_end - start - 1,
@@ -911,7 +912,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
                 let (a, e) = (self.pos, self.s.len());
                 self.diag(
                     Diagnostic::error(
-                        "game-too-long",
+                        Code::GameTooLong,
                         format!(
                             "more than {} movetext elements; the rest of the game is not read",
                             self.limits.max_elements
@@ -931,7 +932,10 @@ impl<'a, 'l> Parser_<'a, 'l> {
                 b'}' => {
                     let p = self.pos;
                     self.diag(
-                        Diagnostic::warning("unmatched-brace", "found `}` without an opening `{`"),
+                        Diagnostic::warning(
+                            Code::UnmatchedBrace,
+                            "found `}` without an opening `{`",
+                        ),
                         p,
                         p + 1,
                     );
@@ -969,7 +973,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             let n = self.open.len();
             self.diag(
                 Diagnostic::warning(
-                    "unclosed-variation",
+                    Code::UnclosedVariation,
                     format!("expected `)` closing {n} variation(s), found the end of the game"),
                 ),
                 first,
@@ -1076,7 +1080,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         let written = number.slice(self.text).to_owned();
         self.diag(
             Diagnostic::warning(
-                "unclosed-variation",
+                Code::UnclosedVariation,
                 format!(
                     "expected `)` closing this variation, found `{written}` going back to the main line's next move; the main line is read on from there"
                 ),
@@ -1099,7 +1103,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             .out
             .diagnostics
             .iter()
-            .rposition(|d| d.code == "result-in-variation")
+            .rposition(|d| d.code == Code::ResultInVariation)
         else {
             return;
         };
@@ -1136,7 +1140,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         if self.open.len() >= self.limits.max_depth {
             self.diag(
                 Diagnostic::error(
-                    "variation-too-deep",
+                    Code::VariationTooDeep,
                     format!(
                         "variations nested deeper than {}; the rest of the game is not read",
                         self.limits.max_depth
@@ -1164,7 +1168,10 @@ impl<'a, 'l> Parser_<'a, 'l> {
             });
         } else {
             self.diag(
-                Diagnostic::warning("unmatched-parenthesis", "found `)` without an opening `(`"),
+                Diagnostic::warning(
+                    Code::UnmatchedParenthesis,
+                    "found `)` without an opening `(`",
+                ),
                 p,
                 p + 1,
             );
@@ -1183,7 +1190,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
                     }),
                     Err(_) => self.diag(
                         Diagnostic::warning(
-                            "invalid-nag",
+                            Code::InvalidNag,
                             format!("expected a NAG from $0 to $255, found ${digits}"),
                         ),
                         start,
@@ -1194,7 +1201,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             }
             Err(_) => {
                 self.diag(
-                    Diagnostic::warning("invalid-nag", "expected digits after `$`"),
+                    Diagnostic::warning(Code::InvalidNag, "expected digits after `$`"),
                     start,
                     start + 1,
                 );
@@ -1363,7 +1370,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             } else {
                 self.diag(
                     Diagnostic::note(
-                        "result-in-variation",
+                        Code::ResultInVariation,
                         "a result inside a variation is ignored",
                     ),
                     start,
@@ -1574,7 +1581,7 @@ mod tests {
     }
 
     fn codes(g: &GameSyntax) -> Vec<&'static str> {
-        g.diagnostics.iter().map(|d| d.code).collect()
+        g.diagnostics.iter().map(|d| d.code.as_str()).collect()
     }
 
     #[test]

@@ -208,7 +208,7 @@ fn render_with(b: &mut JsonBuf, game: &Game, r: &JsonRenderer, plain_path: bool)
         b.extend_from_slice(b"{\"severity\":");
         push_str(b, severity_name(d.severity));
         b.extend_from_slice(b",\"code\":");
-        push_str(b, d.code);
+        push_str(b, d.code.as_str());
         b.extend_from_slice(b",\"message\":");
         push_str(b, &d.message);
         let mut o = Out::new(b, &mut ctx.scratch);

@@ -12,6 +12,7 @@
 //! [`english_alone`] tells from the letters of a game alone when no table but English
 //! can read it differently, so that the replay need not try the others.
 
+use crate::model::diag::Code;
 use std::sync::OnceLock;
 
 use super::lang::{PieceTable, english, tables, utf8_key};
@@ -78,7 +79,7 @@ impl Inference {
         use crate::model::diag::Diagnostic;
         if let Some(f) = &self.failure {
             return Some(Diagnostic::warning(
-                "language-unknown",
+                Code::LanguageUnknown,
                 format!(
                     "no piece-letter table replays the whole game; {} replays furthest, failing at move text {}: {}",
                     self.table.name, f.token, f.error
@@ -96,7 +97,7 @@ impl Inference {
                 ));
             }
             return Some(Diagnostic::warning(
-                "language-tie",
+                Code::LanguageTie,
                 format!(
                     "the game replays as {}, as different games: {}; chose {}, the first in preference order",
                     names.join(", "),
@@ -108,7 +109,7 @@ impl Inference {
         if self.is_tie() && self.table.code != "en" {
             let names: Vec<_> = self.survivors.iter().map(|t| t.name).collect();
             return Some(Diagnostic::note(
-                "language-tie",
+                Code::LanguageTie,
                 format!(
                     "the game replays as {}; chose {}",
                     names.join(", "),
@@ -1363,7 +1364,7 @@ mod tests {
         assert!(inf.is_tie());
         let d = inf.diagnostic().unwrap();
         assert_eq!(
-            (d.code, d.severity, d.message.as_str()),
+            (d.code.as_str(), d.severity, d.message.as_str()),
             (
                 "language-tie",
                 crate::model::diag::Severity::Note,
@@ -1380,7 +1381,7 @@ mod tests {
         assert_eq!(inf.replayed, 5);
         let d = inf.diagnostic().unwrap();
         assert_eq!(
-            (d.code, d.severity, d.message.as_str()),
+            (d.code.as_str(), d.severity, d.message.as_str()),
             (
                 "language-unknown",
                 crate::model::diag::Severity::Warning,

@@ -6,6 +6,7 @@
 //! Accepted moves may carry [`Remark`]s: notes for non-canonical forms, warnings for
 //! repairs (lower-case piece letters, wrong check marks).
 
+use crate::model::diag::Code;
 use std::fmt;
 
 use super::lang::PieceTable;
@@ -61,18 +62,18 @@ impl Remark {
     ];
 
     /// The stable diagnostic code.
-    pub fn code(self) -> &'static str {
+    pub fn code(self) -> Code {
         match self {
-            Remark::LowercasePiece => "lowercase-piece",
+            Remark::LowercasePiece => Code::LowercasePiece,
             Remark::OverDisambiguated
             | Remark::LongForm
             | Remark::CaptureUnmarked
             | Remark::PawnLetter
             | Remark::OddForm
-            | Remark::FideForm => "non-canonical",
-            Remark::CaptureMarkWrong => "capture-mark",
-            Remark::EpMarkWrong => "ep-mark",
-            Remark::CheckMark => "check-mark",
+            | Remark::FideForm => Code::NonCanonical,
+            Remark::CaptureMarkWrong => Code::CaptureMark,
+            Remark::EpMarkWrong => Code::EpMark,
+            Remark::CheckMark => Code::CheckMark,
         }
     }
 
@@ -359,10 +360,10 @@ pub enum ResolveError {
 
 impl ResolveError {
     /// `illegal-move` or `ambiguous-move`.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
-            ResolveError::Illegal { .. } => "illegal-move",
-            ResolveError::Ambiguous { .. } => "ambiguous-move",
+            ResolveError::Illegal { .. } => Code::IllegalMove,
+            ResolveError::Ambiguous { .. } => Code::AmbiguousMove,
         }
     }
 
@@ -404,7 +405,7 @@ pub enum ReadError {
 }
 
 impl ReadError {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
             ReadError::Syntax(e) => e.code(),
             ReadError::Resolve(e) => e.code(),
@@ -1425,7 +1426,7 @@ mod tests {
             r.diagnostics(tok, &mut d);
             assert_eq!(d.len(), 1, "{tok}: {d:?}");
             assert_eq!(
-                (d[0].severity, d[0].code, d[0].message.as_str()),
+                (d[0].severity, d[0].code.as_str(), d[0].message.as_str()),
                 (sev, code, msg)
             );
         }
@@ -1568,7 +1569,11 @@ mod tests {
         ];
         for &(fen, tok, code, msg) in cases {
             let e = err(fen, tok);
-            assert_eq!((e.code(), e.to_string().as_str()), (code, msg), "{tok}");
+            assert_eq!(
+                (e.code().as_str(), e.to_string().as_str()),
+                (code, msg),
+                "{tok}"
+            );
         }
         let d = err(two_knights, "Nd2").to_diagnostic();
         assert_eq!(d.candidates, vec!["Nbd2".to_owned(), "Nfd2".to_owned()]);

@@ -5,6 +5,7 @@
 //! hand-written byte fast path first ([`fast`]); everything else (long forms, other
 //! scripts, FIDE promotions, glyphs, `e.p.` …) through the nom grammar.
 
+use crate::model::diag::Code;
 use std::fmt;
 
 use nom::branch::alt;
@@ -166,10 +167,10 @@ pub enum SyntaxError {
 
 impl SyntaxError {
     /// The stable diagnostic code: `unknown-piece` or `invalid-move`.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
-            SyntaxError::UnknownPiece { .. } => "unknown-piece",
-            SyntaxError::Empty | SyntaxError::Invalid { .. } => "invalid-move",
+            SyntaxError::UnknownPiece { .. } => Code::UnknownPiece,
+            SyntaxError::Empty | SyntaxError::Invalid { .. } => Code::InvalidMove,
         }
     }
 

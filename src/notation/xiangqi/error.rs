@@ -3,6 +3,7 @@
 //! `illegal-move` and `ambiguous-move` (resolution, with the candidates as data). The
 //! replay adds the span and the ply.
 
+use crate::model::diag::Code;
 use std::fmt;
 
 use crate::{model::diag::Diagnostic, xiangqi::Move};
@@ -32,10 +33,10 @@ pub enum SyntaxError {
 
 impl SyntaxError {
     /// The stable diagnostic code: `unknown-piece` or `invalid-move`.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
-            SyntaxError::UnknownPiece { .. } => "unknown-piece",
-            SyntaxError::Invalid { .. } | SyntaxError::Several { .. } => "invalid-move",
+            SyntaxError::UnknownPiece { .. } => Code::UnknownPiece,
+            SyntaxError::Invalid { .. } | SyntaxError::Several { .. } => Code::InvalidMove,
         }
     }
 
@@ -116,10 +117,10 @@ pub enum ResolveError {
 
 impl ResolveError {
     /// `illegal-move` or `ambiguous-move`.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
-            ResolveError::Illegal { .. } => "illegal-move",
-            ResolveError::Ambiguous { .. } => "ambiguous-move",
+            ResolveError::Illegal { .. } => Code::IllegalMove,
+            ResolveError::Ambiguous { .. } => Code::AmbiguousMove,
         }
     }
 
@@ -161,7 +162,7 @@ pub enum ReadError {
 }
 
 impl ReadError {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
             ReadError::Syntax(e) => e.code(),
             ReadError::Resolve(e) => e.code(),

@@ -26,6 +26,7 @@ mod resolve;
 mod syntax;
 mod write;
 
+use crate::model::diag::Code;
 use std::fmt;
 
 pub use write::{write, write_line, write_with};
@@ -681,7 +682,7 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
             let chosen = first.dialect;
             let diag = if rest.iter().all(|r| r.moves == first.moves) {
                 Diagnostic::note(
-                    "notation-tie",
+                    Code::NotationTie,
                     format!(
                         "the game replays in {}; chose {chosen} by preference",
                         names.join(", ")
@@ -695,7 +696,7 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
                     .find(|r| r.moves != first.moves)
                     .map_or(chosen, |r| r.dialect);
                 Diagnostic::warning(
-                    "notation-tie",
+                    Code::NotationTie,
                     format!(
                         "the game replays in {} with different moves ({other} reads another game); chose {chosen} by preference (give --notation to choose)",
                         names.join(", ")
@@ -725,7 +726,9 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
                     dialect: d,
                     failure: Some((_, err)),
                     ..
-                }) if !tied && !matches!(err.code, "invalid-move" | "unknown-piece") => (*d, None),
+                }) if !tied && !matches!(err.code, Code::InvalidMove | Code::UnknownPiece) => {
+                    (*d, None)
+                }
                 Some(Run {
                     dialect: d,
                     moves,
@@ -733,7 +736,7 @@ pub fn infer_dialect(start: &Position, tokens: &[&str]) -> (Dialect, Option<Diag
                 }) => (
                     *d,
                     Some(Diagnostic::warning(
-                        "notation-unknown",
+                        Code::NotationUnknown,
                         format!(
                             "no notation replays the whole game; {d} replays furthest ({} plies), failing at token {} `{}`: {}",
                             moves.len(),
@@ -873,7 +876,11 @@ mod tests {
         for (fen, d, tok, code, message) in cases {
             let mut pos = Position::from_fen(fen).unwrap();
             let e = read_play(tok, d, &mut pos).unwrap_err();
-            assert_eq!((e.code, e.message.as_str()), (code, message), "{tok}");
+            assert_eq!(
+                (e.code.as_str(), e.message.as_str()),
+                (code, message),
+                "{tok}"
+            );
             let typed = read_play_with(tok, Grammar::of(d), &mut pos).unwrap_err();
             assert_eq!(typed.to_diagnostic(), e, "{tok}");
         }
@@ -1009,7 +1016,7 @@ mod tests {
         for (toks, want, code) in cases {
             let (d, diag) = infer_dialect(&start, toks);
             assert_eq!(d, want, "{toks:?}");
-            assert_eq!(diag.map(|d| d.code), code, "{toks:?}");
+            assert_eq!(diag.map(|d| d.code.as_str()), code, "{toks:?}");
         }
         // `.` advance (Vietnam) or retreat (Asian): both legal here, a tie
         let mid = Position::from_fen("4k4/9/9/9/9/8R/9/9/9/3K5 w - - 0 1").unwrap();
@@ -1034,7 +1041,7 @@ mod tests {
         assert_eq!(d, Dialect::Wxf);
         let diag = diag.unwrap();
         assert_eq!(
-            (diag.code, diag.severity),
+            (diag.code.as_str(), diag.severity),
             ("notation-tie", crate::model::diag::Severity::Warning)
         );
         assert!(
@@ -1051,7 +1058,7 @@ mod tests {
         assert_eq!((d, diag), (Dialect::Iccs, None));
         let (d, diag) = infer_dialect(&start, &["h2e2", "zz"]);
         assert_eq!(d, Dialect::Iccs);
-        assert_eq!(diag.map(|d| d.code), Some("notation-unknown"));
+        assert_eq!(diag.map(|d| d.code.as_str()), Some("notation-unknown"));
     }
 
     const CN: Dialect = Dialect::Chinese(Glyphs::Simplified);
@@ -1200,7 +1207,7 @@ mod tests {
         let r = read_play("车九退一", CN, &mut pos).unwrap();
         assert_eq!(r.mv.iccs(), "a5a4");
         assert_eq!(
-            r.remarks.first().map(|d| d.code),
+            r.remarks.first().map(|d| d.code.as_str()),
             Some("tandem-mark-omitted")
         );
         let mut pos = Position::from_fen(chariots).unwrap();
@@ -1257,7 +1264,7 @@ mod tests {
             let mut pos = Position::from_fen(fen).unwrap();
             let got = read_play(tok, d, &mut pos)
                 .map(|r| r.mv.iccs())
-                .map_err(|e| e.code);
+                .map_err(|e| e.code.as_str());
             assert_eq!(got, want.map(String::from), "{tok} {d}");
         }
     }

@@ -2,6 +2,7 @@
 //! notations (files from the mover's right, steps, tandem order) and the legality
 //! checks that decide omitted front/rear marks.
 
+use crate::model::diag::Code;
 use crate::{
     color::Color,
     model::diag::Diagnostic,
@@ -317,7 +318,7 @@ pub fn resolve_trad(
                 None => "one".to_string(),
             };
             Diagnostic::note(
-                "tandem-mark-omitted",
+                Code::TandemMarkOmitted,
                 format!(
                     "{} {}s stand on file {}; only the {which} one can make this move, so the front/rear mark was left out",
                     col.len(),
