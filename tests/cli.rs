@@ -119,7 +119,7 @@ fn xiangqi_notation_named_or_warned() {
     );
     assert_eq!(r.code, 1);
     assert!(
-        r.stdout.contains("as a vietnamese-new move"),
+        r.stdout.contains("expected a vietnamese-new move"),
         "{}",
         r.stdout
     );
