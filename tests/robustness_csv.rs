@@ -182,7 +182,7 @@ fn scoresheet_round_trip_of_the_seeds_and_regressions() {
 /// xiangqi` with no start FEN (the chess initial position is not written), so the
 /// sheet read back started from the xiangqi initial position. Replay now leaves a
 /// game whose start cannot be read at its variant's initial position
-/// (`src/replay.rs`).
+/// (`src/replay/`).
 #[test]
 fn csv_roundtrip_crash_a48a4bd7() {
     let input = include_bytes!(

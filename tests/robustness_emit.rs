@@ -282,7 +282,7 @@ fn reads_and_writes_a_fixed_record() {
 /// read as one game, but `emit::pgn` writes the tags back as `[Whit_ "?"]` and
 /// `[-1 ""]`, and the written text no longer reads back as one game with the same
 /// moves: the writer emits a tag name (`-1`) the reader does not take as a tag.
-/// Locations: `src/emit/pgn.rs` (tag names written must satisfy the reader's tag-name
+/// Locations: `src/emit/pgn/` (tag names written must satisfy the reader's tag-name
 /// grammar: sanitize or drop them) or `src/archive/pgn/`.
 #[test]
 fn pgn_roundtrip_crash_36e981c8() {
@@ -311,7 +311,7 @@ fn pgn_roundtrip_crash_36e981c8() {
 /// tag line (it does not track comments), so the written text read back as two games.
 /// A comment word starting with `[` that cannot take the previous word down to the
 /// next line now stays on the current line, and long words are never cut before a `[`
-/// or `%` (`src/emit/pgn.rs`).
+/// or `%` (`src/emit/pgn/`).
 #[test]
 fn pgn_roundtrip_crash_788a3919() {
     let input: &[u8] = include_bytes!(
@@ -344,7 +344,7 @@ fn pgn_roundtrip_crash_788a3919() {
 /// `[` is followed by an ASCII letter, digit or `_`, so the tag line counted as
 /// movetext and the move text after the blank line started a second game. The
 /// writer now prefixes `X` to a tag name that does not start with an ASCII letter
-/// (`src/emit/pgn.rs`), as it did for names starting with a digit or `-`
+/// (`src/emit/pgn/`), as it did for names starting with a digit or `-`
 /// (`pgn_roundtrip_crash_36e981c8`).
 #[test]
 fn pgn_roundtrip_crash_89a1a7b8() {

@@ -273,7 +273,7 @@ fn default_depth_budget_bounds_the_game_tree() {
 /// Found while writing `reading_and_replay_do_not_recurse`: `Game`'s derived `Drop`
 /// recursed once per nesting level of variations (`MoveNode::variations: Vec<Line>`),
 /// so a game built with a lifted depth budget overflowed a small stack when dropped.
-/// Fixed: `Line` has an iterative `Drop` (`src/game.rs`). `Clone`, `PartialEq` and the
+/// Fixed: `Line` has an iterative `Drop` (`src/model/game.rs`). `Clone`, `PartialEq` and the
 /// PGN and JSON writers still recurse per level, bounded by the depth budget (see
 /// `default_depth_budget_bounds_the_game_tree`).
 #[test]
@@ -588,9 +588,9 @@ fn mostly_utf8_chunk_with_stray_bytes_keeps_its_utf8_text() {
 /// whole failing token and every candidate, allocating a `len × len` matrix, for the
 /// whole token however long, so one long garbage move token costs seconds: in the
 /// release CLI a 20 kB token takes 5.7 s and a 200 kB one 93 s (a game may be 16 MiB).
-/// The diagnostic message also quotes the whole token. Locations: `src/suggest.rs`
+/// The diagnostic message also quotes the whole token. Locations: `src/replay/suggest.rs`
 /// (`suggest`/`distance`: skip or cut tokens longer than any move, ~16 characters) and
-/// the message in `src/replay.rs` / `src/notation/chess/syntax.rs` (truncate the
+/// the message in `src/replay/` / `src/notation/chess/syntax.rs` (truncate the
 /// quoted token).
 #[test]
 fn long_garbage_move_token_is_rejected_quickly() {
