@@ -231,11 +231,10 @@ impl ReadArgs {
             return Ok(None);
         }
         table(&self.lang).map(Some).ok_or_else(|| {
-            let codes: Vec<&str> = tables().iter().map(|t| t.code).collect();
             CliError::Usage(format!(
                 "unknown language `{}`; expected auto or one of: {}",
                 self.lang,
-                codes.join(" ")
+                language_codes()
             ))
         })
     }
