@@ -151,49 +151,40 @@ pub(super) fn walk_reading(
 ) -> (Line, Option<String>, Board) {
     let walk_from = diagnostics.len();
     let mut lettered = match reading {
-        MainReading::Parse => {
-            let walked = walk(
-                raw,
-                start,
-                reader,
-                &mut ParseEach,
-                movetext_end,
-                keep_illegal,
-                diagnostics,
-            );
-            return rechoose(
-                raw,
-                check,
-                reader,
-                walk_from,
-                walked,
-                movetext_end,
-                keep_illegal,
-                diagnostics,
-            );
-        }
-        MainReading::Ahead(mut ahead) => {
-            let walked = walk(
-                raw,
-                start,
-                reader,
-                &mut ahead,
-                movetext_end,
-                keep_illegal,
-                diagnostics,
-            );
-            return rechoose(
-                raw,
-                check,
-                reader,
-                walk_from,
-                walked,
-                movetext_end,
-                keep_illegal,
-                diagnostics,
-            );
-        }
         MainReading::Lettered(lettered) => lettered,
+        other => {
+            let walked = match other {
+                MainReading::Ahead(mut ahead) => walk(
+                    raw,
+                    start,
+                    reader,
+                    &mut ahead,
+                    movetext_end,
+                    keep_illegal,
+                    diagnostics,
+                ),
+                // `Parse` (`Lettered` is taken above)
+                _ => walk(
+                    raw,
+                    start,
+                    reader,
+                    &mut ParseEach,
+                    movetext_end,
+                    keep_illegal,
+                    diagnostics,
+                ),
+            };
+            return rechoose(
+                raw,
+                check,
+                reader,
+                walk_from,
+                walked,
+                movetext_end,
+                keep_illegal,
+                diagnostics,
+            );
+        }
     };
     // where the note on the language goes (the notes of `choose_table` come before the
     // walk's diagnostics)
