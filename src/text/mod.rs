@@ -1,5 +1,5 @@
 //! Text before parsing: bytes to UTF-8 ([`decode`]; the Vietnamese legacy encodings
-//! VNI, TCVN3, VISCII and VIQR in [`legacy`]) and Unicode folds ([`normalize`]).
+//! VNI, TCVN3, VISCII and VIQR in [`legacy`]; text decoded twice repaired in [`mojibake`]) and Unicode folds ([`normalize`]).
 //!
 //! Decoding reports the encoding used and whether anything was replaced; normalization
 //! is NFC for all text and, for move tokens only, a fold of look-alike characters to
@@ -8,6 +8,7 @@
 pub mod decode;
 pub mod fold;
 pub mod legacy;
+pub mod mojibake;
 pub mod normalize;
 
 pub use decode::{DecodeReport, EncodingSource, decode_chunk, guess_legacy, sniff_bom};

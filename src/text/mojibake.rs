@@ -1,0 +1,207 @@
+//! Repair of text decoded twice: UTF-8 bytes read once as windows-1252 (or ISO-8859-1)
+//! and written again as UTF-8, so that `Müller` became `MÃ¼ller` and `Nguyễn` became
+//! `Nguyá»…n` (issue 28). Archives and databases that passed through one such tool carry
+//! these names, and they are valid UTF-8, so decoding alone never notices.
+//!
+//! # Rule
+//!
+//! Each character that windows-1252 (or, for U+0080–U+009F, ISO-8859-1) writes as one
+//! byte stands for that byte. Where a UTF-8 lead byte (C2–F4) is followed by the
+//! continuation bytes (80–BF) it needs, all written as such characters, the run is
+//! replaced by the one character those bytes encode, when that character is a plausible
+//! letter or sign of a written language (Latin, Greek, Cyrillic, Hebrew, Arabic, Latin
+//! Extended Additional — Vietnamese —, punctuation and common symbols, CJK, Hangul,
+//! full-width forms; see [`plausible`]). Anything else is left as it is: a run whose
+//! bytes are not valid UTF-8 (a byte lost in the first round trip: windows-1252 has no
+//! character for 81 8D 8F 90 9D, and many tools drop them), a lone `Ã` (`SÃO PAULO`),
+//! or a correctly decoded accented letter followed by a symbol (`café »`, whose three
+//! characters would spell an unlikely U+A83B). The result is NFC. Text decoded twice
+//! twice (`MÃƒÂ¼ller`) is repaired by repeating the rule, at most three rounds.
+//!
+//! [`repair`] returns `None` when nothing changes, which is the case for all correctly
+//! decoded text met in the corpus and for all text without one of the characters
+//! `Â`…`ô` (U+00C2–U+00F4) followed by a non-ASCII character (the quick test).
+
+use std::sync::OnceLock;
+
+use encoding_rs::WINDOWS_1252;
+
+use crate::text::normalize::nfc;
+
+/// The byte windows-1252 (or ISO-8859-1 for the C1 controls) writes `c` as, when it is
+/// one byte ≥ 0x80.
+fn byte_of(c: char) -> Option<u8> {
+    let u = c as u32;
+    if (0xA0..=0xFF).contains(&u) || (0x80..=0x9F).contains(&u) {
+        // ISO-8859-1 agrees with windows-1252 from A0; the C1 controls stand for
+        // themselves (a Latin-1 first decoding, or windows-1252's five undefined bytes)
+        return Some(u as u8);
+    }
+    // windows-1252's letters and signs in 80–9F (€ ‚ ƒ „ … † ‡ ˆ ‰ Š ‹ Œ Ž ‘ ’ “ ” • – — ˜ ™
+    // š › œ ž Ÿ), read from encoding_rs's own table once
+    static HIGH: OnceLock<Vec<(char, u8)>> = OnceLock::new();
+    let high = HIGH.get_or_init(|| {
+        (0x80u8..=0x9F)
+            .filter_map(|b| {
+                let byte = [b];
+                let (s, _, bad) = WINDOWS_1252.decode(&byte);
+                let ch = s.chars().next()?;
+                (!bad && ch as u32 > 0xFF).then_some((ch, b))
+            })
+            .collect()
+    });
+    high.iter().find(|&&(ch, _)| ch == c).map(|&(_, b)| b)
+}
+
+/// Is `c` a character a first decoding plausibly meant (see the module docs)?
+fn plausible(c: char) -> bool {
+    matches!(c as u32,
+        0x00A0..=0x07FF   // Latin-1 letters, Latin Extended, IPA, marks, Greek, Cyrillic, Hebrew, Arabic
+        | 0x0E00..=0x0E7F // Thai
+        | 0x1E00..=0x1FFF // Latin Extended Additional (Vietnamese), Greek Extended
+        | 0x2000..=0x22FF // punctuation, super/subscripts, currency, letterlike, arrows, maths
+        | 0x2500..=0x25FF // box drawing, geometric shapes
+        | 0x2600..=0x26FF // symbols (♔ ♚ …)
+        | 0x3000..=0x30FF // CJK punctuation, kana
+        | 0x4E00..=0x9FFF // CJK ideographs
+        | 0xAC00..=0xD7A3 // Hangul
+        | 0xFF00..=0xFFEF // full-width forms
+    )
+}
+
+/// The byte length of the UTF-8 sequence a lead byte starts, or 0.
+fn sequence_len(lead: u8) -> usize {
+    match lead {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => 0,
+    }
+}
+
+/// The quick test: could `text` hold a doubly decoded character at all?
+fn suspicious(text: &str) -> bool {
+    let mut prev_lead = false;
+    for c in text.chars() {
+        if prev_lead && !c.is_ascii() {
+            return true;
+        }
+        prev_lead = ('\u{C2}'..='\u{F4}').contains(&c);
+    }
+    false
+}
+
+/// One round of the rule; `None` when nothing changed.
+fn repair_once(text: &str) -> Option<(String, usize)> {
+    if !suspicious(text) {
+        return None;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut repaired = 0usize;
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        if let Some(n) = byte_of(c).map(sequence_len).filter(|&n| n > 0)
+            && let Some(ch) = decode_run(chars.get(i..i + n))
+        {
+            out.push(ch);
+            repaired += 1;
+            i += n;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    (repaired > 0).then(|| (nfc(out), repaired))
+}
+
+/// The plausible character the characters of `run` spell as UTF-8 bytes, if any.
+fn decode_run(run: Option<&[char]>) -> Option<char> {
+    let run = run?;
+    let mut bytes = [0u8; 4];
+    for (slot, &c) in bytes.iter_mut().zip(run) {
+        *slot = byte_of(c)?;
+    }
+    let s = std::str::from_utf8(bytes.get(..run.len())?).ok()?;
+    let mut it = s.chars();
+    let ch = it.next()?;
+    (it.next().is_none() && plausible(ch)).then_some(ch)
+}
+
+/// `text` with doubly decoded characters repaired, and how many characters were
+/// repaired; `None` when `text` has none (see the module docs for the rule).
+pub fn repair(text: &str) -> Option<(String, usize)> {
+    let (mut out, mut count) = repair_once(text)?;
+    for _ in 0..2 {
+        match repair_once(&out) {
+            Some((again, n)) => {
+                out = again;
+                count += n;
+            }
+            None => break,
+        }
+    }
+    Some((out, count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::repair;
+
+    fn fixed(s: &str) -> String {
+        repair(s).map_or_else(|| s.to_owned(), |(t, _)| t)
+    }
+
+    /// Names as they stand, doubly decoded, in public files found with the search tool
+    /// (a README's list of authors, SQL dumps of Vietnamese addresses and names).
+    #[test]
+    fn real_doubly_decoded_names_are_repaired() {
+        assert_eq!(fixed("Robert MattmÃ¼ller"), "Robert Mattmüller");
+        assert_eq!(fixed("Jan WÃ¼lfing"), "Jan Wülfing");
+        assert_eq!(fixed("Nguyá»…n Minh Hiáº¿u"), "Nguyễn Minh Hiếu");
+        assert_eq!(fixed("Nguyá»…n VÄƒn Linh"), "Nguyễn Văn Linh");
+        // ậ is E1 BA AD: its third character is the soft hyphen U+00AD, invisible
+        assert_eq!(fixed("Nguyá»…n Thá»‹ Thá\u{BA}\u{AD}p"), "Nguyễn Thị Thập");
+        assert_eq!(fixed("RenÃ© MÃ¼ller"), "René Müller");
+        assert_eq!(fixed("MÃ¼ller, JÃ¶rg"), "Müller, Jörg");
+        // a decomposed mark (U+0323 written after the letter) comes back composed
+        assert_eq!(fixed("QuÃ¢Ì£n"), "Quận");
+    }
+
+    #[test]
+    fn a_byte_lost_in_the_first_round_trip_leaves_its_character_as_found() {
+        // ờ is E1 BB 9D; windows-1252 has no 9D and the tool dropped it: `á»` stays, the
+        // rest of the word is repaired
+        assert_eq!(fixed("Ä‘Æ°á»ng"), "đưá»ng");
+    }
+
+    #[test]
+    fn twice_doubly_decoded_is_repaired_in_rounds() {
+        assert_eq!(fixed("MÃƒÂ¼ller"), "Müller");
+    }
+
+    #[test]
+    fn correctly_decoded_text_is_never_changed() {
+        for s in [
+            "Müller, Jörg",
+            "Nguyễn Ngọc Trường Sơn",
+            "SÃO PAULO",
+            "NÃO É",
+            "café »",
+            "Ãlvaro",
+            "Đặng Hoàng Sơn",
+            "Карпов, Анатолий",
+            "许银川",
+            "Émile Zola — «À bientôt»",
+            "plain ASCII",
+            "",
+        ] {
+            assert_eq!(repair(s), None, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn the_count_is_of_characters_repaired() {
+        assert_eq!(repair("MÃ¼ller, JÃ¶rg").map(|r| r.1), Some(2));
+    }
+}
