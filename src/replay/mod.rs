@@ -12,6 +12,7 @@ use crate::model::diag::Code;
 use std::sync::Arc;
 
 pub mod diff;
+pub mod eco;
 pub mod suggest;
 pub mod xiangqi_rules;
 
