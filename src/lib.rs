@@ -11,6 +11,7 @@
 //! | archive | [`archive`] | cut the text into games: tags, movetext, comments, variations ([`RawGame`]) |
 //! | notation | [`notation`] | read and write moves: SAN in 17 letter sets, every xiangqi notation |
 //! | replay | [`replay`] | play every move on the board: the checked [`Game`], did-you-mean, diff |
+//! | game | [`game`] | what is done with replayed games: opening classification |
 //! | emit | [`emit`] | write PGN, JSON Lines, scoresheet CSV |
 //!
 //! beside the shared [`model`] (the game, the board of either game, [`Diagnostic`]s) and
@@ -56,6 +57,7 @@ pub mod bytes;
 pub mod chess;
 pub mod color;
 pub mod emit;
+pub mod game;
 pub mod model;
 pub mod notation;
 pub mod replay;

@@ -5,7 +5,7 @@
 use std::io::BufReader;
 use std::path::Path;
 
-use kyphu::replay::eco::classify;
+use kyphu::game::eco::classify;
 use kyphu::{Item, ReplayOptions, read_games};
 
 fn root() -> &'static Path {

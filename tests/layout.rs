@@ -4,7 +4,7 @@
 //!
 //! The flow, from the bottom (`docs/architecture.md`):
 //! `color` → the engines `chess`, `xiangqi` → `model` → `bytes` → `text` → `archive` →
-//! `notation` → `replay` → `emit`. The command line (`src/cli/`) is the binary's and
+//! `notation` → `replay` → `game` → `emit`. The command line (`src/cli/`) is the binary's and
 //! may use any of them.
 
 use std::{fs, path::Path};
@@ -20,7 +20,8 @@ const STAGES: &[(&str, u32)] = &[
     ("archive", 5),
     ("notation", 6),
     ("replay", 7),
-    ("emit", 8),
+    ("game", 8),
+    ("emit", 9),
 ];
 
 fn rank(stage: &str) -> Option<u32> {

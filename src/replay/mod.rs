@@ -12,7 +12,6 @@ use crate::model::diag::Code;
 use std::sync::Arc;
 
 pub mod diff;
-pub mod eco;
 pub mod suggest;
 pub mod xiangqi_rules;
 
