@@ -146,6 +146,10 @@ enum LineKind {
     FirstMove,
     /// A `%` escape line.
     Escape,
+    /// A line that starts with a brace comment (`{annotating both black and white
+    /// moves.}`, Crafty's lines after the tags): not movetext by itself, so that a
+    /// blank line after it does not part the tags from their moves.
+    Comment,
     Other,
 }
 
@@ -182,6 +186,7 @@ fn classify_unindented(rest: &[u8]) -> LineKind {
         }
         [b'1', b'.' | b')' | b' ' | b'\t', ..] => LineKind::FirstMove,
         [b'%', ..] => LineKind::Escape,
+        [b'{', ..] => LineKind::Comment,
         _ => LineKind::Other,
     }
 }
@@ -254,7 +259,7 @@ fn note_line(
             notes.last_line = at;
         }
         LineKind::Blank => {}
-        LineKind::Escape => notes.last_line = at,
+        LineKind::Escape | LineKind::Comment => notes.last_line = at,
         LineKind::FirstMove | LineKind::Other => {
             if !*has_movetext {
                 notes.depth = Depth::from(at);
@@ -1995,6 +2000,7 @@ mod tests {
             }
             [b'1', b'.' | b')' | b' ' | b'\t', ..] => (LineKind::FirstMove, None),
             [b'%', ..] => (LineKind::Escape, None),
+            [b'{', ..] => (LineKind::Comment, None),
             _ => (LineKind::Other, None),
         }
     }

@@ -198,6 +198,10 @@ pub enum Code {
     XqPerpetualCheck,
     /// See docs/errors.md.
     XqRepetition,
+    /// A `{` inside a comment, read as text: PGN comments do not nest.
+    BraceInComment,
+    /// A FEN's castling rights that no rook or king supports, dropped.
+    FenCastlingDropped,
 }
 
 impl Code {
@@ -259,6 +263,8 @@ impl Code {
         Code::XqNoCapture60,
         Code::XqPerpetualCheck,
         Code::XqRepetition,
+        Code::BraceInComment,
+        Code::FenCastlingDropped,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -320,6 +326,8 @@ impl Code {
             Code::XqNoCapture60 => "xq-no-capture-60",
             Code::XqPerpetualCheck => "xq-perpetual-check",
             Code::XqRepetition => "xq-repetition",
+            Code::BraceInComment => "brace-in-comment",
+            Code::FenCastlingDropped => "fen-castling-dropped",
         }
     }
 

@@ -1,6 +1,7 @@
 //! The game's variant and start position, from its tags.
 
 use super::*;
+use crate::chess::FenError;
 use crate::model::diag::Code;
 
 /// A tag value with its white space runs made single spaces and its ends trimmed, in
@@ -59,15 +60,56 @@ pub(super) fn xiangqi_start(tags: &Tags) -> Result<xiangqi::Position, Diagnostic
         .map_err(|e| Diagnostic::error(Code::BadFen, format!("in the FEN tag: {e}")))
 }
 
-pub(super) fn chess_start(tags: &Tags, chess960: bool) -> Result<Position, Diagnostic> {
+pub(super) fn chess_start(
+    tags: &Tags,
+    chess960: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Position, Diagnostic> {
     let Some(fen) = tags.get("FEN") else {
         return Ok(Position::default());
     };
-    let parsed = if chess960 {
-        Position::from_fen_chess960(fen)
-    } else {
-        // Some files set up chess960 positions without a Variant tag.
-        Position::from_fen(fen).or_else(|e| Position::from_fen_chess960(fen).map_err(|_| e))
+    let read = |fen: &str| {
+        if chess960 {
+            Position::from_fen_chess960(fen)
+        } else {
+            // Some files set up chess960 positions without a Variant tag.
+            Position::from_fen(fen).or_else(|e| Position::from_fen_chess960(fen).map_err(|_| e))
+        }
     };
-    parsed.map_err(|e| Diagnostic::error(Code::BadFen, format!("in the FEN tag: {e}")))
+    let first = match read(fen) {
+        Ok(p) => return Ok(p),
+        Err(e) => e,
+    };
+    // Castling rights that cannot exist (no king or rook for them) are dropped, with a
+    // warning, and the game is played on, as python-chess and lichess do.
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
+    let mut dropped = String::new();
+    let mut error = first.clone();
+    while let FenError::CastlingRight { right, .. } = error
+        && let Some(castling) = fields.get_mut(2)
+        && castling.contains(right)
+    {
+        castling.retain(|c| c != right);
+        dropped.push(right);
+        if castling.is_empty() {
+            castling.push('-');
+        }
+        match read(&fields.join(" ")) {
+            Ok(p) => {
+                diagnostics.push(Diagnostic::warning(
+                    Code::FenCastlingDropped,
+                    format!(
+                        "in the FEN tag: castling rights `{dropped}` cannot exist ({first}); dropped, the game is played from `{}`",
+                        fields.join(" ")
+                    ),
+                ));
+                return Ok(p);
+            }
+            Err(e) => error = e,
+        }
+    }
+    Err(Diagnostic::error(
+        Code::BadFen,
+        format!("in the FEN tag: {first}"),
+    ))
 }

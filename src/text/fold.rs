@@ -6,7 +6,8 @@
 //! Folds: full-width forms (`ｅ４`, `Ｎ`, `＋`) to ASCII; Persian `۰`–`۹` and
 //! Arabic-Indic `٠`–`٩` digits to `0`–`9`; Arabic `ي`/`ك` to Persian `ی`/`ک`;
 //! hyphen look-alikes (‐ ‑ ‒ – — ― −) to `-`; no-break and other spaces to ` `;
-//! `×` to `x`; `‼ ⁇ ⁈ ⁉` to `!! ?? ?! !?`. Strips RLM, LRM, ALM, ZWNJ, ZWJ, ZWSP,
+//! `×` to `x`; `‼ ⁇ ⁈ ⁉` to `!! ?? ?! !?`; the look-alikes people type for a
+//! file or castling letter: French `ç` for `c`, Cyrillic `О о а е` for `O o a e`. Strips RLM, LRM, ALM, ZWNJ, ZWJ, ZWSP,
 //! BOM and soft hyphens, and trims spaces at both ends.
 
 use std::borrow::Cow;
@@ -87,7 +88,12 @@ fn needs_fold(c: char) -> bool {
         | '\u{2060}'
         | '\u{00D7}'
         | '\u{203C}'
-        | '\u{2047}'..='\u{2049}')
+        | '\u{2047}'..='\u{2049}'
+        | 'ç'
+        | '\u{041E}'
+        | '\u{043E}'
+        | '\u{0430}'
+        | '\u{0435}')
 }
 
 fn push_folded(out: &mut String, c: char) {
@@ -106,6 +112,14 @@ fn push_folded(out: &mut String, c: char) {
         '\u{2047}' => out.push_str("??"),
         '\u{2048}' => out.push_str("?!"),
         '\u{2049}' => out.push_str("!?"),
+        // French AZERTY keyboards: `ç` typed for the file `c` (`Cç4`)
+        'ç' => out.push('c'),
+        // Cyrillic letters typed for the Latin ones they look like in a move (`О-О`,
+        // `e7—е6`); none of them is a Russian piece letter (`Кр Ф Л С К п`)
+        '\u{041E}' => out.push('O'),
+        '\u{043E}' => out.push('o'),
+        '\u{0430}' => out.push('a'),
+        '\u{0435}' => out.push('e'),
         _ => out.push(c),
     }
 }
@@ -191,6 +205,9 @@ mod tests {
             ("x\u{200C}y\u{200D}", "xy"),
             ("炮二平五", "炮二平五"),
             ("马８进７", "马8进7"),
+            ("Cç4", "Cc4"),
+            ("О-О", "O-O"),
+            ("e7—е6", "e7-e6"),
         ];
         for (input, want) in cases {
             assert_eq!(move_token(input), want, "{input:?}");

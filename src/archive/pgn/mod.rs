@@ -13,6 +13,8 @@ use nom::{
 };
 
 mod fast;
+mod forms;
+pub mod marks;
 
 use fast::move_letter_len;
 
@@ -89,10 +91,35 @@ fn parse_with<const FAST: bool>(text: &str, limits: &Limits) -> GameSyntax {
     p.out.movetext.reserve(dense.min(1 << 16));
     p.movetext::<FAST>();
     p.close_variations();
+    let (changed, found) = forms::typed_forms(text, &mut p.out.movetext, p.out.result.is_some());
+    if changed {
+        p.out.counts = MovetextCounts::of(&p.out.movetext);
+        p.out.move_letters = main_line_letters(text, &p.out.movetext);
+    }
+    if let Some(r) = found {
+        p.out.result = Some(r);
+    }
     if p.out.tags.is_empty() && p.out.result.is_none() {
         p.out.plain_movetext = plain_movetext(text, &p.out.movetext);
     }
     p.out
+}
+
+/// The letters of the main line's moves in `movetext` ([`GameSyntax::move_letters`]).
+fn main_line_letters(text: &str, movetext: &[Element]) -> u64 {
+    let mut depth = 0usize;
+    let mut letters = 0;
+    for e in movetext {
+        match *e {
+            Element::StartVariation { .. } => depth += 1,
+            Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+            Element::Move { span, .. } if depth == 0 => {
+                letters |= move_letters(span_bytes(text.as_bytes(), span));
+            }
+            _ => {}
+        }
+    }
+    letters
 }
 
 /// [`GameSyntax::plain_movetext`] of `movetext` (elements of `text`).
@@ -325,6 +352,12 @@ fn move_number(i: &str) -> IResult<&str, (u32, bool)> {
     if paren.is_some() {
         return Ok((rest, (number, false)));
     }
+    // `1/ e4 - d5`: a slash before white space (`1/2` is a result)
+    if let Some(after) = rest.strip_prefix('/')
+        && after.starts_with(char::is_whitespace)
+    {
+        return Ok((after, (number, false)));
+    }
     // a bare number must end at a boundary: `0-0`, `1/2` and `2x` are not numbers
     match rest.chars().next() {
         None => Ok((rest, (number, false))),
@@ -381,6 +414,51 @@ fn wide_move_number(i: &str) -> IResult<&str, (u32, bool)> {
     Ok((rest, (number, black || dots >= 2)))
 }
 
+/// Where the comment whose body starts `body` closes when braces inside it nest (the
+/// offset of its `}` in `body`), if it closes.
+fn nested_close(body: &[u8]) -> Option<usize> {
+    let mut depth = 1usize;
+    for (k, &b) in body.iter().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Does `text` hold a move number (digits then `.`, as `12.` or `3...`)?
+fn holds_move_number(text: &[u8]) -> bool {
+    text.windows(2)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.')
+}
+
+/// Does `token` end inside an HTML entity (`&ndash`, `&#8211`), whose `;` follows?
+fn entity_open(token: &[u8]) -> bool {
+    let Some(amp) = memchr::memrchr(b'&', token) else {
+        return false;
+    };
+    let name = token.get(amp + 1..).unwrap_or(&[]);
+    !name.is_empty()
+        && (name.iter().all(u8::is_ascii_alphabetic)
+            || name
+                .strip_prefix(b"#")
+                .is_some_and(|d| d.iter().all(u8::is_ascii_digit)))
+}
+
+/// `00`, `000` and `0000` (castling with zeros and no dashes, the null move), with or
+/// without a check mark or glyph: moves, never a move number (there is no move 0).
+fn zeros_move(tok: &str) -> bool {
+    let body = tok.trim_end_matches(['+', '#', '!', '?']);
+    matches!(body, "00" | "000" | "0000")
+}
+
 /// `pgn.ebnf`: nag = "$" , digits ;
 fn nag(i: &str) -> IResult<&str, &str> {
     preceded(char('$'), digits).parse(i)
@@ -398,10 +476,12 @@ pub fn result_token(tok: &str) -> Option<GameResult> {
     if let Some(r) = GameResult::parse(tok) {
         return Some(r);
     }
-    if tok.is_ascii() && !tok.contains(':') || !fold::may_fold_to_result(tok) {
+    if tok.is_ascii() && !tok.contains([':', '&']) || !fold::may_fold_to_result(tok) {
         return None;
     }
     let folded = fold::move_token(tok).replace(':', "-");
+    // `1&ndash;0`: a dash of `grammars/marks.tsv`
+    let folded = marks::dashes_folded(&folded).unwrap_or(folded);
     GameResult::parse(&folded)
 }
 
@@ -480,6 +560,10 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
                         black = true;
                     }
                     (black, j)
+                }
+                // `00`, `000`, `0000` are castling and the null move, not numbers
+                None | Some(b' ' | b'\n' | b'\r' | b'\t') if first == b'0' && i > pos + 1 => {
+                    break RunStop::Number;
                 }
                 // a bare number before white space (no result is only digits)
                 None | Some(b' ' | b'\n' | b'\r' | b'\t') => (false, i),
@@ -839,23 +923,39 @@ impl<'a, 'l> Parser_<'a, 'l> {
 
     fn brace_comment(&mut self) {
         let start = self.pos;
-        let mut depth = 0usize;
-        let mut nested = false;
-        let mut close = None;
-        for (k, &b) in self.bytes(start, self.s.len()).iter().enumerate() {
-            match b {
-                b'{' => {
-                    depth += 1;
-                    nested |= depth > 1;
-                }
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(start + k);
-                        break;
-                    }
-                }
-                _ => {}
+        let body = self.bytes(start + 1, self.s.len());
+        // PGN comments do not nest: the first `}` closes the comment
+        let first = memchr::memchr(b'}', body);
+        let inner_open = memchr::memchr(b'{', first.map_or(body, |k| &body[..k])).is_some();
+        let mut close = first.map(|k| start + 1 + k);
+        if inner_open {
+            // `{a {nested} brace}`: read nested when the nested reading closes and what
+            // it adds after the first `}` holds no move number (an unmatched `{`, as
+            // in ChessBase's Informant references, would swallow the moves after it)
+            let nested_close = nested_close(body).map(|k| start + 1 + k);
+            let added = match (close, nested_close) {
+                (Some(a), Some(b)) => Some(self.bytes(a + 1, b)),
+                _ => None,
+            };
+            if let Some(added) = added
+                && !holds_move_number(added)
+            {
+                close = nested_close;
+                self.diag(
+                    Diagnostic::note(Code::NestedComment, "braces inside a comment are nested"),
+                    start,
+                    nested_close.map_or(start + 1, |c| c + 1),
+                );
+            } else {
+                let end = close.map_or(self.s.len(), |c| c + 1);
+                self.diag(
+                    Diagnostic::note(
+                        Code::BraceInComment,
+                        "a `{` inside a comment is text (PGN comments do not nest): the first `}` closes the comment",
+                    ),
+                    start,
+                    end,
+                );
             }
         }
         let (body_end, end) = match close {
@@ -873,13 +973,6 @@ impl<'a, 'l> Parser_<'a, 'l> {
                 (len, len)
             }
         };
-        if nested {
-            self.diag(
-                Diagnostic::note(Code::NestedComment, "braces inside a comment are nested"),
-                start,
-                end,
-            );
-        }
         if body_end - start > self.limits.max_comment_bytes {
             self.diag(
                 Diagnostic::warning(
@@ -1335,7 +1428,14 @@ impl<'a, 'l> Parser_<'a, 'l> {
     #[inline]
     fn token(&mut self) {
         let start = self.pos;
-        let end = self.token_end(start);
+        let mut end = self.token_end(start);
+        // `1&ndash;0`, `&ndash;`: the `;` of an HTML entity does not start a comment
+        if self.s.get(end) == Some(&b';') && entity_open(self.bytes(start, end)) {
+            end += 1;
+            if self.s.get(end).is_some_and(|&b| CLASS[usize::from(b)] == 0) {
+                end = self.token_end(end);
+            }
+        }
         if self.s.get(start).is_some_and(u8::is_ascii_alphabetic) {
             // fast path: a token starting with an ASCII letter can only be a move
             self.push(Element::Move {
@@ -1377,6 +1477,11 @@ impl<'a, 'l> Parser_<'a, 'l> {
                     end,
                 );
             }
+            return;
+        }
+        if zeros_move(tok) {
+            // castling `00`, `000` and the null move `0000`: never move numbers
+            self.move_token(start, end);
             return;
         }
         if tok.as_bytes().first().is_some_and(u8::is_ascii_digit)
@@ -1599,7 +1704,7 @@ mod tests {
             ("1. P2-5 M2.3", "N1 M:P2-5 M:M2.3"),
             ("1) X2.1  -Tg6.1", "N1 M:X2.1 M:-Tg6.1"),
             ("1. 炮二平五 马８进７", "N1 M:炮二平五 M:马８进７"),
-            ("1.炮二平五马８进７", "N1 M:炮二平五马８进７"),
+            ("1.炮二平五马８进７", "N1 M:炮二平五 M:马８进７"),
             ("1. C2.5 H8+7 2. h2e2", "N1 M:C2.5 M:H8+7 N2 M:h2e2"),
             ("1. e4!? e5?! 2. Nf3+", "N1 M:e4!? M:e5?! N2 M:Nf3+"),
             (

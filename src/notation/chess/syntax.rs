@@ -16,6 +16,7 @@ use nom::{IResult, Parser};
 
 use super::fold::fold;
 use super::lang::{LetterCase, PieceTable};
+use crate::archive::pgn::marks::{self, Mark};
 use crate::chess::{CastlingSide, File, Rank, Role, Square};
 
 /// The check or mate mark written after a move.
@@ -773,9 +774,25 @@ fn lenient<'a>(token: &'a str, table: &PieceTable) -> Result<SanSyntax, Option<&
     }
     match move_token(token, table, true) {
         Ok(("", san)) => Ok(san),
-        Ok((rest, _)) => Err(Some(rest)),
-        Err(_) => Err(None),
+        Ok((rest, _)) => match squeezed(token, table) {
+            Some(san) => Ok(san),
+            None => Err(Some(rest)),
+        },
+        Err(_) => squeezed(token, table).ok_or(None),
     }
+}
+
+/// A move typed with spaces inside (`D x d3`, `Db1 +`, `e2 - e4`, `Qh5 mate`): read
+/// again without them, when there are some.
+#[cold]
+fn squeezed(token: &str, table: &PieceTable) -> Option<SanSyntax> {
+    if !token.contains(' ') {
+        return None;
+    }
+    let tight: String = token.chars().filter(|&c| c != ' ').collect();
+    let mut san = lenient(&tight, table).ok()?;
+    san.form.insert(Form::FOLDED);
+    Some(san)
 }
 
 fn complete(token: &str, r: Res<'_, SanSyntax>) -> Option<SanSyntax> {
@@ -843,6 +860,7 @@ fn null_move(i: &str) -> Res<'_, SanSyntax> {
     let (rest, odd) = alt((
         value(false, tag("--")),
         value(true, alt((tag("Z0"), tag("0000")))),
+        value(true, null_word),
     ))
     .parse(i)?;
     let mut san = SanSyntax::blank();
@@ -852,6 +870,21 @@ fn null_move(i: &str) -> Res<'_, SanSyntax> {
     }
     let (rest, ()) = suffix(rest, &mut san)?;
     Ok((rest, san))
+}
+
+/// A null-move spelling of `grammars/marks.tsv` (`<>`, `pass`).
+fn null_word(i: &str) -> Res<'_, &str> {
+    match marks::rows()
+        .iter()
+        .filter(|r| r.mark == Mark::Null && i.starts_with(r.form))
+        .max_by_key(|r| r.form.len())
+    {
+        Some(r) => Ok((i.get(r.form.len()..).unwrap_or(""), r.form)),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Tag,
+        ))),
+    }
 }
 
 /// `castle_o = "O" | "o" | "0"`
@@ -1060,11 +1093,25 @@ fn promotion<'a>(i: &'a str, table: &PieceTable) -> Res<'a, (Role, Form)> {
 
 /// `suffix = ep? check? ep? glyph? draw_offer?`
 fn suffix<'a>(i: &'a str, san: &mut SanSyntax) -> Res<'a, ()> {
+    // `Bg7+–`: an evaluation glued to the move (its check is read from the position)
+    let (i, eval) = opt(evaluation).parse(i)?;
     let (i, ep1) = opt(ep_mark).parse(i)?;
     let (i, check) = opt(check_mark).parse(i)?;
+    // `Qh5 mate`, `Rd8ch`, `N-B7 dbl ch`: a check or mate word
+    let (i, check) = match check {
+        Some(c) => (i, Some(c)),
+        None => match check_word(i) {
+            Ok((rest, c)) => (rest, Some(c)),
+            Err(_) => (i, None),
+        },
+    };
     let (i, ep2) = opt(ep_mark).parse(i)?;
     let (i, nag) = opt(glyph).parse(i)?;
+    let (i, eval2) = opt(evaluation).parse(i)?;
+    let nag = nag.or(eval).or(eval2);
     let (i, draw) = opt((space0, tag("(=)"))).parse(i)?;
+    // `1. e4, e5`: a comma after the move
+    let (i, _) = opt(ch(',')).parse(i)?;
     san.ep = ep1.is_some() || ep2.is_some();
     if let Some((mark, dagger)) = check {
         san.check = mark;
@@ -1097,6 +1144,45 @@ fn check_mark(i: &str) -> Res<'_, (CheckMark, bool)> {
         value((CheckMark::Mate, false), ch('#')),
         value((CheckMark::Check, true), ch('†')),
         value((CheckMark::Mate, true), ch('‡')),
+    ))
+    .parse(i)
+}
+
+/// `check_word`: a check or mate word of `grammars/marks.tsv` (`ch`, `mate`, `matt`,
+/// `dbl ch`), after optional spaces.
+fn check_word(i: &str) -> Res<'_, (CheckMark, bool)> {
+    match marks::suffix_word(i) {
+        Some((mark, len)) => {
+            let c = match mark {
+                Mark::Mate => CheckMark::Mate,
+                Mark::DoubleCheck => CheckMark::DoubleCheck,
+                _ => CheckMark::Check,
+            };
+            Ok((i.get(len..).unwrap_or(""), (c, false)))
+        }
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Tag,
+        ))),
+    }
+}
+
+/// `evaluation = "+-" | "-+" | "+=" | "=+" | "+/-" | "-/+" | "±" | "∓" | "⩲" | "⩱" | "∞"`
+/// → NAG 18, 19, 14, 15, 16, 17, 16, 17, 14, 15, 13: an evaluation glued to a move
+/// (`-` is any dash, folded).
+fn evaluation(i: &str) -> Res<'_, u8> {
+    alt((
+        value(16, tag("+/-")),
+        value(17, tag("-/+")),
+        value(18, tag("+-")),
+        value(19, tag("-+")),
+        value(14, tag("+=")),
+        value(15, tag("=+")),
+        value(16, ch('±')),
+        value(17, ch('∓')),
+        value(14, ch('⩲')),
+        value(15, ch('⩱')),
+        value(13, ch('∞')),
     ))
     .parse(i)
 }
