@@ -192,6 +192,12 @@ pub enum Code {
     VariationWithoutMove,
     /// See docs/errors.md.
     XqNoCapture50,
+    /// No tag or option named the game: it was told from its moves (a token only
+    /// xiangqi writes, or the game whose reading replays further).
+    GameFromContent,
+    /// Text of a free-text record that is not moves of the game (a heading, prose, a
+    /// caption, a side line quoted in the notes), kept verbatim as a comment.
+    TextKept,
     /// See docs/errors.md.
     XqNoCapture60,
     /// See docs/errors.md.
@@ -259,6 +265,8 @@ impl Code {
         Code::XqNoCapture60,
         Code::XqPerpetualCheck,
         Code::XqRepetition,
+        Code::GameFromContent,
+        Code::TextKept,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -320,6 +328,8 @@ impl Code {
             Code::XqNoCapture60 => "xq-no-capture-60",
             Code::XqPerpetualCheck => "xq-perpetual-check",
             Code::XqRepetition => "xq-repetition",
+            Code::GameFromContent => "game-from-content",
+            Code::TextKept => "text-kept",
         }
     }
 
