@@ -159,11 +159,28 @@ pub struct Run {
 /// xiangqi files, move numbers glued), a Chinese xiangqi move word, or is castling or a
 /// null move written with letters or zeros (`O-O`, `0-0-0`, `--`).
 pub fn move_shaped(token: &str) -> bool {
+    if token.contains(['。', '，', '？', '！', '《', '“', '；']) {
+        // a sentence: moves do not hold the full stop or comma of Chinese prose
+        return false;
+    }
     token.bytes().any(|b| b.is_ascii_digit())
         || token.chars().any(|c| {
             matches!(
                 c,
-                '平' | '进' | '進' | '退' | '一'..='九' | '０'..='９' | '♔'..='♟'
+                '平' | '进'
+                    | '進'
+                    | '退'
+                    | '一'
+                    | '二'
+                    | '三'
+                    | '四'
+                    | '五'
+                    | '六'
+                    | '七'
+                    | '八'
+                    | '九'
+                    | '０'..='９'
+                    | '♔'..='♟'
             )
         })
         || token
