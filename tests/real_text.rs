@@ -37,7 +37,9 @@ fn sidecar(text: &str) -> Expect {
     let mut fields = BTreeMap::new();
     for line in text.lines() {
         if let Some((k, v)) = line.split_once(':') {
-            fields.entry(k.trim().to_owned()).or_insert_with(|| v.trim().to_owned());
+            fields
+                .entry(k.trim().to_owned())
+                .or_insert_with(|| v.trim().to_owned());
         }
     }
     let stops_at = fields.get("stops-at").and_then(|v| {
@@ -97,13 +99,16 @@ fn real_text_corpus() {
     assert!(records.len() >= 131, "{} records", records.len());
     let mut passed = 0;
     let mut unexpected = Vec::new();
-    let mut table = String::from("| record | game | expected | read | result | at |\n|---|---|---|---|---|---|\n");
+    let mut table = String::from(
+        "| record | game | expected | read | result | at |\n|---|---|---|---|---|---|\n",
+    );
     for path in &records {
         let name = path
             .strip_prefix(&root)
             .map(|p| p.with_extension("").display().to_string())
             .unwrap_or_default();
-        let expect = sidecar(&std::fs::read_to_string(path.with_extension("expect")).expect("sidecar"));
+        let expect =
+            sidecar(&std::fs::read_to_string(path.with_extension("expect")).expect("sidecar"));
         let bytes = std::fs::read(path).expect("record");
         let game = read(&bytes);
         let read_moves = game.as_ref().map(main_line).unwrap_or_default();
@@ -113,10 +118,11 @@ fn real_text_corpus() {
         };
         let game_ok = game.as_ref().is_some_and(|g| {
             (g.variant == Variant::Xiangqi) == (expect.game == "xiangqi")
-                && expect
-                    .fen
-                    .as_ref()
-                    .is_none_or(|fen| g.tags.get("FEN").is_some_and(|f| f.split_whitespace().next() == fen.split_whitespace().next()))
+                && expect.fen.as_ref().is_none_or(|fen| {
+                    g.tags.get("FEN").is_some_and(|f| {
+                        f.split_whitespace().next() == fen.split_whitespace().next()
+                    })
+                })
         });
         let ok = game_ok && read_moves == want;
         let diverge = read_moves
@@ -130,12 +136,23 @@ fn real_text_corpus() {
                 g.diagnostics
                     .iter()
                     .find(|d| d.severity == kyphu::model::diag::Severity::Error)
-                    .map(|d| d.span.map(|s| s.slice(&g.source.text)).unwrap_or("").chars().take(30).collect::<String>())
+                    .map(|d| {
+                        d.span
+                            .map(|s| s.slice(&g.source.text))
+                            .unwrap_or("")
+                            .chars()
+                            .take(30)
+                            .collect::<String>()
+                    })
             })
             .unwrap_or_default();
         let result = if ok {
             passed += 1;
-            if expect.stops_at.is_some() { "stops right" } else { "exact" }
+            if expect.stops_at.is_some() {
+                "stops right"
+            } else {
+                "exact"
+            }
         } else if !game_ok {
             "wrong game"
         } else {
@@ -145,7 +162,11 @@ fn real_text_corpus() {
             "| {name} | {} | {} | {} | {result} | {} |\n",
             expect.game,
             want.len(),
-            if ok { read_moves.len().to_string() } else { format!("{} (agrees to {diverge})", read_moves.len()) },
+            if ok {
+                read_moves.len().to_string()
+            } else {
+                format!("{} (agrees to {diverge})", read_moves.len())
+            },
             at.replace('|', "\\|").replace('\n', " "),
         ));
         let listed = EXPECTED_FAILURES.iter().any(|(r, _)| *r == name);
@@ -154,7 +175,16 @@ fn real_text_corpus() {
         }
     }
     println!("{table}");
-    println!("real text: {passed} of {} records read right", records.len());
-    assert!(passed >= FLOOR, "{passed} records read right, below the floor {FLOOR}");
-    assert!(unexpected.is_empty(), "records failing and not listed: {unexpected:?}");
+    println!(
+        "real text: {passed} of {} records read right",
+        records.len()
+    );
+    assert!(
+        passed >= FLOOR,
+        "{passed} records read right, below the floor {FLOOR}"
+    );
+    assert!(
+        unexpected.is_empty(),
+        "records failing and not listed: {unexpected:?}"
+    );
 }

@@ -241,8 +241,19 @@ pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
             i += 1;
             continue;
         }
+        // to the next prose word, or to a move number after a move (each numbered
+        // move pair its own run: a run that does not play is then only that pair)
         let from = i;
+        let mut seen_move = false;
+        let mut depth = 0usize;
         while i < elements.len() && !prose[i] {
+            match elements[i] {
+                Element::Move { .. } => seen_move = true,
+                Element::StartVariation { .. } => depth += 1,
+                Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+                Element::MoveNumber { .. } if seen_move && depth == 0 => break,
+                _ => {}
+            }
             i += 1;
         }
         let to = i;
@@ -304,13 +315,15 @@ mod tests {
         let raw = read_str("Unsterbliche Partie\n1.e4 e5 2.f4 exf4 Hier beginnt es\n3.Lc4 Dh4+\n")
             .remove(0);
         let runs = runs(&raw, |_| false);
-        assert_eq!(runs.len(), 2, "{runs:?}");
-        assert_eq!(words(&raw, &runs[0]), ["e4", "e5", "f4", "exf4"]);
+        assert_eq!(runs.len(), 3, "{runs:?}");
+        assert_eq!(words(&raw, &runs[0]), ["e4", "e5"]);
         assert_eq!(runs[0].numbered, Some((1, false)));
-        assert!(runs[0].prose_after);
-        assert_eq!(words(&raw, &runs[1]), ["Lc4", "Dh4+"]);
-        assert_eq!(runs[1].numbered, Some((3, false)));
-        assert!(!runs[1].prose_after);
+        assert!(!runs[0].prose_after);
+        assert_eq!(words(&raw, &runs[1]), ["f4", "exf4"]);
+        assert!(runs[1].prose_after);
+        assert_eq!(words(&raw, &runs[2]), ["Lc4", "Dh4+"]);
+        assert_eq!(runs[2].numbered, Some((3, false)));
+        assert!(!runs[2].prose_after);
     }
 
     #[test]

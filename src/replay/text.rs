@@ -180,7 +180,7 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         let accepted = match failed_at {
             None => !(moves.len() == 1 && numbered.is_none() && between_prose && run.prose_after),
             Some(_) if played > 0 => true,
-            Some(_) => numbered_here && plies > 0,
+            Some(_) => numbered_here,
         };
         if !accepted {
             // prose: from where the prose began (or this run) to the run's end
@@ -307,7 +307,7 @@ pub(super) fn reread(
             best = Some((v, reading));
         }
     }
-    let (v, reading) = best?;
+    let (v, reading) = best.filter(|(_, r)| r.plies > 0)?;
     let (plain_variant, plain_plies) = plain;
     if reading.plies < plain_plies
         || reading.plies == plain_plies && (reading.prose.is_empty() || v != plain_variant)
