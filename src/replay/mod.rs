@@ -184,7 +184,13 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         check,
         &mut diagnostics,
     );
-    if unparsed.is_some()
+    // the free-text reading, only where the plain one stops, or left a variation open
+    // in a record without tags (a parenthesis in prose)
+    if (unparsed.is_some()
+        || raw.tags.is_empty()
+            && diagnostics[..walk_from]
+                .iter()
+                .any(|d| d.code == Code::UnclosedVariation))
         && let Some(re) = text::reread(
             &raw,
             &game.tags,
@@ -208,6 +214,12 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         if let Reader::Chess(table) = re.reader {
             diagnostics.extend(language_note(table));
         }
+        diagnostics.retain(|d| {
+            d.code != Code::UnclosedVariation
+                || !d
+                    .span
+                    .is_some_and(|s| re.unclosed.iter().any(|u| u.start == s.start))
+        });
         diagnostics.extend(re.notes);
         if re.variant != game.variant {
             game.variant = re.variant;

@@ -24,6 +24,10 @@
 use super::*;
 use crate::archive::text::{Run, runs};
 
+/// How many runs after a failing numbered run are looked at for the same number
+/// played again (a side line quoted in the notes, then the game).
+const RESYNC_RUNS: usize = 64;
+
 /// A reading of the record: the game, how its tokens are read, the movetext with its
 /// prose made comments, and how far it replays.
 struct Reading {
@@ -41,6 +45,9 @@ pub(super) struct Reread {
     pub reader: Reader,
     pub movetext: Vec<Element>,
     pub notes: Vec<Diagnostic>,
+    /// The `(` of variations left open that the reading read as text: their
+    /// `unclosed-variation` warnings are dropped.
+    pub unclosed: Vec<Span>,
 }
 
 /// A token only xiangqi writes: a Chinese move word (`平`, `进`, `進`, `退`), a piece
@@ -180,7 +187,18 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         let accepted = match failed_at {
             None => !(moves.len() == 1 && numbered.is_none() && between_prose && run.prose_after),
             Some(_) if played > 0 => true,
-            Some(_) => numbered_here,
+            // the record's error, unless a later run numbered the same plays from here
+            // (the failing one is a side line in the notes: `[6.Lh4 … 6…Dxh4!]` before
+            // the game's `6…Lxf2#`)
+            Some(_) => {
+                numbered_here
+                    && !found[k + 1..].iter().take(RESYNC_RUNS).any(|later| {
+                        later.numbered == *numbered
+                            && later.moves.first().is_some_and(|&i| {
+                                play(word(i), reader, &mut board.clone(), &mut scratch).is_ok()
+                            })
+                    })
+            }
         };
         if !accepted {
             // prose: from where the prose began (or this run) to the run's end
@@ -275,6 +293,54 @@ fn candidates(
     out
 }
 
+/// `raw` without the variations the reader closed itself at the end of the text (an
+/// opening parenthesis in prose, `(1851)` without its `)`, swallows the rest as a
+/// variation): their markers are dropped, so that what they held is read as the rest of
+/// the text is; the spans of the dropped `(` are returned (their `unclosed-variation`
+/// warnings are the prose's).
+fn unwrap_unclosed(raw: &RawGame) -> Option<(RawGame, Vec<Span>)> {
+    let m = &raw.movetext;
+    let closers = m
+        .iter()
+        .filter(|e| matches!(e, Element::EndVariation { span } if span.is_empty()))
+        .count();
+    if closers == 0 {
+        return None;
+    }
+    // the openers of the synthetic closers: match them with a stack
+    let mut drop = vec![false; m.len()];
+    let mut open = Vec::new();
+    for (i, e) in m.iter().enumerate() {
+        match e {
+            Element::StartVariation { .. } => open.push(i),
+            Element::EndVariation { span } => {
+                if let Some(o) = open.pop()
+                    && span.is_empty()
+                {
+                    drop[o] = true;
+                    drop[i] = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut flat = raw.clone();
+    let mut spans = Vec::new();
+    flat.movetext = m
+        .iter()
+        .zip(&drop)
+        .filter_map(|(e, &d)| {
+            if d && let Element::StartVariation { span } = e {
+                spans.push(*span);
+            }
+            (!d).then_some(*e)
+        })
+        .collect();
+    flat.counts = None;
+    flat.move_letters = None;
+    Some((flat, spans))
+}
+
 /// A better reading of a record whose plain walk stopped after `plies` main-line
 /// plies: the game (only when `variant` is `None`: no tag or option named it), the
 /// reader and the prose, chosen by how much of the text replays. `None` when no reading
@@ -286,6 +352,11 @@ pub(super) fn reread(
     plain: (Variant, usize),
     options: &ReplayOptions,
 ) -> Option<Reread> {
+    let unwrapped = unwrap_unclosed(raw);
+    let (raw, unclosed) = match &unwrapped {
+        Some((flat, spans)) => (flat, spans.as_slice()),
+        None => (raw, &[][..]),
+    };
     let mut xiangqi_raw: Option<RawGame> = None;
     let mut best: Option<(Variant, Reading)> = None;
     let mut plies_of = [0usize; 2]; // best chess, best xiangqi
@@ -342,5 +413,6 @@ pub(super) fn reread(
         reader: reading.reader,
         movetext,
         notes,
+        unclosed: unclosed.to_vec(),
     })
 }
