@@ -228,3 +228,29 @@ fn pgn_is_untouched() {
     assert_eq!(comments(&g), ["good"]);
     assert!(!codes(&g).contains(&"text-kept"));
 }
+
+/// A forum's `[pgn]…[/pgn]`: the markup is not a tag nor part of a move; the words
+/// around are kept.
+#[test]
+fn forum_pgn_wrapper() {
+    let g = one("Look at this:\n[pgn]1. e4 e5 2. Nf3 Nc6 3. Bb5 a6[/pgn]\nnice\n");
+    assert_eq!(moves(&g), ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]);
+    assert_eq!(comments(&g), ["Look at this:", "nice"]);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// The BBCode block of xiangqi forums: header lines, moves in `START{…}END`, a diagram
+/// marker and a `/* */` comment.
+#[test]
+fn bbcode_game_block() {
+    let text = "[b]Trực xe[/b]\n[game]\nFORMAT WXF\nRED Trắng\nBLACK Đen\nSTART{\n\
+                1. P2-5 M8.7 2. M2.3 X9-8\nDIAG{ #3 RED }\n/*Đen có cách khác {x}.*/\n}END[/game]\n";
+    let g = one(text);
+    assert_eq!(g.variant, Variant::Xiangqi);
+    assert_eq!(moves(&g), XQ4);
+    assert!(
+        comments(&g).iter().any(|c| c.contains("Đen có cách khác")),
+        "{:?}",
+        comments(&g)
+    );
+}

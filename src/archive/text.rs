@@ -43,6 +43,9 @@ fn heading(raw: &RawGame) -> bool {
 /// (a `junk-between-games` warning) or as a game of words that does not replay. Records
 /// with tags are PGN games, and text before them stays text between games.
 pub fn join_headings(games: &mut Vec<RawGame>) {
+    for g in games.iter_mut() {
+        unwrap_markup(g);
+    }
     if games.len() < 2 || !games.iter().any(heading) {
         return;
     }
@@ -66,6 +69,88 @@ pub fn join_headings(games: &mut Vec<RawGame>) {
         }
     }
     games.extend(held);
+}
+
+/// Forum markup around a game: `[pgn]…[/pgn]`, and the BBCode `[game]…[/game]` block of
+/// xiangqi forums with its moves in `START{…}END`, a diagram `DIAG{…}` and comments in
+/// `/* … */`. The PGN reader takes `[pgn]` for a tag and `START{` for a comment that
+/// holds every move; here the markup is masked (spaces of the same length, `/* */` as
+/// `{ }`) and the record parsed again, so that its spans still index its text, which is
+/// kept as written. A record with none of the markup is left as it is (one search of its
+/// text).
+pub fn unwrap_markup(raw: &mut RawGame) {
+    let text = raw.text.as_bytes();
+    let pgn = memchr::memmem::find(text, b"[/pgn]").is_some();
+    let block = memchr::memmem::find(text, b"START{").is_some();
+    if !pgn && !block {
+        return;
+    }
+    let mut masked = raw.text.clone().into_bytes();
+    let blank = |m: &mut [u8], from: usize, len: usize| {
+        for b in m.iter_mut().skip(from).take(len) {
+            *b = b' ';
+        }
+    };
+    for word in [
+        &b"[pgn]"[..],
+        b"[/pgn]",
+        b"[PGN]",
+        b"[/PGN]",
+        b"[game]",
+        b"[/game]",
+        b"START{",
+        b"}END",
+        b"[b]",
+        b"[/b]",
+    ] {
+        let found: Vec<usize> = memchr::memmem::find_iter(text, word).collect();
+        for k in found {
+            blank(&mut masked, k, word.len());
+        }
+    }
+    // DIAG{ … } and /* … */ (to the end when not closed)
+    let mut k = 0;
+    while let Some(d) = memchr::memmem::find(&text[k..], b"DIAG{") {
+        let from = k + d;
+        let to = memchr::memchr(b'}', &text[from..]).map_or(text.len(), |e| from + e + 1);
+        blank(&mut masked, from, to - from);
+        k = to;
+    }
+    let mut k = 0;
+    while let Some(d) = memchr::memmem::find(&text[k..], b"/*") {
+        let from = k + d;
+        let close = memchr::memmem::find(&text[from + 2..], b"*/").map(|e| from + 2 + e);
+        // braces inside the comment would end it early: masked too
+        let end = close.map_or(text.len(), |c| c + 2);
+        for b in masked.iter_mut().take(end).skip(from) {
+            if matches!(*b, b'{' | b'}') {
+                *b = b' ';
+            }
+        }
+        masked[from] = b'{';
+        masked[from + 1] = b' ';
+        if let Some(c) = close {
+            masked[c] = b' ';
+            masked[c + 1] = b'}';
+        }
+        k = end;
+    }
+    let Ok(masked) = String::from_utf8(masked) else {
+        return;
+    };
+    let syntax = super::parse_game(&masked, &super::Limits::default());
+    if syntax.rest.is_some() {
+        return;
+    }
+    raw.junk = false;
+    raw.tags = syntax.tags;
+    raw.movetext = syntax.movetext;
+    raw.result = syntax.result;
+    raw.diagnostics
+        .retain(|d| matches!(d.code, Code::EncodingGuessed | Code::EncodingReplaced));
+    raw.diagnostics.extend(syntax.diagnostics);
+    raw.move_letters = Some(syntax.move_letters);
+    raw.counts = Some(syntax.counts);
 }
 
 /// `head` as the first comment of `game`: the texts joined, the spans of `game` moved.
