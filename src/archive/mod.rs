@@ -15,6 +15,7 @@ use crate::{
 pub mod csv;
 pub mod pgn;
 pub mod split;
+pub mod text;
 
 pub use pgn::{GameSyntax, parse_game};
 pub use split::{ArchiveReader, Piece, Pieces, ReadOptions, number_games, read_bytes, read_str};

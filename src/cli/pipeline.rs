@@ -209,6 +209,8 @@ fn work<O>(
     for piece in pieces {
         piece.parse_into(&mut games);
     }
+    // a heading set apart from the tagless record after it is that record's (issue 25)
+    kyphu::archive::text::join_headings(&mut games);
     let mut next_index = turn.take(&games)?;
     number_games(&mut games, &mut next_index);
     let mut outputs: Vec<O> = games.into_iter().map(&process.first).collect();

@@ -192,6 +192,12 @@ pub enum Code {
     VariationWithoutMove,
     /// See docs/errors.md.
     XqNoCapture50,
+    /// No tag or option named the game: it was told from its moves (a token only
+    /// xiangqi writes, or the game whose reading replays further).
+    GameFromContent,
+    /// Text of a free-text record that is not moves of the game (a heading, prose, a
+    /// caption, a side line quoted in the notes), kept verbatim as a comment.
+    TextKept,
     /// See docs/errors.md.
     XqNoCapture60,
     /// See docs/errors.md.
@@ -265,6 +271,8 @@ impl Code {
         Code::XqRepetition,
         Code::BraceInComment,
         Code::FenCastlingDropped,
+        Code::GameFromContent,
+        Code::TextKept,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -328,6 +336,8 @@ impl Code {
             Code::XqRepetition => "xq-repetition",
             Code::BraceInComment => "brace-in-comment",
             Code::FenCastlingDropped => "fen-castling-dropped",
+            Code::GameFromContent => "game-from-content",
+            Code::TextKept => "text-kept",
         }
     }
 

@@ -19,6 +19,7 @@ mod chess_moves;
 mod fast;
 mod language;
 mod start;
+mod text;
 mod walk;
 mod xiangqi_moves;
 
@@ -26,6 +27,7 @@ use chess_moves::*;
 use fast::*;
 use language::*;
 use start::*;
+pub use text::xiangqi_only;
 use walk::*;
 use xiangqi_moves::*;
 
@@ -89,8 +91,11 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
     for t in &raw.tags {
         tags.push(raw.tag_name(t), &raw.tag_value(t));
     }
+    // no tag or option names the game: it is told from the content (`text`)
+    let open = options.variant.is_none() && !variant_named(&tags);
     let variant = match options.variant {
         Some(v) => Ok(v),
+        None if open => Ok(content_variant(&tags, &raw, options)),
         None => detect_variant(&tags),
     };
     let tag_result = tags.get("Result").and_then(GameResult::parse);
@@ -168,7 +173,8 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         (StartPosition::Chess(p), None) => Some(&**p),
         _ => None,
     };
-    let (line, unparsed, end) = walk_reading(
+    let walk_from = diagnostics.len();
+    let (mut line, mut unparsed, mut end) = walk_reading(
         &raw,
         start,
         reader,
@@ -178,6 +184,63 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         check,
         &mut diagnostics,
     );
+    // the free-text reading, only where the plain one stops, or left a variation open
+    // in a record without tags (a parenthesis in prose)
+    if (unparsed.is_some()
+        || raw.tags.is_empty()
+            && diagnostics[..walk_from]
+                .iter()
+                .any(|d| d.code == Code::UnclosedVariation))
+        && let Some(re) = text::reread(
+            &raw,
+            &game.tags,
+            (!open).then_some(variant),
+            (variant, line.moves.len()),
+            options,
+        )
+    {
+        // a free-text reading, or the other game, replays further: walked again under it
+        diagnostics.truncate(walk_from);
+        diagnostics.retain(|d| {
+            !matches!(
+                d.code,
+                Code::Language
+                    | Code::LanguageTie
+                    | Code::LanguageUnknown
+                    | Code::NotationTie
+                    | Code::NotationUnknown
+            )
+        });
+        if let Reader::Chess(table) = re.reader {
+            diagnostics.extend(language_note(table));
+        }
+        diagnostics.retain(|d| {
+            d.code != Code::UnclosedVariation
+                || !d
+                    .span
+                    .is_some_and(|s| re.unclosed.iter().any(|u| u.start == s.start))
+        });
+        diagnostics.extend(re.notes);
+        if re.variant != game.variant {
+            game.variant = re.variant;
+            game.start = match &re.start {
+                Board::Chess(p) => StartPosition::Chess(Box::new(p.clone())),
+                Board::Xiangqi(p) => StartPosition::Xiangqi(Box::new(p.clone())),
+            };
+        }
+        raw.movetext = re.movetext;
+        raw.counts = None;
+        raw.move_letters = None;
+        (line, unparsed, end) = walk(
+            &raw,
+            re.start,
+            re.reader,
+            &mut ParseEach,
+            movetext_end,
+            options.keep_illegal,
+            &mut diagnostics,
+        );
+    }
     game.moves = line;
     game.unparsed = unparsed;
     if game.unparsed.is_none() && unread_text(&raw) {

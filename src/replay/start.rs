@@ -52,6 +52,34 @@ pub(super) fn detect_variant(tags: &Tags) -> Result<Variant, Diagnostic> {
     }
 }
 
+/// Does a tag name the game (`Game`, `Red`, `Format`, `Variant`)? When none does, the
+/// game is told from the content ([`content_variant`], `replay::text`).
+pub(super) fn variant_named(tags: &Tags) -> bool {
+    ["Game", "Red", "Format", "Variant"]
+        .iter()
+        .any(|n| tags.get(n).is_some_and(|v| !v.trim().is_empty()))
+}
+
+/// The game of a record no tag names, told before its walk: xiangqi when a xiangqi
+/// notation is given (`--notation`), the FEN tag has ten ranks, or the first move token
+/// is one only xiangqi writes ([`super::xiangqi_only`]); chess otherwise (a chess walk
+/// that stops tries xiangqi too: `replay::text::reread`).
+pub(super) fn content_variant(tags: &Tags, raw: &RawGame, options: &ReplayOptions) -> Variant {
+    let ten_ranks = tags.get("FEN").is_some_and(|fen| {
+        fen.split_whitespace()
+            .next()
+            .is_some_and(|board| board.matches('/').count() == 9)
+    });
+    if options.xiangqi.is_some()
+        || ten_ranks
+        || raw.main_line().next().is_some_and(super::xiangqi_only)
+    {
+        Variant::Xiangqi
+    } else {
+        Variant::Chess
+    }
+}
+
 pub(super) fn xiangqi_start(tags: &Tags) -> Result<xiangqi::Position, Diagnostic> {
     let Some(fen) = tags.get("FEN") else {
         return Ok(xiangqi::Position::default());

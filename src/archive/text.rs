@@ -1,0 +1,428 @@
+//! Free text: the candidate runs of moves in a record that is not plain PGN (issue 25).
+//!
+//! A page, a book or a forum post has headings, players, prose, captions and page
+//! furniture around and between its moves. The PGN reader cuts all of it into tokens as
+//! it cuts movetext; here the tokens of the main line are sorted into *words* (prose:
+//! a token the notation does not read and that is not shaped as a move) and the rest,
+//! and the runs between the words are handed to the replay, which accepts a run only
+//! when its moves replay (`replay::text`). Nothing is decided here about a position,
+//! and nothing is dropped: what is not a run stays in the movetext, and the replay makes
+//! it a comment, verbatim.
+
+use std::ops::Range;
+
+use super::{CommentKind, Element, RawGame};
+use crate::model::diag::{Code, Diagnostic, Span};
+
+/// Is `raw` a heading of the record after it: text with no tag and no result whose words
+/// are prose (a title, the players, an event and a year on lines of their own, the
+/// first line of a page), which the PGN reader sets apart as text between games or as a
+/// game of words?
+fn heading(raw: &RawGame) -> bool {
+    let text = raw.text.as_str();
+    raw.tags.is_empty()
+        && raw.result.is_none()
+        && text
+            .split_whitespace()
+            .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        && raw.movetext.iter().all(|e| match e {
+            Element::Move { span, .. } => !move_shaped(span.slice(text)),
+            Element::StartVariation { .. } | Element::EndVariation { .. } => false,
+            _ => true,
+        })
+        && (raw.junk
+            || raw
+                .movetext
+                .iter()
+                .any(|e| matches!(e, Element::Move { .. })))
+}
+
+/// Joins each heading (a title, players and event on lines of their own: [`heading`])
+/// to the tagless record right after it in the input, as that record's first comment,
+/// verbatim, with a `text-kept` note: the reader had set it apart as text between games
+/// (a `junk-between-games` warning) or as a game of words that does not replay. Records
+/// with tags are PGN games, and text before them stays text between games.
+pub fn join_headings(games: &mut Vec<RawGame>) {
+    for g in games.iter_mut() {
+        unwrap_markup(g);
+    }
+    if games.len() < 2 || !games.iter().any(heading) {
+        return;
+    }
+    let old = std::mem::take(games);
+    let mut held: Option<RawGame> = None;
+    for g in old {
+        if let Some(h) = held.take() {
+            let adjacent = h.byte_end == g.byte_start
+                || h.byte_start == g.byte_start && h.byte_end == g.byte_end;
+            if adjacent && g.tags.is_empty() && !g.junk && !heading(&g) && h.decoding == g.decoding
+            {
+                games.push(joined(h, g));
+                continue;
+            }
+            games.push(h);
+        }
+        if heading(&g) {
+            held = Some(g);
+        } else {
+            games.push(g);
+        }
+    }
+    games.extend(held);
+}
+
+/// Forum markup around a game: `[pgn]…[/pgn]`, and the BBCode `[game]…[/game]` block of
+/// xiangqi forums with its moves in `START{…}END`, a diagram `DIAG{…}` and comments in
+/// `/* … */`. The PGN reader takes `[pgn]` for a tag and `START{` for a comment that
+/// holds every move; here the markup is masked (spaces of the same length, `/* */` as
+/// `{ }`) and the record parsed again, so that its spans still index its text, which is
+/// kept as written. A record with none of the markup is left as it is (one search of its
+/// text).
+pub fn unwrap_markup(raw: &mut RawGame) {
+    let text = raw.text.as_bytes();
+    let pgn = memchr::memmem::find(text, b"[/pgn]").is_some();
+    let block = memchr::memmem::find(text, b"START{").is_some();
+    if !pgn && !block {
+        return;
+    }
+    let mut masked = raw.text.clone().into_bytes();
+    let blank = |m: &mut [u8], from: usize, len: usize| {
+        for b in m.iter_mut().skip(from).take(len) {
+            *b = b' ';
+        }
+    };
+    for word in [
+        &b"[pgn]"[..],
+        b"[/pgn]",
+        b"[PGN]",
+        b"[/PGN]",
+        b"[game]",
+        b"[/game]",
+        b"START{",
+        b"}END",
+        b"[b]",
+        b"[/b]",
+    ] {
+        let found: Vec<usize> = memchr::memmem::find_iter(text, word).collect();
+        for k in found {
+            blank(&mut masked, k, word.len());
+        }
+    }
+    // DIAG{ … } and /* … */ (to the end when not closed)
+    let mut k = 0;
+    while let Some(d) = memchr::memmem::find(&text[k..], b"DIAG{") {
+        let from = k + d;
+        let to = memchr::memchr(b'}', &text[from..]).map_or(text.len(), |e| from + e + 1);
+        blank(&mut masked, from, to - from);
+        k = to;
+    }
+    let mut k = 0;
+    while let Some(d) = memchr::memmem::find(&text[k..], b"/*") {
+        let from = k + d;
+        let close = memchr::memmem::find(&text[from + 2..], b"*/").map(|e| from + 2 + e);
+        // braces inside the comment would end it early: masked too
+        let end = close.map_or(text.len(), |c| c + 2);
+        for b in masked.iter_mut().take(end).skip(from) {
+            if matches!(*b, b'{' | b'}') {
+                *b = b' ';
+            }
+        }
+        masked[from] = b'{';
+        masked[from + 1] = b' ';
+        if let Some(c) = close {
+            masked[c] = b' ';
+            masked[c + 1] = b'}';
+        }
+        k = end;
+    }
+    let Ok(masked) = String::from_utf8(masked) else {
+        return;
+    };
+    let syntax = super::parse_game(&masked, &super::Limits::default());
+    if syntax.rest.is_some() {
+        return;
+    }
+    raw.junk = false;
+    raw.tags = syntax.tags;
+    raw.movetext = syntax.movetext;
+    raw.result = syntax.result;
+    raw.diagnostics
+        .retain(|d| matches!(d.code, Code::EncodingGuessed | Code::EncodingReplaced));
+    raw.diagnostics.extend(syntax.diagnostics);
+    raw.move_letters = Some(syntax.move_letters);
+    raw.counts = Some(syntax.counts);
+}
+
+/// `head` as the first comment of `game`: the texts joined, the spans of `game` moved.
+fn joined(head: RawGame, mut game: RawGame) -> RawGame {
+    let shift = head.text.len() as u32;
+    let moved = |s: Span| Span::new(s.start + shift, s.end + shift);
+    let body = Span::new(0, head.text.trim_end().len() as u32);
+    let mut movetext = Vec::with_capacity(game.movetext.len() + 1);
+    movetext.push(Element::Comment {
+        kind: CommentKind::Brace,
+        closed: false,
+        body,
+    });
+    for e in &game.movetext {
+        movetext.push(match *e {
+            Element::MoveNumber {
+                number,
+                black,
+                span,
+            } => Element::MoveNumber {
+                number,
+                black,
+                span: moved(span),
+            },
+            Element::Move { span, ep } => Element::Move {
+                span: moved(span),
+                ep: ep.and_then(|p| std::num::NonZeroU32::new(p.get() + shift)),
+            },
+            Element::Annotation { span } => Element::Annotation { span: moved(span) },
+            Element::Comment { kind, closed, body } => Element::Comment {
+                kind,
+                closed,
+                body: moved(body),
+            },
+            Element::Nag { value, span } => Element::Nag {
+                value,
+                span: moved(span),
+            },
+            Element::DrawOffer { span } => Element::DrawOffer { span: moved(span) },
+            Element::StartVariation { span } => Element::StartVariation { span: moved(span) },
+            Element::EndVariation { span } => Element::EndVariation { span: moved(span) },
+            Element::Escape { span } => Element::Escape { span: moved(span) },
+        });
+    }
+    let mut diagnostics = vec![
+        Diagnostic::note(
+            Code::TextKept,
+            "text before the moves (a heading, the players, the event) kept as a comment",
+        )
+        .with_span(body),
+    ];
+    diagnostics.extend(game.diagnostics.drain(..).map(|mut d| {
+        d.span = d.span.map(moved);
+        d
+    }));
+    let mut text = head.text;
+    text.push_str(&game.text);
+    RawGame {
+        index: game.index,
+        junk: false,
+        tags: Vec::new(),
+        movetext,
+        result: game.result.map(|(r, s)| (r, moved(s))),
+        text,
+        byte_start: head.byte_start,
+        byte_end: game.byte_end,
+        first_line: head.first_line,
+        decoding: game.decoding,
+        diagnostics,
+        move_letters: game.move_letters,
+        counts: game.counts,
+    }
+}
+
+/// A candidate run of moves: main-line elements with no prose word among them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The run's elements in [`RawGame::movetext`]: from the move number just before its
+    /// first move (or that move) to its last element that is not a move number.
+    pub elements: Range<usize>,
+    /// The indices of its main-line move elements, in order.
+    pub moves: Vec<usize>,
+    /// The move number written just before its first move: number, and `true` for
+    /// Black's (`12...`).
+    pub numbered: Option<(u32, bool)>,
+    /// A prose word follows the run (it does not end the text).
+    pub prose_after: bool,
+}
+
+/// Is `token` shaped as a move whatever the notation: it holds a digit (squares,
+/// xiangqi files, move numbers glued), a Chinese xiangqi move word, or is castling or a
+/// null move written with letters or zeros (`O-O`, `0-0-0`, `--`).
+pub fn move_shaped(token: &str) -> bool {
+    if token.contains(['。', '，', '？', '！', '《', '“', '；']) {
+        // a sentence: moves do not hold the full stop or comma of Chinese prose
+        return false;
+    }
+    token.bytes().any(|b| b.is_ascii_digit())
+        || token.chars().any(|c| {
+            matches!(
+                c,
+                '平' | '进'
+                    | '進'
+                    | '退'
+                    | '一'
+                    | '二'
+                    | '三'
+                    | '四'
+                    | '五'
+                    | '六'
+                    | '七'
+                    | '八'
+                    | '九'
+                    | '０'..='９'
+                    | '♔'..='♟'
+            )
+        })
+        || token
+            .trim_end_matches(['+', '#', '!', '?'])
+            .bytes()
+            .all(|b| matches!(b, b'O' | b'o' | b'0' | b'-'))
+}
+
+/// The candidate runs of moves of `raw`'s main line, in order. A main-line move token is
+/// a prose word when `reads` (the notation's syntax) does not read it and it is not
+/// [`move_shaped`]; a variation whose first move is a prose word (`(see the diagram)`)
+/// is prose as a whole. Runs are what lies between the prose; a run holds at least one
+/// move.
+pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
+    let text = raw.text.as_str();
+    let elements = &raw.movetext;
+    let mut prose = vec![false; elements.len()];
+    let mut i = 0;
+    while i < elements.len() {
+        match elements[i] {
+            Element::Move { span, .. } => {
+                let t = span.slice(text);
+                prose[i] = !reads(t) && !move_shaped(t);
+                i += 1;
+            }
+            Element::StartVariation { .. } => {
+                // the whole variation, to its matching end
+                let mut depth = 0usize;
+                let mut end = i;
+                let mut first_word = None;
+                for (k, e) in elements.iter().enumerate().skip(i) {
+                    match e {
+                        Element::StartVariation { .. } => depth += 1,
+                        Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+                        Element::Move { span, .. } if first_word.is_none() => {
+                            let t = span.slice(text);
+                            first_word = Some(!reads(t) && !move_shaped(t));
+                        }
+                        _ => {}
+                    }
+                    end = k;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                if first_word == Some(true) {
+                    prose[i..=end].fill(true);
+                }
+                i = end + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < elements.len() {
+        if prose[i] {
+            i += 1;
+            continue;
+        }
+        // to the next prose word, or to a move number after a move (each numbered
+        // move pair its own run: a run that does not play is then only that pair)
+        let from = i;
+        let mut seen_move = false;
+        let mut depth = 0usize;
+        while i < elements.len() && !prose[i] {
+            match elements[i] {
+                Element::Move { .. } => seen_move = true,
+                Element::StartVariation { .. } => depth += 1,
+                Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+                Element::MoveNumber { .. } if seen_move && depth == 0 => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        let to = i;
+        // the main-line moves of elements[from..to]
+        let mut moves = Vec::new();
+        let mut depth = 0usize;
+        for (k, e) in elements.iter().enumerate().take(to).skip(from) {
+            match e {
+                Element::Move { .. } if depth == 0 => moves.push(k),
+                Element::StartVariation { .. } => depth += 1,
+                Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        let (Some(&first), Some(&last)) = (moves.first(), moves.last()) else {
+            continue;
+        };
+        let numbered =
+            first
+                .checked_sub(1)
+                .filter(|&k| k >= from)
+                .and_then(|k| match elements[k] {
+                    Element::MoveNumber { number, black, .. } => Some((number, black)),
+                    _ => None,
+                });
+        let start = if numbered.is_some() { first - 1 } else { first };
+        // trailing move numbers (`12` before a word) are not the run's
+        let mut end = to;
+        while end > last + 1 && matches!(elements[end - 1], Element::MoveNumber { .. }) {
+            end -= 1;
+        }
+        out.push(Run {
+            elements: start..end,
+            moves,
+            numbered,
+            prose_after: to < elements.len(),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::archive::read_str;
+
+    fn words(raw: &RawGame, run: &Run) -> Vec<String> {
+        run.moves
+            .iter()
+            .map(|&k| raw.slice(raw.movetext[k].span()).to_owned())
+            .collect()
+    }
+
+    /// A heading on its own line and prose after the moves are not runs; the runs are
+    /// the moves between, with their numbers.
+    #[test]
+    fn runs_between_prose() {
+        let raw = read_str("Unsterbliche Partie\n1.e4 e5 2.f4 exf4 Hier beginnt es\n3.Lc4 Dh4+\n")
+            .remove(0);
+        let runs = runs(&raw, |_| false);
+        assert_eq!(runs.len(), 3, "{runs:?}");
+        assert_eq!(words(&raw, &runs[0]), ["e4", "e5"]);
+        assert_eq!(runs[0].numbered, Some((1, false)));
+        assert!(!runs[0].prose_after);
+        assert_eq!(words(&raw, &runs[1]), ["f4", "exf4"]);
+        assert!(runs[1].prose_after);
+        assert_eq!(words(&raw, &runs[2]), ["Lc4", "Dh4+"]);
+        assert_eq!(runs[2].numbered, Some((3, false)));
+        assert!(!runs[2].prose_after);
+    }
+
+    #[test]
+    fn shapes() {
+        for (t, m) in [
+            ("e4", true),
+            ("O-O", true),
+            ("0-0-0+", true),
+            ("炮二平五", true),
+            ("Partie", false),
+            ("Hier", false),
+            ("--", true),
+        ] {
+            assert_eq!(move_shaped(t), m, "{t}");
+        }
+    }
+}

@@ -1,0 +1,418 @@
+//! Free text and the game told from the content (issue 25): the reading of a record
+//! whose main line stops when read as PGN.
+//!
+//! Two questions are answered here by replay, never by the look of the text alone:
+//!
+//! * **Which game.** When no tag or option names the game, a token only xiangqi has
+//!   (Chinese move words, `P2-5`, `C2.5`, `h9g7`) settles it before the walk
+//!   ([`xiangqi_only`]); otherwise, when the chess walk stops, the record is also read as
+//!   xiangqi under every notation, and the game whose reading replays further wins, with
+//!   a `game-from-content` note.
+//! * **Which words are moves.** A record copied from a page has headings, prose and
+//!   captions around and between its moves. The candidate runs of moves are cut by
+//!   [`crate::archive::text::runs`] (words that no notation reads and that are not move
+//!   shaped are prose); here each run is accepted by replay: a run is the game's when its
+//!   moves play on from where the game stands, a lone legal move amid prose or a run that
+//!   does not play (a side line quoted in the notes) is prose. The prose is kept verbatim
+//!   as a comment of the game where it stands (a `text-kept` note), never dropped. The
+//!   reading kept is the one that replays most of the text: every piece-letter table and
+//!   every xiangqi notation is tried.
+//!
+//! All of it runs only when the plain reading stops (a game read to its end never comes
+//! here), so PGN costs nothing more.
+
+use super::*;
+use crate::archive::text::{Run, runs};
+
+/// How many runs after a failing numbered run are looked at for the same number
+/// played again (a side line quoted in the notes, then the game).
+const RESYNC_RUNS: usize = 64;
+
+/// A reading of the record: the game, how its tokens are read, the movetext with its
+/// prose made comments, and how far it replays.
+struct Reading {
+    board: Board,
+    reader: Reader,
+    movetext: Vec<Element>,
+    prose: Vec<Span>,
+    plies: usize,
+}
+
+/// What [`reread`] found better than the plain reading: the game is replayed from it.
+pub(super) struct Reread {
+    pub variant: Variant,
+    pub start: Board,
+    pub reader: Reader,
+    pub movetext: Vec<Element>,
+    pub notes: Vec<Diagnostic>,
+    /// The `(` of variations left open that the reading read as text: their
+    /// `unclosed-variation` warnings are dropped.
+    pub unclosed: Vec<Span>,
+}
+
+/// A token only xiangqi writes: a Chinese move word (`平`, `进`, `進`, `退`), a piece
+/// letter or two, a file digit, a xiangqi operator and a digit (`P2-5`, `M8.7`, `C2.5`,
+/// `H8+7`, `P2=5`, `Tg6.1`), or an ICCS move on a rank or file chess has not (`h9g7`,
+/// `h0g2`, `i0h0`).
+pub fn xiangqi_only(token: &str) -> bool {
+    if token
+        .chars()
+        .any(|c| matches!(c, '平' | '进' | '進' | '退' | '帅' | '將' | '帥'))
+    {
+        return true;
+    }
+    let b = token.as_bytes();
+    let letters = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    if (1..=2).contains(&letters)
+        && let [d1, op, d2, ..] = b[letters..]
+        && d1.is_ascii_digit()
+        && matches!(op, b'-' | b'.' | b'+' | b'=' | b'/')
+        && d2.is_ascii_digit()
+    {
+        return true;
+    }
+    let iccs = match b {
+        [f1, r1, f2, r2] | [f1, r1, b'-', f2, r2] => Some([*f1, *r1, *f2, *r2]),
+        _ => None,
+    };
+    iccs.is_some_and(|[f1, r1, f2, r2]| {
+        let file = |f: u8| matches!(f.to_ascii_lowercase(), b'a'..=b'i');
+        file(f1)
+            && file(f2)
+            && r1.is_ascii_digit()
+            && r2.is_ascii_digit()
+            && (matches!(r1, b'0' | b'9')
+                || matches!(r2, b'0' | b'9')
+                || f1.eq_ignore_ascii_case(&b'i')
+                || f2.eq_ignore_ascii_case(&b'i'))
+    })
+}
+
+/// Does `reader` read `token` as a move (its syntax only)?
+fn reads(token: &str, reader: Reader, scratch: &mut san::SanSyntax) -> bool {
+    match reader {
+        Reader::Chess(table) => {
+            *scratch = san::SanSyntax::blank();
+            san::syntax::parse_into(token, table, scratch).is_ok()
+        }
+        Reader::Xiangqi(dialect) => xq_notation::check_syntax(token, dialect).is_ok(),
+    }
+}
+
+/// One move token played on `board` under `reader`: the plies it made, or `Err(true)`
+/// when no notation of the reader reads it (a word, not a move), `Err(false)` when it
+/// reads but does not play here.
+fn play(
+    token: &str,
+    reader: Reader,
+    board: &mut Board,
+    scratch: &mut san::SanSyntax,
+) -> Result<usize, bool> {
+    match (reader, board) {
+        (Reader::Chess(table), Board::Chess(pos)) => {
+            *scratch = san::SanSyntax::blank();
+            if san::syntax::parse_into(token, table, scratch).is_err() {
+                return Err(true);
+            }
+            san::resolve_play(scratch, pos, token)
+                .map(|_| 1)
+                .map_err(|_| false)
+        }
+        (Reader::Xiangqi(dialect), Board::Xiangqi(pos)) => {
+            if xq_notation::check_syntax(token, dialect).is_err() {
+                return Err(true);
+            }
+            let mut after = pos.clone();
+            match xq_notation::read_play_many(token, dialect, &mut after) {
+                Ok(r) if !r.is_empty() => {
+                    *pos = after;
+                    Ok(r.len())
+                }
+                _ => Err(false),
+            }
+        }
+        _ => Err(true),
+    }
+}
+
+/// Reads `raw` under `reader` from `start`: its runs of moves accepted by replay, the
+/// rest prose. The walk stops at a run that is the game's (numbered as the game goes
+/// on) but does not play: the record's own error, left for the plain walk to report.
+fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
+    let text = raw.text.as_str();
+    let mut scratch = san::SanSyntax::blank();
+    let found = runs(raw, |t| reads(t, reader, &mut scratch));
+    let mut board = start.clone();
+    let mut plies = 0usize;
+    let mut prose: Vec<(usize, usize)> = Vec::new(); // element ranges made prose
+    let mut last_end = 0usize; // elements before this are decided
+    let mut stopped = false;
+    let word = |i: usize| match raw.movetext[i] {
+        Element::Move { span, .. } => span.slice(text),
+        _ => "",
+    };
+    let mut prose_from: Option<usize> = None;
+    for (k, run) in found.iter().enumerate() {
+        let Run {
+            elements,
+            moves,
+            numbered,
+            ..
+        } = run;
+        // the words before the run that no reader reads are prose in any case
+        if stopped {
+            break;
+        }
+        let mut trial = board.clone();
+        let mut made = 0usize;
+        let mut played = 0usize;
+        let mut failed_at = None;
+        for &i in moves {
+            match play(word(i), reader, &mut trial, &mut scratch) {
+                Ok(n) => {
+                    made += n;
+                    played += 1;
+                }
+                Err(_) => {
+                    failed_at = Some(i);
+                    break;
+                }
+            }
+        }
+        let between_prose = k > 0 || elements.start > 0;
+        let expected = (plies / 2 + 1) as u32;
+        let numbered_here = numbered.is_some_and(|(n, black)| {
+            n == expected && black == (plies % 2 == 1) || plies == 0 && n == 1
+        });
+        let accepted = match failed_at {
+            None => !(moves.len() == 1 && numbered.is_none() && between_prose && run.prose_after),
+            Some(_) if played > 0 => true,
+            // the record's error, unless a later run numbered the same plays from here
+            // (the failing one is a side line in the notes: `[6.Lh4 … 6…Dxh4!]` before
+            // the game's `6…Lxf2#`)
+            Some(_) => {
+                numbered_here
+                    && !found[k + 1..].iter().take(RESYNC_RUNS).any(|later| {
+                        later.numbered == *numbered
+                            && later.moves.first().is_some_and(|&i| {
+                                play(word(i), reader, &mut board.clone(), &mut scratch).is_ok()
+                            })
+                    })
+            }
+        };
+        if !accepted {
+            // prose: from where the prose began (or this run) to the run's end
+            prose_from.get_or_insert(last_end);
+            last_end = elements.end;
+            continue;
+        }
+        if let Some(from) = prose_from.take() {
+            prose.push((from, elements.start));
+        } else if elements.start > last_end {
+            prose.push((last_end, elements.start));
+        }
+        plies += made;
+        board = trial;
+        last_end = elements.end;
+        if failed_at.is_some() {
+            stopped = true;
+        }
+    }
+    if !stopped {
+        let end = raw.movetext.len();
+        let from = prose_from.unwrap_or(last_end);
+        if end > from {
+            prose.push((from, end));
+        }
+    }
+    // the movetext with every prose range one comment over its text, verbatim
+    let mut movetext = Vec::with_capacity(raw.movetext.len());
+    let mut spans = Vec::new();
+    let mut i = 0;
+    for &(from, to) in prose.iter().filter(|(f, t)| t > f) {
+        movetext.extend_from_slice(&raw.movetext[i..from]);
+        let span = Span::new(
+            raw.movetext[from].span().start,
+            raw.movetext[to - 1].span().end,
+        );
+        movetext.push(Element::Comment {
+            kind: crate::archive::CommentKind::Brace,
+            closed: false,
+            body: span,
+        });
+        spans.push(span);
+        i = to;
+    }
+    movetext.extend_from_slice(&raw.movetext[i..]);
+    Reading {
+        board: start.clone(),
+        reader,
+        movetext,
+        prose: spans,
+        plies,
+    }
+}
+
+/// The readings to try: chess under every piece-letter table, xiangqi under every
+/// notation (the games and readers `variant` and the options allow).
+fn candidates(
+    raw: &RawGame,
+    tags: &Tags,
+    variant: Option<Variant>,
+    options: &ReplayOptions,
+) -> Vec<(Variant, Board, Reader)> {
+    let mut out = Vec::new();
+    if matches!(variant, None | Some(Variant::Chess | Variant::Chess960)) {
+        let v = variant.unwrap_or(Variant::Chess);
+        if let Ok(p) = chess_start(tags, v == Variant::Chess960) {
+            let tables: Vec<&'static PieceTable> = match options.lang {
+                Some(t) => vec![t],
+                None => san::tables().iter().collect(),
+            };
+            for t in tables {
+                out.push((v, Board::Chess(p.clone()), Reader::Chess(t)));
+            }
+        }
+    }
+    if matches!(variant, None | Some(Variant::Xiangqi))
+        && let Ok(p) = xiangqi_start(tags)
+    {
+        let dialects: Vec<xq_notation::Dialect> = match options.xiangqi {
+            Some(d) => vec![d],
+            None => xq_notation::notations().iter().map(|n| n.dialect).collect(),
+        };
+        for d in dialects {
+            out.push((
+                Variant::Xiangqi,
+                Board::Xiangqi(p.clone()),
+                Reader::Xiangqi(d),
+            ));
+        }
+    }
+    let _ = raw;
+    out
+}
+
+/// `raw` without the variations the reader closed itself at the end of the text (an
+/// opening parenthesis in prose, `(1851)` without its `)`, swallows the rest as a
+/// variation): their markers are dropped, so that what they held is read as the rest of
+/// the text is; the spans of the dropped `(` are returned (their `unclosed-variation`
+/// warnings are the prose's).
+fn unwrap_unclosed(raw: &RawGame) -> Option<(RawGame, Vec<Span>)> {
+    let m = &raw.movetext;
+    let closers = m
+        .iter()
+        .filter(|e| matches!(e, Element::EndVariation { span } if span.is_empty()))
+        .count();
+    if closers == 0 {
+        return None;
+    }
+    // the openers of the synthetic closers: match them with a stack
+    let mut drop = vec![false; m.len()];
+    let mut open = Vec::new();
+    for (i, e) in m.iter().enumerate() {
+        match e {
+            Element::StartVariation { .. } => open.push(i),
+            Element::EndVariation { span } => {
+                if let Some(o) = open.pop()
+                    && span.is_empty()
+                {
+                    drop[o] = true;
+                    drop[i] = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut flat = raw.clone();
+    let mut spans = Vec::new();
+    flat.movetext = m
+        .iter()
+        .zip(&drop)
+        .filter_map(|(e, &d)| {
+            if d && let Element::StartVariation { span } = e {
+                spans.push(*span);
+            }
+            (!d).then_some(*e)
+        })
+        .collect();
+    flat.counts = None;
+    flat.move_letters = None;
+    Some((flat, spans))
+}
+
+/// A better reading of a record whose plain walk stopped after `plies` main-line
+/// plies: the game (only when `variant` is `None`: no tag or option named it), the
+/// reader and the prose, chosen by how much of the text replays. `None` when no reading
+/// replays more than the plain one (or as much, with prose that the plain one stopped at).
+pub(super) fn reread(
+    raw: &RawGame,
+    tags: &Tags,
+    variant: Option<Variant>,
+    plain: (Variant, usize),
+    options: &ReplayOptions,
+) -> Option<Reread> {
+    let unwrapped = unwrap_unclosed(raw);
+    let (raw, unclosed) = match &unwrapped {
+        Some((flat, spans)) => (flat, spans.as_slice()),
+        None => (raw, &[][..]),
+    };
+    let mut xiangqi_raw: Option<RawGame> = None;
+    let mut best: Option<(Variant, Reading)> = None;
+    let mut plies_of = [0usize; 2]; // best chess, best xiangqi
+    for (v, board, reader) in candidates(raw, tags, variant, options) {
+        let source = if let Reader::Xiangqi(_) = reader {
+            &*xiangqi_raw.get_or_insert_with(|| {
+                let mut joined = raw.clone();
+                join_word_forms(&mut joined);
+                joined
+            })
+        } else {
+            raw
+        };
+        let reading = read(source, &board, reader);
+        let slot = usize::from(v == Variant::Xiangqi);
+        plies_of[slot] = plies_of[slot].max(reading.plies);
+        let better = best.as_ref().is_none_or(|(_, b)| reading.plies > b.plies);
+        if better {
+            best = Some((v, reading));
+        }
+    }
+    let (v, reading) = best.filter(|(_, r)| r.plies > 0)?;
+    let (plain_variant, plain_plies) = plain;
+    if reading.plies < plain_plies
+        || reading.plies == plain_plies && (reading.prose.is_empty() || v != plain_variant)
+    {
+        return None;
+    }
+    let mut notes = Vec::new();
+    if v != plain_variant {
+        notes.push(Diagnostic::note(
+            Code::GameFromContent,
+            format!(
+                "read as {}: no tag names the game, and its moves replay {} plies as xiangqi, {} as chess",
+                if v == Variant::Xiangqi { "xiangqi" } else { "chess" },
+                plies_of[1],
+                plies_of[0],
+            ),
+        ));
+    }
+    for span in &reading.prose {
+        notes.push(
+            Diagnostic::note(
+                Code::TextKept,
+                "text that is not moves of the game (a heading, prose, a side line) kept as a comment",
+            )
+            .with_span(*span),
+        );
+    }
+    let movetext = reading.movetext;
+    Some(Reread {
+        variant: v,
+        start: reading.board,
+        reader: reading.reader,
+        movetext,
+        notes,
+        unclosed: unclosed.to_vec(),
+    })
+}

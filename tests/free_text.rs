@@ -1,0 +1,256 @@
+//! Issue 25: records as people write them. The game told from the content when no tag
+//! names it, and the free-text reader: runs of moves accepted by replay, the text around
+//! them kept verbatim as comments. Each test is a case the issue lists; each failed on
+//! the code before the reader (the game read as chess and stopped at move 1, or at the
+//! first word of prose).
+
+use kyphu::{
+    archive::{read_str, text::join_headings},
+    model::{
+        diag::Severity,
+        game::{AnyMove, Game, Status, Variant},
+    },
+    notation::xiangqi::Dialect,
+    replay::{ReplayOptions, replay},
+};
+
+/// The games of `text` read as the command line reads them (headings joined).
+fn games_with(text: &str, options: &ReplayOptions) -> Vec<Game> {
+    let mut raws = read_str(text);
+    join_headings(&mut raws);
+    raws.into_iter()
+        .filter(|r| !r.junk)
+        .map(|r| replay(r, options))
+        .collect()
+}
+
+fn one_with(text: &str, options: &ReplayOptions) -> Game {
+    let mut games = games_with(text, options);
+    assert_eq!(games.len(), 1, "{text}: {games:#?}");
+    games.remove(0)
+}
+
+fn one(text: &str) -> Game {
+    one_with(text, &ReplayOptions::default())
+}
+
+fn moves(g: &Game) -> Vec<String> {
+    g.moves
+        .moves
+        .iter()
+        .map(|n| match n.mv {
+            AnyMove::Chess(m) => m.uci(false),
+            AnyMove::Xiangqi(m) => m.iccs(),
+            AnyMove::Null => "--".into(),
+        })
+        .collect()
+}
+
+fn codes(g: &Game) -> Vec<&str> {
+    g.diagnostics.iter().map(|d| d.code.as_str()).collect()
+}
+
+/// Every comment of the game, the line's own and its moves', in order.
+fn comments(g: &Game) -> Vec<String> {
+    let mut out: Vec<String> = g.moves.comments.to_vec();
+    for m in &g.moves.moves {
+        out.extend(m.comments().iter().cloned());
+    }
+    out
+}
+
+const XQ4: [&str; 4] = ["h2e2", "h9g7", "h0g2", "i9h9"];
+
+#[test]
+fn chinese_moves_without_tags_are_xiangqi() {
+    let g = one("1. 炮二平五 马8进7 2. 马二进三 车9平8\n");
+    assert_eq!(g.variant, Variant::Xiangqi);
+    assert_eq!(moves(&g), XQ4);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+#[test]
+fn vietnamese_letters_without_tags_are_xiangqi() {
+    let g = one("1. P2-5 M8.7 2. M2.3 X9-8\n");
+    assert_eq!(g.variant, Variant::Xiangqi);
+    assert_eq!(moves(&g), XQ4);
+}
+
+#[test]
+fn wxf_without_tags_is_xiangqi() {
+    let g = one("1. C2.5 H8+7\n");
+    assert_eq!(g.variant, Variant::Xiangqi);
+    assert_eq!(moves(&g), ["h2e2", "h9g7"]);
+}
+
+/// `h2e2` reads as chess too: both games are tried, xiangqi replays further, a note
+/// says so.
+#[test]
+fn iccs_without_tags_is_xiangqi_by_replay() {
+    let g = one("1. h2e2 h9g7\n");
+    assert_eq!(g.variant, Variant::Xiangqi);
+    assert_eq!(moves(&g), ["h2e2", "h9g7"]);
+    assert!(
+        codes(&g).contains(&"game-from-content"),
+        "{:?}",
+        g.diagnostics
+    );
+    assert_eq!(g.status(), Status::Clean);
+}
+
+#[test]
+fn ten_rank_fen_is_xiangqi() {
+    let g = one(
+        "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n\n1. h2e2 h9g7 *\n",
+    );
+    assert_eq!(g.variant, Variant::Xiangqi);
+    assert_eq!(moves(&g), ["h2e2", "h9g7"]);
+}
+
+#[test]
+fn notation_option_makes_xiangqi() {
+    let options = ReplayOptions {
+        xiangqi: Some(Dialect::OldVietnamese),
+        ..ReplayOptions::default()
+    };
+    let g = one_with("1. P2-5 M8.7 2. M2.3 X9-8\n", &options);
+    assert_eq!(g.variant, Variant::Xiangqi);
+    assert_eq!(moves(&g), XQ4);
+}
+
+#[test]
+fn csv_headed_in_vietnamese_is_xiangqi() {
+    let csv = "TT,Đỏ,Đen\n1,P2-5,M8.7\n2,M2.3,X9-8\n";
+    let games: Vec<Game> = kyphu::archive::csv::read_scoresheet(csv)
+        .into_iter()
+        .map(|g| replay(g.raw, &ReplayOptions::default()))
+        .collect();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].variant, Variant::Xiangqi);
+    assert_eq!(moves(&games[0]), XQ4);
+}
+
+/// A chess game stays chess, and a tag naming the game is obeyed.
+#[test]
+fn chess_and_named_games_stay() {
+    let g = one("1. e4 e5 2. Nf3 Nc6 *\n");
+    assert_eq!(g.variant, Variant::Chess);
+    assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
+    let g = one("[Variant \"Standard\"]\n\n1. h2e2 h9g7 *\n");
+    assert_eq!(g.variant, Variant::Chess);
+    assert_eq!(g.status(), Status::Failed);
+}
+
+const IMMORTAL: [&str; 6] = ["e2e4", "e7e5", "f2f4", "e5f4", "f1c4", "d8h4"];
+
+#[test]
+fn heading_before_the_moves() {
+    let g = one("Unsterbliche Partie\n1.e4 e5 2.f4 exf4 3.Lc4 Dh4+\n");
+    assert_eq!(moves(&g), IMMORTAL);
+    assert_eq!(comments(&g), ["Unsterbliche Partie"]);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+#[test]
+fn title_players_and_event_on_lines_of_their_own() {
+    let text =
+        "Unsterbliche Partie\nAnderssen - Kieseritzky\nLondon 1851\n1.e4 e5 2.f4 exf4 3.Lc4 Dh4+\n";
+    let g = one(text);
+    assert_eq!(moves(&g), IMMORTAL);
+    assert_eq!(
+        comments(&g),
+        ["Unsterbliche Partie\nAnderssen - Kieseritzky\nLondon 1851"]
+    );
+    assert!(codes(&g).contains(&"text-kept"));
+    assert_eq!(g.status(), Status::Clean);
+}
+
+#[test]
+fn comment_line_between_moves() {
+    let g = one("1.e4 e5 2.f4 exf4\nHier beginnt das Königsgambit.\n3.Lc4 Dh4+\n");
+    assert_eq!(moves(&g), IMMORTAL);
+    assert_eq!(comments(&g), ["Hier beginnt das Königsgambit."]);
+    assert_eq!(
+        g.moves.moves[3].comments(),
+        ["Hier beginnt das Königsgambit."]
+    );
+}
+
+#[test]
+fn prose_after_the_moves_on_each_line() {
+    let g = one("1.e4 e5 das ist gut\n2.f4 exf4 ein Gambit\n3.Lc4 Dh4+ Schach\n");
+    assert_eq!(moves(&g), IMMORTAL);
+    assert_eq!(comments(&g), ["das ist gut", "ein Gambit", "Schach"]);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// Moves on the left, notes on the right, a column apart.
+#[test]
+fn two_column_layout() {
+    let text = "1. e4 e5            The king's pawn.\n\
+                2. Nf3 Nc6          Both develop.\n\
+                3. Bb5 a6           The Spanish game.\n";
+    let g = one(text);
+    assert_eq!(moves(&g), ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]);
+    assert_eq!(
+        comments(&g),
+        ["The king's pawn.", "Both develop.", "The Spanish game."]
+    );
+}
+
+/// Prose that holds a move (`e4`) is prose: a lone move amid words is not a run, and
+/// a square that does not play is not either.
+#[test]
+fn prose_naming_a_square_is_not_a_move() {
+    let g = one("1.e4 e5 2.Nf3 the knight defends e5 and eyes d4 2...Nc6 3.Bb5\n");
+    assert_eq!(moves(&g), ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]);
+    assert_eq!(comments(&g), ["the knight defends e5 and eyes d4"]);
+}
+
+/// A record's own error after prose stays an error: the reading stops there, the rest
+/// is kept, the game is partial.
+#[test]
+fn an_error_after_prose_is_still_an_error() {
+    let g = one("1.e4 e5 a quiet line\n2.Nf3 Nc6 3.Bb5 Nf3 4.O-O\n");
+    assert_eq!(moves(&g), ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]);
+    assert_eq!(g.status(), Status::Partial);
+    assert!(
+        g.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error && d.code.as_str() == "illegal-move")
+    );
+}
+
+/// PGN is read as before: nothing of the free-text reader in a game read to its end.
+#[test]
+fn pgn_is_untouched() {
+    let g = one("[Event \"x\"]\n\n1. e4 {good} e5 2. Nf3 Nc6 *\n");
+    assert_eq!(comments(&g), ["good"]);
+    assert!(!codes(&g).contains(&"text-kept"));
+}
+
+/// A forum's `[pgn]…[/pgn]`: the markup is not a tag nor part of a move; the words
+/// around are kept.
+#[test]
+fn forum_pgn_wrapper() {
+    let g = one("Look at this:\n[pgn]1. e4 e5 2. Nf3 Nc6 3. Bb5 a6[/pgn]\nnice\n");
+    assert_eq!(moves(&g), ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]);
+    assert_eq!(comments(&g), ["Look at this:", "nice"]);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// The BBCode block of xiangqi forums: header lines, moves in `START{…}END`, a diagram
+/// marker and a `/* */` comment.
+#[test]
+fn bbcode_game_block() {
+    let text = "[b]Trực xe[/b]\n[game]\nFORMAT WXF\nRED Trắng\nBLACK Đen\nSTART{\n\
+                1. P2-5 M8.7 2. M2.3 X9-8\nDIAG{ #3 RED }\n/*Đen có cách khác {x}.*/\n}END[/game]\n";
+    let g = one(text);
+    assert_eq!(g.variant, Variant::Xiangqi);
+    assert_eq!(moves(&g), XQ4);
+    assert!(
+        comments(&g).iter().any(|c| c.contains("Đen có cách khác")),
+        "{:?}",
+        comments(&g)
+    );
+}
