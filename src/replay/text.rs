@@ -264,7 +264,7 @@ fn candidates(
     let mut out = Vec::new();
     if matches!(variant, None | Some(Variant::Chess | Variant::Chess960)) {
         let v = variant.unwrap_or(Variant::Chess);
-        if let Ok(p) = chess_start(tags, v == Variant::Chess960) {
+        if let Ok(p) = chess_start(tags, v == Variant::Chess960, &mut Vec::new()) {
             let tables: Vec<&'static PieceTable> = match options.lang {
                 Some(t) => vec![t],
                 None => san::tables().iter().collect(),
