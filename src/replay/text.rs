@@ -141,7 +141,9 @@ fn play(
 fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
     let text = raw.text.as_str();
     let mut scratch = san::SanSyntax::blank();
-    let found = runs(raw, |t| reads(t, reader, &mut scratch));
+    // prose only in a record without tags: a PGN game's stray word is its error
+    let free = raw.tags.is_empty();
+    let found = runs(raw, |t| !free || reads(t, reader, &mut scratch));
     let mut board = start.clone();
     let mut plies = 0usize;
     let mut prose: Vec<(usize, usize)> = Vec::new(); // element ranges made prose
@@ -185,6 +187,8 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             n == expected && black == (plies % 2 == 1) || plies == 0 && n == 1
         });
         let accepted = match failed_at {
+            // a PGN game (with tags) is read by replay alone: its words are not prose
+            _ if !free => true,
             None => !(moves.len() == 1 && numbered.is_none() && between_prose && run.prose_after),
             Some(_) if played > 0 => true,
             // the record's error, unless a later run numbered the same plays from here
