@@ -254,3 +254,13 @@ fn bbcode_game_block() {
         comments(&g)
     );
 }
+
+/// A PGN game (with tags) cut inside a move (`28.a`, the end of a sliced archive)
+/// stays partial: its stray word is its error, not prose.
+#[test]
+fn a_tagged_game_cut_short_stays_partial() {
+    let g = one("[Event \"x\"]\n\n1. e4 e5 2. Nf3 a\n");
+    assert_eq!(moves(&g), ["e2e4", "e7e5", "g1f3"]);
+    assert_eq!(g.status(), Status::Partial);
+    assert_eq!(g.unparsed.as_deref(), Some("a"));
+}

@@ -374,7 +374,7 @@ pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
             elements: start..end,
             moves,
             numbered,
-            prose_after: to < elements.len(),
+            prose_after: prose.get(to).copied().unwrap_or(false),
         });
     }
     out
@@ -397,8 +397,7 @@ mod tests {
     /// the moves between, with their numbers.
     #[test]
     fn runs_between_prose() {
-        let raw = read_str("Unsterbliche Partie\n1.e4 e5 2.f4 exf4 Hier beginnt es\n3.Lc4 Dh4+\n")
-            .remove(0);
+        let raw = read_str("1.e4 e5 2.f4 exf4 Hier beginnt es\n3.Lc4 Dh4+\n").remove(0);
         let runs = runs(&raw, |_| false);
         assert_eq!(runs.len(), 3, "{runs:?}");
         assert_eq!(words(&raw, &runs[0]), ["e4", "e5"]);

@@ -190,7 +190,8 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         || raw.tags.is_empty()
             && diagnostics[..walk_from]
                 .iter()
-                .any(|d| d.code == Code::UnclosedVariation))
+                .any(|d| d.code == Code::UnclosedVariation)
+            && text::prose_parenthesis(&raw))
         && let Some(re) = text::reread(
             &raw,
             &game.tags,

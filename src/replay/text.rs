@@ -141,7 +141,9 @@ fn play(
 fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
     let text = raw.text.as_str();
     let mut scratch = san::SanSyntax::blank();
-    let found = runs(raw, |t| reads(t, reader, &mut scratch));
+    // prose only in a record without tags: a PGN game's stray word is its error
+    let free = raw.tags.is_empty();
+    let found = runs(raw, |t| !free || reads(t, reader, &mut scratch));
     let mut board = start.clone();
     let mut plies = 0usize;
     let mut prose: Vec<(usize, usize)> = Vec::new(); // element ranges made prose
@@ -185,6 +187,8 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             n == expected && black == (plies % 2 == 1) || plies == 0 && n == 1
         });
         let accepted = match failed_at {
+            // a PGN game (with tags) is read by replay alone: its words are not prose
+            _ if !free => true,
             None => !(moves.len() == 1 && numbered.is_none() && between_prose && run.prose_after),
             Some(_) if played > 0 => true,
             // the record's error, unless a later run numbered the same plays from here
@@ -206,10 +210,9 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             last_end = elements.end;
             continue;
         }
-        if let Some(from) = prose_from.take() {
+        let from = prose_from.take().unwrap_or(last_end);
+        if has_text(&raw.movetext[from..elements.start]) {
             prose.push((from, elements.start));
-        } else if elements.start > last_end {
-            prose.push((last_end, elements.start));
         }
         plies += made;
         board = trial;
@@ -221,7 +224,7 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
     if !stopped {
         let end = raw.movetext.len();
         let from = prose_from.unwrap_or(last_end);
-        if end > from {
+        if has_text(&raw.movetext[from..end]) {
             prose.push((from, end));
         }
     }
@@ -251,6 +254,54 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         prose: spans,
         plies,
     }
+}
+
+/// Do `elements` hold text that is not already a comment, a NAG or an annotation (a
+/// word, a number, a variation)? Only such a stretch is made a comment.
+fn has_text(elements: &[Element]) -> bool {
+    elements.iter().any(|e| {
+        !matches!(
+            e,
+            Element::Comment { .. }
+                | Element::Nag { .. }
+                | Element::Annotation { .. }
+                | Element::Escape { .. }
+        )
+    })
+}
+
+/// A variation left open (closed by the reader at the end of the text) that opens on
+/// prose: a word, or a number written `1851)` (`(1851)`, `(1-0, 28).`), which in
+/// movetext is a move number. A record without tags that has one is read as free text
+/// too.
+pub(super) fn prose_parenthesis(raw: &RawGame) -> bool {
+    let m = &raw.movetext;
+    let mut open = Vec::new();
+    for (i, e) in m.iter().enumerate() {
+        match e {
+            Element::StartVariation { .. } => open.push(i),
+            Element::EndVariation { span } => {
+                if let Some(o) = open.pop()
+                    && span.is_empty()
+                {
+                    let prose = match m.get(o + 1) {
+                        Some(Element::MoveNumber { span, .. }) => {
+                            span.slice(&raw.text).ends_with(')')
+                        }
+                        Some(Element::Move { span, .. }) => {
+                            !crate::archive::text::move_shaped(span.slice(&raw.text))
+                        }
+                        _ => false,
+                    };
+                    if prose {
+                        return true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The readings to try: chess under every piece-letter table, xiangqi under every
