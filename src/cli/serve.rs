@@ -139,7 +139,10 @@ pub fn run(a: &ServeArgs) -> Result<ExitCode, CliError> {
 fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(|| async { asset("index.html") }))
-        .route("/{file}", get(|Path(f): Path<String>| async move { asset(&f) }))
+        .route(
+            "/{file}",
+            get(|Path(f): Path<String>| async move { asset(&f) }),
+        )
         .route(
             "/i18n/{file}",
             get(|Path(f): Path<String>| async move { asset(&format!("i18n/{f}")) }),
@@ -410,14 +413,14 @@ impl Request {
         };
         let xiangqi = match self.out_xiangqi.as_deref() {
             None | Some("" | "iccs") => XiangqiNotation::Iccs,
-            Some(other) => XiangqiNotation::Dialect(super::notation_named(other).ok_or_else(
-                || {
+            Some(other) => {
+                XiangqiNotation::Dialect(super::notation_named(other).ok_or_else(|| {
                     unknown(format!(
                         "unknown xiangqi notation `{other}`; expected iccs or one of: {}",
                         super::notation_names(", ")
                     ))
-                },
-            )?),
+                })?)
+            }
         };
         Ok(MoveStyle { chess, xiangqi })
     }
@@ -485,13 +488,11 @@ async fn read_request(app: &App, headers: &HeaderMap, body: Body) -> Result<Requ
     if declared.is_some_and(|n| n > MAX_BODY as u64) {
         return Err(too_large());
     }
-    let _permit = app
-        .bodies
-        .acquire()
-        .await
-        .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))?;
-    let bytes = match tokio::time::timeout(READ_TIMEOUT, axum::body::to_bytes(body, MAX_BODY))
-        .await
+    let _permit =
+        app.bodies.acquire().await.map_err(|_| {
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
+        })?;
+    let bytes = match tokio::time::timeout(READ_TIMEOUT, axum::body::to_bytes(body, MAX_BODY)).await
     {
         Err(_) => {
             return Err(ApiError::new(
@@ -535,14 +536,16 @@ async fn on_pool(
     app: &App,
     work: impl FnOnce() -> Result<Response, ApiError> + Send + 'static,
 ) -> Result<Response, ApiError> {
-    let _permit = app
-        .jobs
-        .acquire()
-        .await
-        .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))?;
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("internal error: {e}")))?
+    let _permit =
+        app.jobs.acquire().await.map_err(|_| {
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
+        })?;
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("internal error: {e}"),
+        )
+    })?
 }
 
 async fn handle(
@@ -667,7 +670,8 @@ fn check_json(req: Request) -> Result<Response, ApiError> {
     let mut games = Vec::new();
     let mut shown = Value::Null;
     for raw in raw_games(text, req.is_csv(text)?)? {
-        let raw = raw.map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+        let raw =
+            raw.map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
         let junk = raw.junk;
         let game = replay(raw, &options);
         let index = LineIndex::new(&game.source.text, game.source.first_line);
@@ -768,7 +772,8 @@ fn convert_json(req: Request) -> Result<Response, ApiError> {
         }
     };
     for raw in raw_games(text, req.is_csv(text)?)? {
-        let raw = raw.map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+        let raw =
+            raw.map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
         let junk = raw.junk;
         let game = replay(raw, &options);
         if junk {
@@ -790,7 +795,9 @@ fn convert_json(req: Request) -> Result<Response, ApiError> {
                     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
             }
             (None, "json", true) => {
-                lines.push(String::from_utf8_lossy(&kyphu::emit::json::non_game_json(&game)).into_owned());
+                lines.push(
+                    String::from_utf8_lossy(&kyphu::emit::json::non_game_json(&game)).into_owned(),
+                );
             }
             (None, "json", false) => {
                 lines.push(kyphu::emit::json::to_json_string(&game, &json_options));
@@ -816,7 +823,9 @@ fn convert_json(req: Request) -> Result<Response, ApiError> {
         "junk": counts.junk,
     });
     // the game objects are put in as written (each is one JSON object per line)
-    let mut body = String::with_capacity(output.len() + 2 * lines.iter().map(String::len).sum::<usize>() + 256);
+    let mut body = String::with_capacity(
+        output.len() + 2 * lines.iter().map(String::len).sum::<usize>() + 256,
+    );
     let _ = write!(body, "{{\"format\":{},\"counts\":{counts}", json!(to));
     if to == "json" {
         body.push_str(",\"games\":[");
@@ -846,7 +855,8 @@ fn load(text: &str, name: &str, req: &Request, number: u64) -> Result<Game, ApiE
     let options = read.replay_options(name)?;
     let wanted = number.max(1) - 1;
     for raw in raw_games(text, req.is_csv(text)?)? {
-        let raw = raw.map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+        let raw =
+            raw.map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
         if !raw.junk && raw.index == wanted {
             return Ok(replay(raw, &options));
         }
@@ -931,7 +941,14 @@ fn board_svg_response(req: Request) -> Result<Response, ApiError> {
     let xiangqi = match req.game.as_deref() {
         Some("xiangqi") => true,
         Some("chess" | "chess960") => false,
-        _ => fen.split_whitespace().next().unwrap_or("").split('/').count() == 10,
+        _ => {
+            fen.split_whitespace()
+                .next()
+                .unwrap_or("")
+                .split('/')
+                .count()
+                == 10
+        }
     };
     let board = if xiangqi {
         Board::Xiangqi(

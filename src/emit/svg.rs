@@ -13,7 +13,10 @@ use std::fmt::Write as _;
 use crate::{
     chess,
     color::Color,
-    model::{board::Board, game::AnyMove},
+    model::{
+        board::Board,
+        game::{AnyMove, Game},
+    },
     xiangqi,
 };
 
@@ -80,6 +83,22 @@ pub fn board_svg(board: &Board, opts: &SvgOptions) -> String {
         Board::Chess(p) => chess_svg(p, opts, &board.fen()),
         Board::Xiangqi(p) => xiangqi_svg(p, opts, &board.fen()),
     }
+}
+
+/// The picture of `game` after `ply` plies of its main line (all of them when the
+/// main line is shorter), the last of them marked.
+pub fn game_svg(game: &Game, ply: u32, flipped: bool) -> String {
+    let mut board = Board::new(&game.start);
+    let moves = game
+        .moves
+        .moves
+        .get(..ply as usize)
+        .unwrap_or(&game.moves.moves);
+    for node in moves {
+        board.play(&node.mv);
+    }
+    let last = moves.last().and_then(|n| LastMove::of(&n.mv));
+    board_svg(&board, &SvgOptions { flipped, last })
 }
 
 /// Escapes the five XML special characters.
@@ -345,7 +364,9 @@ mod tests {
         assert_eq!(count(&svg, "data-piece=\"P\""), 8);
         assert_eq!(count(&svg, "data-piece=\"k\""), 1);
         assert_eq!(count(&svg, "width=\"45\""), 64);
-        assert!(svg.contains("<title>rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1</title>"));
+        assert!(
+            svg.contains("<title>rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1</title>")
+        );
         assert_eq!(count(&svg, "class=\"last\""), 0);
     }
 
@@ -369,11 +390,26 @@ mod tests {
                 to: (4, 3)
             })
         );
-        let svg = board_svg(&board, &SvgOptions { flipped: false, last });
+        let svg = board_svg(
+            &board,
+            &SvgOptions {
+                flipped: false,
+                last,
+            },
+        );
         assert_eq!(count(&svg, "class=\"last\""), 2);
         // e4 unflipped: column 4, row 4 from the top
-        assert!(svg.contains("<rect class=\"last\" x=\"198\" y=\"198\""), "{svg}");
-        let flipped = board_svg(&board, &SvgOptions { flipped: true, last });
+        assert!(
+            svg.contains("<rect class=\"last\" x=\"198\" y=\"198\""),
+            "{svg}"
+        );
+        let flipped = board_svg(
+            &board,
+            &SvgOptions {
+                flipped: true,
+                last,
+            },
+        );
         // e4 flipped: column 3, row 3
         assert!(flipped.contains("<rect class=\"last\" x=\"153\" y=\"153\""));
     }
@@ -410,6 +446,23 @@ mod tests {
         assert_eq!(LastMove::parse("e9e8", false), None);
         assert_eq!(LastMove::parse("i9i0", true).map(|m| m.from), Some((8, 9)));
         assert_eq!(LastMove::parse("ж", true), None);
+    }
+
+    #[test]
+    fn game_after_a_ply() {
+        let game = crate::replay::replay(
+            crate::archive::read_str("1. e4 e5 2. Nf3 *").remove(0),
+            &crate::replay::ReplayOptions::default(),
+        );
+        let svg = game_svg(&game, 2, false);
+        assert!(svg.contains(
+            "<title>rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2</title>"
+        ));
+        // e7 and e5 marked
+        assert_eq!(count(&svg, "class=\"last\""), 2);
+        assert!(game_svg(&game, 99, false).contains(
+            "<title>rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2</title>"
+        ));
     }
 
     #[test]
