@@ -11,7 +11,7 @@ const state = {
   flipped: false,
   boards: new Map(), // key -> SVG text
   seq: 0, // answers older than the last request are dropped
-  name: "input",
+  name: "record",
   timer: null,
 };
 
@@ -177,11 +177,15 @@ function showCheck(res, text) {
     summary.className = "summary problems";
   }
   showReading();
+  // how many answers were shown (for tests and assistive tools waiting on one)
+  document.body.dataset.checks = String(Number(document.body.dataset.checks || 0) + 1);
   renderBackdrop();
   renderDiagnostics();
   renderMoves();
   const last = state.game ? state.game.moves.length : 0;
-  setPly(Math.min(state.ply, last) || plyAtCaret() || last);
+  // the move under the cursor while the text is being edited, else the last move read
+  // (where the first slip stops the game)
+  setPly(document.activeElement === $("record") ? plyAtCaret() : last);
 }
 
 function showReading() {
@@ -469,7 +473,7 @@ async function readFile(file) {
 
 async function openFile(file) {
   const text = await readFile(file);
-  state.name = file.name || "input";
+  state.name = file.name || "record";
   $("record").value = text;
   $("game-pick").value = "";
   state.ply = 0;
@@ -624,9 +628,11 @@ async function start() {
   ta.addEventListener("keydown", (e) => {
     if (e.key === "Escape") hideCard();
   });
-  // hover: the mark under the pointer lies below the text area
+  // hover: the marks lie below the text area, out of the pointer's reach: found by
+  // their boxes
   ta.addEventListener("mousemove", (e) => {
-    const mark = document.elementsFromPoint(e.clientX, e.clientY).find((el) => el.matches && el.matches("#backdrop mark[data-diag]"));
+    const inside = (r) => e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+    const mark = [...document.querySelectorAll("#backdrop mark[data-diag]")].find((m) => [...m.getClientRects()].some(inside));
     if (mark) {
       const d = state.diagnostics[Number(mark.dataset.diag)];
       if (d && ($("card").hidden || $("card").dataset.diag !== String(d.i))) showCard(d, mark);

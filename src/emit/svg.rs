@@ -219,7 +219,7 @@ fn chess_svg(pos: &chess::Position, opts: &SvgOptions, fen: &str) -> String {
 }
 
 const XQ_STEP: u32 = 40;
-const XQ_MARGIN: u32 = 30;
+const XQ_MARGIN: u32 = 36;
 
 fn xiangqi_svg(pos: &xiangqi::Position, opts: &SvgOptions, fen: &str) -> String {
     let (w, h) = (8 * XQ_STEP + 2 * XQ_MARGIN, 9 * XQ_STEP + 2 * XQ_MARGIN);
@@ -287,7 +287,7 @@ fn xiangqi_svg(pos: &xiangqi::Position, opts: &SvgOptions, fen: &str) -> String 
         let _ = write!(
             s,
             "<text x=\"{}\" y=\"{}\">{rank}</text>",
-            XQ_MARGIN / 2 - 4,
+            XQ_MARGIN / 2 - 8,
             y + 4
         );
     }
