@@ -60,7 +60,7 @@ pub const MAX_OUTPUT: usize = 16 << 20;
 /// The most diagnostics listed in one answer (the rest are counted).
 pub const MAX_DIAGNOSTICS: usize = 10_000;
 /// Request bodies held in memory at once (others wait before being read).
-pub const BODIES: usize = 8;
+pub const BODIES: usize = 4;
 /// Time allowed to send a request body.
 pub const READ_TIMEOUT: Duration = Duration::from_secs(30);
 
