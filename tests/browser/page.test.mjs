@@ -225,3 +225,19 @@ test("keyboard navigation of the move list; the board follows the cursor in the 
   assert.deepEqual(page.kyphuErrors, []);
   await page.context().close();
 });
+
+test("a newcomer fixes the bundled slip sheet without reading anything", async () => {
+  const page = await openPage(browser, server.url, "en-US");
+  await page.click("#load-sample");
+  const item = page.locator("#diags li.error", { hasText: "illegal move Mc3" });
+  await item.waitFor();
+  const seen = await answers(page);
+  // the first candidate is the move meant (see the README's tour)
+  await item.locator("button.cand", { hasText: /^Mc6$/ }).click();
+  await recheck(page, seen);
+  await page.locator("#summary.clean").waitFor();
+  assert.match(await page.inputValue("#record"), /7\. 0-0 Mc6/);
+  await shot(page, "sample-fixed");
+  assert.deepEqual(page.kyphuErrors, []);
+  await page.context().close();
+});
