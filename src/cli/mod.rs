@@ -11,6 +11,7 @@ mod perft;
 pub mod pipeline;
 mod progress;
 pub mod render;
+mod serve;
 mod show;
 
 use kyphu::model::diag::Code;
@@ -87,6 +88,14 @@ pub enum Command {
         kyphu perft --variant chess960 --fen 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9' 3\n  \
         kyphu perft --variant xiangqi 4")]
     Perft(perft::PerftArgs),
+    /// Serve a page (and its HTTP API) to check, fix, compare and export records in a
+    /// browser, on this machine
+    #[command(after_help = "Exit status: 0 stopped, 2 cannot listen.\n\n\
+        Examples:\n  \
+        kyphu serve                      (then open http://127.0.0.1:8080/)\n  \
+        kyphu serve --port 9000\n  \
+        kyphu serve --bind 0.0.0.0       (share it on an office network)")]
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -520,6 +529,7 @@ pub fn run(args: Args) -> ExitCode {
         Command::Diff(a) => diff::run(&a),
         Command::Show(a) => show::run(&a),
         Command::Perft(a) => perft::run(&a),
+        Command::Serve(a) => serve::run(&a),
     };
     match result {
         Ok(code) => code,

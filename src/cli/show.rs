@@ -42,6 +42,9 @@ pub struct ShowArgs {
     /// Print only the diagram: no note on standard error about moves not read
     #[arg(short, long)]
     pub quiet: bool,
+    /// Draw the board as an SVG picture (the last move marked) instead of the diagram
+    #[arg(long)]
+    pub svg: bool,
 }
 
 pub fn run(a: &ShowArgs) -> Result<ExitCode, CliError> {
@@ -89,7 +92,11 @@ pub fn run(a: &ShowArgs) -> Result<ExitCode, CliError> {
             "game {number} has {plies} plies on its main line{why}; --ply {ply} is beyond it"
         )));
     }
-    let text = diagram(&game, ply);
+    let text = if a.svg {
+        kyphu::emit::svg::game_svg(&game, ply, false) + "\n"
+    } else {
+        diagram(&game, ply)
+    };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;

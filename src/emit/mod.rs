@@ -4,6 +4,7 @@
 //!   [`std::io::Write`], with options for a reduced export and SAN in other languages.
 //! - [`json`]: JSON Lines, one object per game, schema `docs/schema/game.schema.json`.
 //! - [`csv`]: scoresheet CSV, one row per move number, plus a `games.csv` of headers.
+//! - [`svg`]: a board as an SVG picture (`kyphu show --svg`, the page of `kyphu serve`).
 //!
 //! Writers never see source text except through [`Game::written`](crate::model::game::Game::written)
 //! (the JSON `written` field). They replay the move tree from the game's start to render
@@ -13,6 +14,7 @@
 pub mod csv;
 pub mod json;
 pub mod pgn;
+pub mod svg;
 
 pub use self::csv::{CsvOptions, ScoresheetWriter};
 pub use json::{JsonOptions, JsonWriter, SCHEMA_ID, SCHEMA_VERSION};
