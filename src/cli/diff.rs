@@ -12,7 +12,9 @@ use kyphu::{
     emit::{PgnOptions, pgn::to_pgn_string},
     model::diag::LineIndex,
     model::game::Game,
-    replay::diff::{Divergence, agreed_fen, compare, table_of},
+    emit::{MoveStyle, XiangqiNotation},
+    notation::xiangqi::Dialect,
+    replay::diff::{Divergence, Reading, agreed_fen, compare_as},
     replay::replay,
 };
 
@@ -73,14 +75,13 @@ fn load(a: &DiffArgs, file: &str, variant: GameArg, number: u64) -> Result<Game,
 /// `12.`/`12...` and the side, for ply `ply` of `game`.
 fn move_label(game: &Game, ply: u32) -> String {
     let (n, side) = move_of_ply(game, ply);
-    format!(
-        "move {n} {}",
-        if side == Color::White {
-            "white"
-        } else {
-            "black"
-        }
-    )
+    let xiangqi = game.kind() == kyphu::model::game::GameKind::Xiangqi;
+    let side = match (side, xiangqi) {
+        (Color::White, false) => "white",
+        (Color::White, true) => "red",
+        (Color::Black, _) => "black",
+    };
+    format!("move {n} {side}")
 }
 
 /// Where main-line ply `ply` of `game` was written, if it was read.
@@ -118,15 +119,15 @@ pub fn run(a: &DiffArgs) -> Result<ExitCode, CliError> {
     let (variant, number) = super::game_and_number(&a.game, a.number);
     let ga = load(a, &a.a, variant, number)?;
     let gb = load(a, &a.b, variant, number)?;
-    let (ta, tb) = (table_of(&ga), table_of(&gb));
-    let c = compare(&ga, &gb, ta, tb);
+    let (ra, rb) = (Reading::of(&ga), Reading::of(&gb));
+    let c = compare_as(&ga, &gb, ra, rb);
     let mut s = String::new();
-    let reading = |g: &Game, table: &kyphu::notation::chess::PieceTable| match g.kind() {
-        kyphu::model::game::GameKind::Xiangqi => "xiangqi".to_owned(),
-        _ => format!("piece letters {}", table.name),
+    let reading = |r: Reading| match r {
+        Reading::Xiangqi(d) => format!("xiangqi, notation {d}"),
+        Reading::Chess(table) => format!("piece letters {}", table.name),
     };
-    let _ = writeln!(s, "A: {} (game {number}), {}", a.a, reading(&ga, ta));
-    let _ = writeln!(s, "B: {} (game {number}), {}", a.b, reading(&gb, tb));
+    let _ = writeln!(s, "A: {} (game {number}), {}", a.a, reading(ra));
+    let _ = writeln!(s, "B: {} (game {number}), {}", a.b, reading(rb));
     let differs = c.divergence != Divergence::Identical;
     match &c.divergence {
         Divergence::Identical => {
@@ -194,6 +195,14 @@ pub fn run(a: &DiffArgs) -> Result<ExitCode, CliError> {
             &common,
             &PgnOptions {
                 reduced: true,
+                // a xiangqi record's common part in A's own notation
+                moves: match ra {
+                    Reading::Xiangqi(Dialect::Iccs) | Reading::Chess(_) => MoveStyle::default(),
+                    Reading::Xiangqi(d) => MoveStyle {
+                        xiangqi: XiangqiNotation::Dialect(d),
+                        ..MoveStyle::default()
+                    },
+                },
                 ..PgnOptions::default()
             },
         ));
