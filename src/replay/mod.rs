@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 pub mod diff;
 pub mod suggest;
+pub mod xiangqi_suggest;
 pub mod xiangqi_rules;
 
 mod chess_moves;
