@@ -147,3 +147,15 @@ fn ambiguous_moves_named_and_listed_in_their_notation() {
     insta::assert_snapshot!("xiangqi_ambiguous_vi_old", ambiguous("vi-old", "X9.1").stdout);
     insta::assert_snapshot!("xiangqi_ambiguous_vi_new", ambiguous("vi-new", "Xa1").stdout);
 }
+
+/// The caret under a move counts display columns: each Chinese character and each
+/// full-width digit takes two (it stood two moves too early, characters counted).
+#[test]
+fn caret_under_a_chinese_move_counts_display_columns() {
+    let r = check_slip("chinese", "马８进９", "马８退９");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("8 | ")).unwrap();
+    let caret = lines[at + 1];
+    // `1. 马八进七 卒３进１ 2. 炮二平四 ` is 3 + 8 + 1 + 8 + 1 + 3 + 8 + 1 = 33 columns
+    assert_eq!(caret, format!("  | {}{}", " ".repeat(33), "^".repeat(8)), "{}", r.stdout);
+}
