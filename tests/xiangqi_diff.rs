@@ -163,3 +163,37 @@ fn game_option_reads_untagged_records_as_xiangqi() {
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("B has 炮８进４"), "{}", r.stdout);
 }
+
+/// `show` draws a xiangqi board for a xiangqi record, and `--game xiangqi` reads an
+/// untagged one as xiangqi (it drew a chess board and exited 0).
+#[test]
+fn show_draws_a_xiangqi_board() {
+    let r = kyphu(
+        &["show", "--ply", "3", "corpus/xiangqi/tao-hu-1999-vi-old.pgn"],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.starts_with("Tao Hanming – Hu Ronghua, after 2. P2-4\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("   ~~~~~~~~~~~~~~~~~\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("   a b c d e f g h i\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "FEN: rnbakabnr/9/1c5c1/p3p1p1p/2p6/9/P1P1P1P1P/1CN2C3/9/R1BAKABNR b - - 3 2"
+        ),
+        "{}",
+        r.stdout
+    );
+    let untagged = record("chinese").replace("[Game \"Chinese Chess\"]\n", "");
+    let r = kyphu(&["show", "--game", "xiangqi", "--ply", "3", "-"], &untagged);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("after 2. 炮二平四")
+            && r.stdout.contains("1CN2C3/9/R1BAKABNR b - - 3 2"),
+        "{}",
+        r.stdout
+    );
+}
