@@ -41,7 +41,8 @@ fn different_xiangqi_records_are_not_the_same_game_of_0_plies() {
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(!r.stdout.contains("same game"), "{}", r.stdout);
     assert!(
-        r.stdout.contains("The records agree on the first 14 plies."),
+        r.stdout
+            .contains("The records agree on the first 14 plies."),
         "{}",
         r.stdout
     );
@@ -123,10 +124,14 @@ fn missing_move_in_b_new_vietnamese() {
     // the other way round: A (the record on standard input's partner) lacks nothing, B
     // has a move pair A does not
     let a_text = edit(&record("vi-new"), "8. Pb4 Bg5 ", "");
-    let r = kyphu(&["diff", "-", "corpus/xiangqi/tao-hu-1999-vi-new.pgn"], &a_text);
+    let r = kyphu(
+        &["diff", "-", "corpus/xiangqi/tao-hu-1999-vi-new.pgn"],
+        &a_text,
+    );
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(
-        r.stdout.contains("B has `Pb4 Bg5` at corpus/xiangqi/tao-hu-1999-vi-new.pgn:")
+        r.stdout
+            .contains("B has `Pb4 Bg5` at corpus/xiangqi/tao-hu-1999-vi-new.pgn:")
             && r.stdout.contains("a missing move pair"),
         "{}",
         r.stdout
@@ -169,12 +174,18 @@ fn game_option_reads_untagged_records_as_xiangqi() {
 #[test]
 fn show_draws_a_xiangqi_board() {
     let r = kyphu(
-        &["show", "--ply", "3", "corpus/xiangqi/tao-hu-1999-vi-old.pgn"],
+        &[
+            "show",
+            "--ply",
+            "3",
+            "corpus/xiangqi/tao-hu-1999-vi-old.pgn",
+        ],
         "",
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout.starts_with("Tao Hanming – Hu Ronghua, after 2. P2-4\n"),
+        r.stdout
+            .starts_with("Tao Hanming – Hu Ronghua, after 2. P2-4\n"),
         "{}",
         r.stdout
     );
@@ -191,8 +202,7 @@ fn show_draws_a_xiangqi_board() {
     let r = kyphu(&["show", "--game", "xiangqi", "--ply", "3", "-"], &untagged);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout.contains("after 2. 炮二平四")
-            && r.stdout.contains("1CN2C3/9/R1BAKABNR b - - 3 2"),
+        r.stdout.contains("after 2. 炮二平四") && r.stdout.contains("1CN2C3/9/R1BAKABNR b - - 3 2"),
         "{}",
         r.stdout
     );

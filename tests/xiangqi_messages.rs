@@ -142,10 +142,19 @@ fn ambiguous_moves_named_and_listed_in_their_notation() {
             r.stdout
         );
     }
-    insta::assert_snapshot!("xiangqi_ambiguous_chinese", ambiguous("chinese", "车九进一").stdout);
+    insta::assert_snapshot!(
+        "xiangqi_ambiguous_chinese",
+        ambiguous("chinese", "车九进一").stdout
+    );
     insta::assert_snapshot!("xiangqi_ambiguous_wxf", ambiguous("wxf", "R9+1").stdout);
-    insta::assert_snapshot!("xiangqi_ambiguous_vi_old", ambiguous("vi-old", "X9.1").stdout);
-    insta::assert_snapshot!("xiangqi_ambiguous_vi_new", ambiguous("vi-new", "Xa1").stdout);
+    insta::assert_snapshot!(
+        "xiangqi_ambiguous_vi_old",
+        ambiguous("vi-old", "X9.1").stdout
+    );
+    insta::assert_snapshot!(
+        "xiangqi_ambiguous_vi_new",
+        ambiguous("vi-new", "Xa1").stdout
+    );
 }
 
 /// The caret under a move counts display columns: each Chinese character and each
@@ -157,5 +166,10 @@ fn caret_under_a_chinese_move_counts_display_columns() {
     let at = lines.iter().position(|l| l.starts_with("8 | ")).unwrap();
     let caret = lines[at + 1];
     // `1. 马八进七 卒３进１ 2. 炮二平四 ` is 3 + 8 + 1 + 8 + 1 + 3 + 8 + 1 = 33 columns
-    assert_eq!(caret, format!("  | {}{}", " ".repeat(33), "^".repeat(8)), "{}", r.stdout);
+    assert_eq!(
+        caret,
+        format!("  | {}{}", " ".repeat(33), "^".repeat(8)),
+        "{}",
+        r.stdout
+    );
 }

@@ -9,10 +9,10 @@ use std::{
 use super::{CliError, GameArg, ReadArgs, render::move_of_ply};
 use kyphu::{
     color::Color,
+    emit::{MoveStyle, XiangqiNotation},
     emit::{PgnOptions, pgn::to_pgn_string},
     model::diag::LineIndex,
     model::game::Game,
-    emit::{MoveStyle, XiangqiNotation},
     notation::xiangqi::Dialect,
     replay::diff::{Divergence, Reading, agreed_fen, compare_as},
     replay::replay,

@@ -451,7 +451,10 @@ mod tests {
         // counted, not columns: each of these characters takes two)
         let line = "1. 炮二平五 炮８平９ 2. 马二进三 炮９进１ 3. 车一平二 *";
         let col = 21;
-        assert_eq!(line.chars().skip(col).take(4).collect::<String>(), "炮９进１");
+        assert_eq!(
+            line.chars().skip(col).take(4).collect::<String>(),
+            "炮９进１"
+        );
         let (_, before, width) = escape_line(line, col, 4);
         assert_eq!((before.len(), width), (33, 8));
         // full-width chess, and chess with a combining mark before the move

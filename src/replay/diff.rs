@@ -203,7 +203,12 @@ pub fn compare(
 pub fn compare_as(a: &Game, b: &Game, reading_a: Reading, reading_b: Reading) -> Comparison {
     let la = line_of(a, reading_a);
     let lb = line_of(b, reading_b);
-    let agreed = la.keys.iter().zip(&lb.keys).take_while(|(x, y)| x == y).count();
+    let agreed = la
+        .keys
+        .iter()
+        .zip(&lb.keys)
+        .take_while(|(x, y)| x == y)
+        .count();
     let ply = agreed as u32 + 1;
     if agreed == la.keys.len()
         && agreed == lb.keys.len()

@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 pub mod diff;
 pub mod suggest;
-pub mod xiangqi_suggest;
 pub mod xiangqi_rules;
+pub mod xiangqi_suggest;
 
 mod chess_moves;
 mod fast;

@@ -242,7 +242,11 @@ pub fn illegal_reason_by_file(pos: &Position, e: IllegalMove) -> String {
         return "there is no piece there".to_owned();
     };
     let color = side(p.color);
-    let who = format!("the {color} {} on file {}", p.role, file_no(m.from, p.color));
+    let who = format!(
+        "the {color} {} on file {}",
+        p.role,
+        file_no(m.from, p.color)
+    );
     match e.reason {
         IllegalReason::EmptyOrigin => "there is no piece there".to_owned(),
         IllegalReason::NotYourPiece => format!(
