@@ -70,6 +70,9 @@ fn first_divergence_named_in_wxf() {
         r.stdout
     );
     insta::assert_snapshot!("xiangqi_diff_first_divergence_wxf", r.stdout);
+    // the notation named by --notation is the one the moves are named in
+    let named = diff("wxf", &b, &["--notation", "wxf"]);
+    assert_eq!(named.stdout, r.stdout);
 }
 
 #[test]

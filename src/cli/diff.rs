@@ -12,7 +12,7 @@ use kyphu::{
     emit::{MoveStyle, XiangqiNotation},
     emit::{PgnOptions, pgn::to_pgn_string},
     model::diag::LineIndex,
-    model::game::Game,
+    model::game::{Game, StartPosition},
     notation::xiangqi::Dialect,
     replay::diff::{Divergence, Reading, agreed_fen, compare_as},
     replay::replay,
@@ -45,7 +45,14 @@ pub struct DiffArgs {
     pub quiet: bool,
 }
 
-fn load(a: &DiffArgs, file: &str, variant: GameArg, number: u64) -> Result<Game, CliError> {
+/// Game `number` of `file`, and how its moves are read and named: the notation
+/// `--notation` gives, else the one the record is written in.
+fn load(
+    a: &DiffArgs,
+    file: &str,
+    variant: GameArg,
+    number: u64,
+) -> Result<(Game, Reading), CliError> {
     if file == "-" {
         super::stdin_hint();
     }
@@ -64,7 +71,12 @@ fn load(a: &DiffArgs, file: &str, variant: GameArg, number: u64) -> Result<Game,
     for raw in read.open(file)? {
         let raw = raw.map_err(CliError::Input)?;
         if !raw.junk && raw.index == wanted {
-            return Ok(replay(raw, &options));
+            let game = replay(raw, &options);
+            let reading = match (&game.start, options.xiangqi) {
+                (StartPosition::Xiangqi(_), Some(d)) => Reading::Xiangqi(d),
+                _ => Reading::of(&game),
+            };
+            return Ok((game, reading));
         }
     }
     Err(CliError::Usage(format!(
@@ -117,9 +129,8 @@ fn written_run(game: &Game, file: &str, at: u32, count: usize, fallback: &[Strin
 
 pub fn run(a: &DiffArgs) -> Result<ExitCode, CliError> {
     let (variant, number) = super::game_and_number(&a.game, a.number);
-    let ga = load(a, &a.a, variant, number)?;
-    let gb = load(a, &a.b, variant, number)?;
-    let (ra, rb) = (Reading::of(&ga), Reading::of(&gb));
+    let (ga, ra) = load(a, &a.a, variant, number)?;
+    let (gb, rb) = load(a, &a.b, variant, number)?;
     let c = compare_as(&ga, &gb, ra, rb);
     let mut s = String::new();
     let reading = |r: Reading| match r {

@@ -396,8 +396,10 @@ pub fn resolve_coord(c: &Coord, pos: &Position) -> Result<Move, Failure> {
             c.to
         ))),
         [] => Err(Failure::Illegal(
+            // the piece nearest the point, whose reason says most
             froms
-                .first()
+                .iter()
+                .min_by_key(|f| f.file().abs_diff(c.to.file()) + f.rank().abs_diff(c.to.rank()))
                 .and_then(|from| {
                     pos.check_move(Move {
                         from: *from,
