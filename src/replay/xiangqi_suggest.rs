@@ -297,8 +297,8 @@ mod tests {
         assert_eq!(distance("Ｃ２．５", "C2.5"), 0.0);
         assert_eq!(distance("炮2平5", "炮二平五"), 0.0);
         assert_eq!(distance("c2.5", "C2.5"), 0.3);
-        assert_eq!(distance("H2+3", "M2+3"), 0.5);
-        assert_eq!(distance("R1.2", "X1.2"), 0.5);
+        assert_eq!(distance("H2+3", "M2+3"), 0.6);
+        assert_eq!(distance("R1.2", "X1.2"), 0.6);
     }
 
     #[test]
