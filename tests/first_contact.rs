@@ -238,7 +238,9 @@ fn game_means_the_variant_and_number_the_game() {
     let other = dir.join("other.pgn");
     std::fs::write(
         &other,
-        "[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n",
+        // not `h2e2 h9g7 h0g2 i9h9`: those replay after A's first move pair, which the
+        // comparison (issue 26: as for chess) reports as a pair missing from B
+        "[Game \"Chinese Chess\"]\n\n1. h2e2 c6c5 2. h0g2 h9g7 *\n",
     )
     .unwrap();
     let differ = kyphu(

@@ -9,10 +9,12 @@ use std::{
 use super::{CliError, GameArg, ReadArgs, render::move_of_ply};
 use kyphu::{
     color::Color,
+    emit::{MoveStyle, XiangqiNotation},
     emit::{PgnOptions, pgn::to_pgn_string},
     model::diag::LineIndex,
-    model::game::Game,
-    replay::diff::{Divergence, agreed_fen, compare, table_of},
+    model::game::{Game, StartPosition},
+    notation::xiangqi::Dialect,
+    replay::diff::{Divergence, Reading, agreed_fen, compare_as},
     replay::replay,
 };
 
@@ -43,7 +45,14 @@ pub struct DiffArgs {
     pub quiet: bool,
 }
 
-fn load(a: &DiffArgs, file: &str, variant: GameArg, number: u64) -> Result<Game, CliError> {
+/// Game `number` of `file`, and how its moves are read and named: the notation
+/// `--notation` gives, else the one the record is written in.
+fn load(
+    a: &DiffArgs,
+    file: &str,
+    variant: GameArg,
+    number: u64,
+) -> Result<(Game, Reading), CliError> {
     if file == "-" {
         super::stdin_hint();
     }
@@ -62,7 +71,12 @@ fn load(a: &DiffArgs, file: &str, variant: GameArg, number: u64) -> Result<Game,
     for raw in read.open(file)? {
         let raw = raw.map_err(CliError::Input)?;
         if !raw.junk && raw.index == wanted {
-            return Ok(replay(raw, &options));
+            let game = replay(raw, &options);
+            let reading = match (&game.start, options.xiangqi) {
+                (StartPosition::Xiangqi(_), Some(d)) => Reading::Xiangqi(d),
+                _ => Reading::of(&game),
+            };
+            return Ok((game, reading));
         }
     }
     Err(CliError::Usage(format!(
@@ -73,14 +87,13 @@ fn load(a: &DiffArgs, file: &str, variant: GameArg, number: u64) -> Result<Game,
 /// `12.`/`12...` and the side, for ply `ply` of `game`.
 fn move_label(game: &Game, ply: u32) -> String {
     let (n, side) = move_of_ply(game, ply);
-    format!(
-        "move {n} {}",
-        if side == Color::White {
-            "white"
-        } else {
-            "black"
-        }
-    )
+    let xiangqi = game.kind() == kyphu::model::game::GameKind::Xiangqi;
+    let side = match (side, xiangqi) {
+        (Color::White, false) => "white",
+        (Color::White, true) => "red",
+        (Color::Black, _) => "black",
+    };
+    format!("move {n} {side}")
 }
 
 /// Where main-line ply `ply` of `game` was written, if it was read.
@@ -116,17 +129,16 @@ fn written_run(game: &Game, file: &str, at: u32, count: usize, fallback: &[Strin
 
 pub fn run(a: &DiffArgs) -> Result<ExitCode, CliError> {
     let (variant, number) = super::game_and_number(&a.game, a.number);
-    let ga = load(a, &a.a, variant, number)?;
-    let gb = load(a, &a.b, variant, number)?;
-    let (ta, tb) = (table_of(&ga), table_of(&gb));
-    let c = compare(&ga, &gb, ta, tb);
+    let (ga, ra) = load(a, &a.a, variant, number)?;
+    let (gb, rb) = load(a, &a.b, variant, number)?;
+    let c = compare_as(&ga, &gb, ra, rb);
     let mut s = String::new();
-    let reading = |g: &Game, table: &kyphu::notation::chess::PieceTable| match g.kind() {
-        kyphu::model::game::GameKind::Xiangqi => "xiangqi".to_owned(),
-        _ => format!("piece letters {}", table.name),
+    let reading = |r: Reading| match r {
+        Reading::Xiangqi(d) => format!("xiangqi, notation {d}"),
+        Reading::Chess(table) => format!("piece letters {}", table.name),
     };
-    let _ = writeln!(s, "A: {} (game {number}), {}", a.a, reading(&ga, ta));
-    let _ = writeln!(s, "B: {} (game {number}), {}", a.b, reading(&gb, tb));
+    let _ = writeln!(s, "A: {} (game {number}), {}", a.a, reading(ra));
+    let _ = writeln!(s, "B: {} (game {number}), {}", a.b, reading(rb));
     let differs = c.divergence != Divergence::Identical;
     match &c.divergence {
         Divergence::Identical => {
@@ -194,6 +206,14 @@ pub fn run(a: &DiffArgs) -> Result<ExitCode, CliError> {
             &common,
             &PgnOptions {
                 reduced: true,
+                // a xiangqi record's common part in A's own notation
+                moves: match ra {
+                    Reading::Xiangqi(Dialect::Iccs) | Reading::Chess(_) => MoveStyle::default(),
+                    Reading::Xiangqi(d) => MoveStyle {
+                        xiangqi: XiangqiNotation::Dialect(d),
+                        ..MoveStyle::default()
+                    },
+                },
                 ..PgnOptions::default()
             },
         ));

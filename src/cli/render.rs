@@ -3,6 +3,7 @@
 
 use kyphu::model::diag::Code;
 use std::borrow::Cow;
+use unicode_width::UnicodeWidthChar;
 
 use serde::Serialize;
 
@@ -27,7 +28,8 @@ pub struct Located<'a> {
     pub line: Option<u64>,
     pub column: Option<u32>,
     pub ply: Option<u32>,
-    /// The move number and side the ply falls on (`12`, `black`).
+    /// The move number and side the ply falls on (`12`, `black`; `red` for Red in
+    /// xiangqi).
     #[serde(rename = "move")]
     pub move_number: Option<u32>,
     pub side: Option<&'static str>,
@@ -152,8 +154,9 @@ pub fn escape(s: &str) -> Cow<'_, str> {
 
 /// A source line as shown under a diagnostic, with the control characters but tabs
 /// escaped, and the caret's place in it: what goes before the caret (a tab under a
-/// tab, a space under each other character shown) and the caret's width, for the
-/// `width` characters from character `col` of `line`.
+/// tab, as many spaces as each other character shown takes display columns) and the
+/// caret's width in display columns (at least 1), for the `width` characters from
+/// character `col` of `line`.
 fn escape_line(line: &str, col: usize, width: usize) -> (String, String, usize) {
     let mut shown = String::with_capacity(line.len());
     let mut before = String::with_capacity(col);
@@ -165,7 +168,13 @@ fn escape_line(line: &str, col: usize, width: usize) -> (String, String, usize) 
         } else {
             shown.push(c);
         }
-        let w = shown.get(start..).map_or(1, |s| s.chars().count());
+        // display columns: an East Asian wide character (炮, full-width ２) takes two,
+        // a combining mark none; an escape (`\u{1b}`) its characters
+        let w = if c != '\t' && is_control(c) {
+            shown.get(start..).map_or(1, |s| s.chars().count())
+        } else {
+            UnicodeWidthChar::width(c).unwrap_or(0)
+        };
         if i < col {
             if c == '\t' {
                 before.push('\t');
@@ -180,7 +189,7 @@ fn escape_line(line: &str, col: usize, width: usize) -> (String, String, usize) 
     // a caret past the end of the line (at the end of the text)
     before.extend(std::iter::repeat_n(' ', col.saturating_sub(len)));
     caret += (col + width).saturating_sub(len.max(col));
-    (shown, before, caret)
+    (shown, before, caret.max(1))
 }
 
 /// Characters of a long source line shown around the caret.
@@ -250,7 +259,11 @@ impl<'a> Located<'a> {
         let (move_number, side) = match d.ply {
             Some(p) => {
                 let (n, c) = move_of_ply(game, p);
-                (Some(n), Some(c.fold("white", "black")))
+                let first = match game.start {
+                    StartPosition::Xiangqi(_) => "red",
+                    StartPosition::Chess(_) => "white",
+                };
+                (Some(n), Some(c.fold(first, "black")))
             }
             None => (None, None),
         };
@@ -430,6 +443,25 @@ mod tests {
         assert_eq!((before.as_str(), width), ("  ", 1));
         let (_, before, width) = escape_line("e4 \x07", 3, 1);
         assert_eq!((before.as_str(), width), ("   ", 4));
+    }
+
+    #[test]
+    fn caret_counts_display_columns_of_wide_characters() {
+        // issue 26: the caret under 炮９进１ stood two moves too early (characters
+        // counted, not columns: each of these characters takes two)
+        let line = "1. 炮二平五 炮８平９ 2. 马二进三 炮９进１ 3. 车一平二 *";
+        let col = 21;
+        assert_eq!(
+            line.chars().skip(col).take(4).collect::<String>(),
+            "炮９进１"
+        );
+        let (_, before, width) = escape_line(line, col, 4);
+        assert_eq!((before.len(), width), (33, 8));
+        // full-width chess, and chess with a combining mark before the move
+        let (_, before, width) = escape_line("1. Ｎｆ３ Nc6", 7, 3);
+        assert_eq!((before.len(), width), (10, 3));
+        let (_, before, width) = escape_line("Nguye\u{302}\u{303}n 1. e4", 12, 2);
+        assert_eq!((before.len(), width), (10, 2));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::{
     model::board::Board,
     model::game::{AnyMove, Game, StartPosition},
     notation::chess::{self as san, PieceTable},
+    notation::xiangqi as xq,
     replay::final_chess_position,
 };
 
@@ -40,34 +41,53 @@ pub struct Comparison {
     pub divergence: Divergence,
 }
 
-/// The main line of a game as canonical SAN (ICCS for xiangqi), and the written tokens that were
-/// not resolved (the `unparsed` rest, move numbers and results dropped).
-fn moves_and_rest(game: &Game) -> (Vec<String>, Vec<String>) {
-    let mut sans = Vec::new();
-    if let StartPosition::Chess(start) = &game.start {
-        let mut pos = (**start).clone();
-        for node in &game.moves.moves {
-            match &node.mv {
-                AnyMove::Chess(m) => {
-                    sans.push(san::pgn_san(&pos, m));
-                    pos.play_unchecked(m);
-                }
-                AnyMove::Null => {
-                    sans.push("--".into());
-                    pos.play_null();
-                }
-                AnyMove::Xiangqi(m) => sans.push(m.iccs()),
-            }
+/// How a record's moves are read and named: chess piece letters, or a xiangqi notation.
+#[derive(Clone, Copy, Debug)]
+pub enum Reading {
+    /// Chess, with these piece letters (moves are named in English SAN).
+    Chess(&'static PieceTable),
+    /// Xiangqi in this notation (moves are named in its canonical form).
+    Xiangqi(xq::Dialect),
+}
+
+impl Reading {
+    /// How `game` was written: for chess the piece letters its main line replays with
+    /// ([`table_of`]), for xiangqi the notation its written moves read in
+    /// ([`dialect_of`]).
+    pub fn of(game: &Game) -> Reading {
+        match &game.start {
+            StartPosition::Chess(_) => Reading::Chess(table_of(game)),
+            StartPosition::Xiangqi(_) => Reading::Xiangqi(dialect_of(game)),
         }
-    } else {
-        // a xiangqi record: its moves in ICCS, which names each move once
-        sans.extend(game.moves.moves.iter().map(|node| match &node.mv {
-            AnyMove::Xiangqi(m) => m.iccs(),
-            AnyMove::Chess(_) | AnyMove::Null => "--".to_owned(),
-        }));
     }
-    let rest = game
-        .unparsed
+}
+
+/// The notation a xiangqi game was written in: the one its written main line (or, when
+/// no move was read, its unread rest) replays in, as the replay infers it. ICCS for a
+/// chess game or an empty record.
+pub fn dialect_of(game: &Game) -> xq::Dialect {
+    let StartPosition::Xiangqi(start) = &game.start else {
+        return xq::Dialect::Iccs;
+    };
+    // one token per written move element: Chinese moves written together share a span
+    let mut tokens: Vec<&str> = Vec::new();
+    let mut last = None;
+    for node in &game.moves.moves {
+        if last != Some(node.span) {
+            tokens.push(game.written(node));
+            last = Some(node.span);
+        }
+    }
+    let rest = rest_tokens(game);
+    if tokens.is_empty() {
+        tokens.extend(rest.iter().map(String::as_str));
+    }
+    xq::infer_dialect(start, &tokens).0
+}
+
+/// The written tokens of a game's unread rest, move numbers and results dropped.
+fn rest_tokens(game: &Game) -> Vec<String> {
+    game.unparsed
         .as_deref()
         .map(|u| {
             u.split_whitespace()
@@ -81,24 +101,88 @@ fn moves_and_rest(game: &Game) -> (Vec<String>, Vec<String>) {
                 .map(str::to_owned)
                 .collect()
         })
-        .unwrap_or_default();
-    (sans, rest)
+        .unwrap_or_default()
+}
+
+/// A record's main line: each move's key (what identifies it: canonical English SAN
+/// for chess, ICCS for xiangqi) and its name (canonical SAN for chess, the move in the
+/// record's own xiangqi notation), and the written tokens that were not resolved (the
+/// `unparsed` rest), which are their own keys and names.
+struct Line {
+    keys: Vec<String>,
+    names: Vec<String>,
+    rest: Vec<String>,
+}
+
+fn line_of(game: &Game, reading: Reading) -> Line {
+    let mut keys = Vec::new();
+    let mut names = Vec::new();
+    match &game.start {
+        StartPosition::Chess(start) => {
+            let mut pos = (**start).clone();
+            for node in &game.moves.moves {
+                let key = match &node.mv {
+                    AnyMove::Chess(m) => {
+                        let s = san::pgn_san(&pos, m);
+                        pos.play_unchecked(m);
+                        s
+                    }
+                    AnyMove::Null => {
+                        pos.play_null();
+                        "--".into()
+                    }
+                    AnyMove::Xiangqi(m) => m.iccs(),
+                };
+                names.push(key.clone());
+                keys.push(key);
+            }
+        }
+        StartPosition::Xiangqi(start) => {
+            let mut pos = (**start).clone();
+            let dialect = match reading {
+                Reading::Xiangqi(d) => d,
+                Reading::Chess(_) => xq::Dialect::Iccs,
+            };
+            for node in &game.moves.moves {
+                let AnyMove::Xiangqi(m) = &node.mv else {
+                    keys.push("--".to_owned());
+                    names.push("--".to_owned());
+                    let _ = pos.play_null();
+                    continue;
+                };
+                let mut name = String::new();
+                xq::write(&mut name, &pos, *m, dialect);
+                pos.play_unchecked(*m);
+                keys.push(m.iccs());
+                names.push(name);
+            }
+        }
+    }
+    Line {
+        keys,
+        names,
+        rest: rest_tokens(game),
+    }
 }
 
 /// How many of `tokens` replay from the position of `game` after its first `plies`
-/// main-line moves, read with `table`.
-fn replays_from(game: &Game, plies: usize, tokens: &[String], table: &'static PieceTable) -> usize {
+/// main-line moves, read as `reading` says.
+fn replays_from(game: &Game, plies: usize, tokens: &[String], reading: Reading) -> usize {
     let mut board = Board::new(&game.start);
     for node in game.moves.moves.iter().take(plies) {
         board.play(&node.mv);
     }
-    let Board::Chess(mut pos) = board else {
-        return 0;
-    };
-    tokens
-        .iter()
-        .take_while(|t| san::read_play(t, table, &mut pos).is_ok())
-        .count()
+    match (board, reading) {
+        (Board::Chess(mut pos), Reading::Chess(table)) => tokens
+            .iter()
+            .take_while(|t| san::read_play(t, table, &mut pos).is_ok())
+            .count(),
+        (Board::Xiangqi(mut pos), Reading::Xiangqi(dialect)) => tokens
+            .iter()
+            .take_while(|t| xq::read_play_many(t, dialect, &mut pos).is_ok())
+            .count(),
+        _ => 0,
+    }
 }
 
 /// Compares two chess records of one game. `table_a`/`table_b` are the piece letters
@@ -109,32 +193,49 @@ pub fn compare(
     table_a: &'static PieceTable,
     table_b: &'static PieceTable,
 ) -> Comparison {
-    let (sa, rest_a) = moves_and_rest(a);
-    let (sb, rest_b) = moves_and_rest(b);
-    let agreed = sa.iter().zip(&sb).take_while(|(x, y)| x == y).count();
+    compare_as(a, b, Reading::Chess(table_a), Reading::Chess(table_b))
+}
+
+/// Compares two records of one game, chess or xiangqi, each read as its `Reading`
+/// says ([`Reading::of`]): moves are told apart by what they are (SAN, ICCS) and named
+/// in the findings as each record writes them (SAN for chess, the record's own
+/// notation for xiangqi).
+pub fn compare_as(a: &Game, b: &Game, reading_a: Reading, reading_b: Reading) -> Comparison {
+    let la = line_of(a, reading_a);
+    let lb = line_of(b, reading_b);
+    let agreed = la
+        .keys
+        .iter()
+        .zip(&lb.keys)
+        .take_while(|(x, y)| x == y)
+        .count();
     let ply = agreed as u32 + 1;
-    if agreed == sa.len() && agreed == sb.len() && rest_a.is_empty() && rest_b.is_empty() {
+    if agreed == la.keys.len()
+        && agreed == lb.keys.len()
+        && la.rest.is_empty()
+        && lb.rest.is_empty()
+    {
         return Comparison {
             agreed,
             divergence: Divergence::Identical,
         };
     }
-    // The rest of each record from the divergence, as written tokens or resolved SAN.
-    let tail = |s: &[String], rest: &[String]| -> Vec<String> {
-        s[agreed.min(s.len())..]
+    // The rest of each record from the divergence, as written tokens or named moves.
+    let tail = |l: &Line| -> Vec<String> {
+        l.names[agreed.min(l.names.len())..]
             .iter()
-            .chain(rest)
+            .chain(&l.rest)
             .cloned()
             .collect()
     };
-    let tail_a = tail(&sa, &rest_a);
-    let tail_b = tail(&sb, &rest_b);
+    let tail_a = tail(&la);
+    let tail_b = tail(&lb);
     if tail_a.is_empty() || tail_b.is_empty() {
         return Comparison {
             agreed,
             divergence: Divergence::Prefix {
-                a_plies: sa.len(),
-                b_plies: sb.len(),
+                a_plies: la.keys.len(),
+                b_plies: lb.keys.len(),
             },
         };
     }
@@ -143,14 +244,14 @@ pub fn compare(
     let full_a = a.moves.moves.len();
     let full_b = b.moves.moves.len();
     for k in 1..=2usize {
-        for (record, game, full, skipped, other_tail, table) in [
-            ('A', a, full_a, &tail_a, &tail_b, table_b),
-            ('B', b, full_b, &tail_b, &tail_a, table_a),
+        for (record, game, full, skipped, other_tail, reading) in [
+            ('A', a, full_a, &tail_a, &tail_b, reading_b),
+            ('B', b, full_b, &tail_b, &tail_a, reading_a),
         ] {
             if agreed + k > full || skipped.len() < k {
                 continue;
             }
-            let n = replays_from(game, agreed + k, other_tail, table);
+            let n = replays_from(game, agreed + k, other_tail, reading);
             if n >= other_tail.len().min(4) && n > 0 {
                 return Comparison {
                     agreed,
@@ -174,8 +275,16 @@ pub fn compare(
     }
 }
 
-/// The final position after the agreed plies, for printing the common part.
+/// The FEN of the position after the agreed plies, for printing the common part
+/// (chess or xiangqi).
 pub fn agreed_fen(a: &Game, agreed: usize) -> Option<String> {
+    if let StartPosition::Xiangqi(_) = &a.start {
+        let mut board = Board::new(&a.start);
+        for node in a.moves.moves.iter().take(agreed) {
+            board.play(&node.mv);
+        }
+        return Some(board.fen());
+    }
     let mut g = a.clone();
     g.moves.moves.truncate(agreed);
     final_chess_position(&g).map(|p| p.fen())

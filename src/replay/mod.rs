@@ -14,6 +14,7 @@ use std::sync::Arc;
 pub mod diff;
 pub mod suggest;
 pub mod xiangqi_rules;
+pub mod xiangqi_suggest;
 
 mod chess_moves;
 mod fast;

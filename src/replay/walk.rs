@@ -224,6 +224,17 @@ pub(super) fn walk(
                 .map(|s| s.san)
                 .collect();
         }
+        if let (Reader::Xiangqi(dialect), Board::Xiangqi(pos)) = (reader, &frame.pos)
+            && d.candidates.is_empty()
+        {
+            let following: Vec<&str> = crate::archive::MainLine::of(&raw.text, elements.clone())
+                .take(8)
+                .collect();
+            d.candidates = super::xiangqi_suggest::suggest(pos, token, &following, dialect, 3)
+                .into_iter()
+                .map(|s| s.text)
+                .collect();
+        }
         diagnostics.push(*d);
         let rest = movetext_text(raw, span.start as usize, movetext_end);
         // text an earlier pass kept (a `kyphu: unparsed` comment) stays before it

@@ -849,14 +849,14 @@ mod tests {
                 CN,
                 "炮二进五",
                 "illegal-move",
-                "illegal move 炮二进五: the red cannon on h2 cannot move to h7",
+                "illegal move 炮二进五: the red cannon on file 2 cannot move there",
             ),
             (
                 after_c25_h87_c54,
                 Dialect::Wxf,
                 "C2.5",
                 "illegal-move",
-                "illegal move C2.5: the black cannon on b7 cannot move to e7: the black general would be in check",
+                "illegal move C2.5: the black cannon on file 2 cannot move there: the black general would be in check",
             ),
             (
                 chariots,

@@ -232,6 +232,43 @@ pub fn illegal_reason(pos: &Position, e: IllegalMove) -> String {
     }
 }
 
+/// [`illegal_reason`] in the words of the traditional notations (Chinese, WXF, the
+/// Vietnamese marks), which name files counted from the mover's right and no board
+/// coordinates: `the black cannon on file 9 cannot move there: a black soldier stands
+/// there`, `…: the red general would be in check`.
+pub fn illegal_reason_by_file(pos: &Position, e: IllegalMove) -> String {
+    let m = e.mv;
+    let Some(p) = pos.piece_at(m.from) else {
+        return "there is no piece there".to_owned();
+    };
+    let color = side(p.color);
+    let who = format!(
+        "the {color} {} on file {}",
+        p.role,
+        file_no(m.from, p.color)
+    );
+    match e.reason {
+        IllegalReason::EmptyOrigin => "there is no piece there".to_owned(),
+        IllegalReason::NotYourPiece => format!(
+            "the {color} {} on file {} is the opponent's",
+            p.role,
+            file_no(m.from, p.color.other())
+        ),
+        IllegalReason::CannotReach => match pos.piece_at(m.to) {
+            Some(q) if q.color == p.color => {
+                format!("{who} cannot move there: a {color} {} stands there", q.role)
+            }
+            _ => format!("{who} cannot move there"),
+        },
+        IllegalReason::LeavesGeneralInCheck => {
+            format!("{who} cannot move there: the {color} general would be in check")
+        }
+        IllegalReason::GeneralsFacing => {
+            format!("{who} cannot move there: the generals would face each other")
+        }
+    }
+}
+
 /// Resolves a traditional move. `wxf_middle`: a file digit on a file holding three or
 /// five soldiers names the middle one (WXF `P3.4`). On success, the move and an
 /// optional note (front/rear left out).
@@ -278,8 +315,8 @@ pub fn resolve_trad(
                     origin_text(t.origin)
                 ),
                 Some((m, _)) => match pos.check_move(*m) {
-                    Err(e) => illegal_reason(pos, e),
-                    Ok(()) => format!("{} is not legal", m.iccs()),
+                    Err(e) => illegal_reason_by_file(pos, e),
+                    Ok(()) => "that move is not legal".to_owned(),
                 },
             }));
         }
@@ -359,8 +396,10 @@ pub fn resolve_coord(c: &Coord, pos: &Position) -> Result<Move, Failure> {
             c.to
         ))),
         [] => Err(Failure::Illegal(
+            // the piece nearest the point, whose reason says most
             froms
-                .first()
+                .iter()
+                .min_by_key(|f| f.file().abs_diff(c.to.file()) + f.rank().abs_diff(c.to.rank()))
                 .and_then(|from| {
                     pos.check_move(Move {
                         from: *from,
