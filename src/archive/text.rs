@@ -126,6 +126,13 @@ pub fn join_headings(games: &mut Vec<RawGame>) {
 /// kept as written. A record with none of the markup is left as it is (one search of its
 /// text).
 pub fn unwrap_markup(raw: &mut RawGame) {
+    // the markup is a record of its own (no tags) or was read as tags (`[pgn]`,
+    // `[game]`, `[b]`): a PGN game's text is not searched
+    let markup_tag =
+        |t: &super::RawTag| matches!(raw.tag_name(t), "pgn" | "PGN" | "game" | "GAME" | "b" | "B");
+    if !raw.tags.is_empty() && !raw.tags.iter().any(markup_tag) {
+        return;
+    }
     let text = raw.text.as_bytes();
     let pgn = memchr::memmem::find(text, b"[/pgn]").is_some();
     let block = memchr::memmem::find(text, b"START{").is_some();
