@@ -264,3 +264,16 @@ fn a_tagged_game_cut_short_stays_partial() {
     assert_eq!(g.status(), Status::Partial);
     assert_eq!(g.unparsed.as_deref(), Some("a"));
 }
+
+/// Each half-move a paragraph of its own, with notes between: Black's `1. … d5` after a
+/// blank line continues the record, it does not start another game.
+#[test]
+fn half_moves_in_paragraphs() {
+    let text = "1. d4\n\nPedone di Regina.\n\n1. … d5\n\nUna risposta naturale.\n\n2. Af4\n";
+    let g = one(text);
+    assert_eq!(moves(&g), ["d2d4", "d7d5", "c1f4"]);
+    assert_eq!(
+        comments(&g),
+        ["Pedone di Regina.", "Una risposta naturale."]
+    );
+}

@@ -37,6 +37,39 @@ fn heading(raw: &RawGame) -> bool {
                 .any(|e| matches!(e, Element::Move { .. })))
 }
 
+/// Does `raw` continue the record before it: no tags, and it opens on Black's first
+/// move (`1. … d5`, each half-move a paragraph of its own, which the reader takes for a
+/// new game at the `1.` after a blank line)?
+fn continues(raw: &RawGame) -> bool {
+    raw.tags.is_empty()
+        && !raw.junk
+        && matches!(
+            raw.movetext.first(),
+            Some(Element::MoveNumber {
+                number: 1,
+                black: true,
+                ..
+            })
+        )
+}
+
+/// `game` appended to `to`: the texts joined, the spans of `game` moved.
+fn append(to: &mut RawGame, game: RawGame) {
+    let shift = to.text.len() as u32;
+    to.movetext.extend(shifted(&game.movetext, shift));
+    let moved = |s: Span| Span::new(s.start + shift, s.end + shift);
+    to.diagnostics
+        .extend(game.diagnostics.into_iter().map(|mut d| {
+            d.span = d.span.map(moved);
+            d
+        }));
+    to.result = game.result.map(|(r, s)| (r, moved(s))).or(to.result);
+    to.text.push_str(&game.text);
+    to.byte_end = game.byte_end;
+    to.move_letters = None;
+    to.counts = None;
+}
+
 /// Joins each heading (a title, players and event on lines of their own: [`heading`])
 /// to the tagless record right after it in the input, as that record's first comment,
 /// verbatim, with a `text-kept` note: the reader had set it apart as text between games
@@ -46,12 +79,26 @@ pub fn join_headings(games: &mut Vec<RawGame>) {
     for g in games.iter_mut() {
         unwrap_markup(g);
     }
-    if games.len() < 2 || !games.iter().any(heading) {
+    if games.len() < 2 || !games.iter().any(|g| heading(g) || continues(g)) {
         return;
     }
     let old = std::mem::take(games);
     let mut held: Option<RawGame> = None;
     for g in old {
+        if continues(&g)
+            && let Some(prev) = games.last_mut()
+            && prev.tags.is_empty()
+            && !prev.junk
+            && prev.byte_end == g.byte_start
+            && prev.decoding == g.decoding
+        {
+            let prev = std::mem::replace(prev, g);
+            if let Some(last) = games.last_mut() {
+                let g = std::mem::replace(last, prev);
+                append(last, g);
+            }
+            continue;
+        }
         if let Some(h) = held.take() {
             let adjacent = h.byte_end == g.byte_start
                 || h.byte_start == g.byte_start && h.byte_end == g.byte_end;
@@ -79,6 +126,13 @@ pub fn join_headings(games: &mut Vec<RawGame>) {
 /// kept as written. A record with none of the markup is left as it is (one search of its
 /// text).
 pub fn unwrap_markup(raw: &mut RawGame) {
+    // the markup is a record of its own (no tags) or was read as tags (`[pgn]`,
+    // `[game]`, `[b]`): a PGN game's text is not searched
+    let markup_tag =
+        |t: &super::RawTag| matches!(raw.tag_name(t), "pgn" | "PGN" | "game" | "GAME" | "b" | "B");
+    if !raw.tags.is_empty() && !raw.tags.iter().any(markup_tag) {
+        return;
+    }
     let text = raw.text.as_bytes();
     let pgn = memchr::memmem::find(text, b"[/pgn]").is_some();
     let block = memchr::memmem::find(text, b"START{").is_some();
@@ -153,6 +207,40 @@ pub fn unwrap_markup(raw: &mut RawGame) {
     raw.counts = Some(syntax.counts);
 }
 
+/// `elements` with every span moved `shift` bytes on.
+fn shifted(elements: &[Element], shift: u32) -> impl Iterator<Item = Element> + '_ {
+    let moved = move |s: Span| Span::new(s.start + shift, s.end + shift);
+    elements.iter().map(move |e| match *e {
+        Element::MoveNumber {
+            number,
+            black,
+            span,
+        } => Element::MoveNumber {
+            number,
+            black,
+            span: moved(span),
+        },
+        Element::Move { span, ep } => Element::Move {
+            span: moved(span),
+            ep: ep.and_then(|p| std::num::NonZeroU32::new(p.get() + shift)),
+        },
+        Element::Annotation { span } => Element::Annotation { span: moved(span) },
+        Element::Comment { kind, closed, body } => Element::Comment {
+            kind,
+            closed,
+            body: moved(body),
+        },
+        Element::Nag { value, span } => Element::Nag {
+            value,
+            span: moved(span),
+        },
+        Element::DrawOffer { span } => Element::DrawOffer { span: moved(span) },
+        Element::StartVariation { span } => Element::StartVariation { span: moved(span) },
+        Element::EndVariation { span } => Element::EndVariation { span: moved(span) },
+        Element::Escape { span } => Element::Escape { span: moved(span) },
+    })
+}
+
 /// `head` as the first comment of `game`: the texts joined, the spans of `game` moved.
 fn joined(head: RawGame, mut game: RawGame) -> RawGame {
     let shift = head.text.len() as u32;
@@ -164,37 +252,7 @@ fn joined(head: RawGame, mut game: RawGame) -> RawGame {
         closed: false,
         body,
     });
-    for e in &game.movetext {
-        movetext.push(match *e {
-            Element::MoveNumber {
-                number,
-                black,
-                span,
-            } => Element::MoveNumber {
-                number,
-                black,
-                span: moved(span),
-            },
-            Element::Move { span, ep } => Element::Move {
-                span: moved(span),
-                ep: ep.and_then(|p| std::num::NonZeroU32::new(p.get() + shift)),
-            },
-            Element::Annotation { span } => Element::Annotation { span: moved(span) },
-            Element::Comment { kind, closed, body } => Element::Comment {
-                kind,
-                closed,
-                body: moved(body),
-            },
-            Element::Nag { value, span } => Element::Nag {
-                value,
-                span: moved(span),
-            },
-            Element::DrawOffer { span } => Element::DrawOffer { span: moved(span) },
-            Element::StartVariation { span } => Element::StartVariation { span: moved(span) },
-            Element::EndVariation { span } => Element::EndVariation { span: moved(span) },
-            Element::Escape { span } => Element::Escape { span: moved(span) },
-        });
-    }
+    movetext.extend(shifted(&game.movetext, shift));
     let mut diagnostics = vec![
         Diagnostic::note(
             Code::TextKept,

@@ -55,9 +55,10 @@ pub(super) fn detect_variant(tags: &Tags) -> Result<Variant, Diagnostic> {
 /// Does a tag name the game (`Game`, `Red`, `Format`, `Variant`)? When none does, the
 /// game is told from the content ([`content_variant`], `replay::text`).
 pub(super) fn variant_named(tags: &Tags) -> bool {
-    ["Game", "Red", "Format", "Variant"]
-        .iter()
-        .any(|n| tags.get(n).is_some_and(|v| !v.trim().is_empty()))
+    // one pass over the tags (every game asks)
+    tags.iter().any(|(name, value)| {
+        matches!(name, "Game" | "Red" | "Format" | "Variant") && !value.trim().is_empty()
+    })
 }
 
 /// The game of a record no tag names, told before its walk: xiangqi when a xiangqi
