@@ -16,7 +16,7 @@ use super::{
     render::{Fens, Located},
 };
 use kyphu::{
-    archive::{ArchiveReader, Piece, RawGame, csv::ScoresheetReader},
+    archive::{Piece, RawGame},
     emit::{
         self, CsvOptions, JsonOptions, MoveStyle, PgnOptions, ScoresheetWriter, XiangqiNotation,
         json::{JsonBuf, JsonRenderer},
@@ -39,13 +39,19 @@ pub enum OutputFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum InputFormat {
-    /// By file name (`.csv` is a scoresheet) or content (a first line naming the
-    /// white and black columns is a scoresheet header), else PGN or plain movetext
+    /// By file name (`.csv` is a scoresheet, `.htm`/`.html` a DhtmlXQ page) or content
+    /// (a first line naming the white and black columns is a scoresheet header; the
+    /// `XQ` signature an XQF file; a `[DhtmlXQ` block a DhtmlXQ page), else PGN or
+    /// plain movetext
     Auto,
     /// PGN, or plain movetext with or without tags
     Pgn,
     /// A scoresheet typed into a spreadsheet (columns move/white/black or TT/Trắng/Đen)
     Csv,
+    /// XQF, the binary format of XQStudio (xiangqi)
+    Xqf,
+    /// DhtmlXQ (UBB) blocks in a text or HTML page (xiangqi)
+    Dhtmlxq,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -607,33 +613,30 @@ fn write_error(output: Option<&Output>, e: io::Error) -> Result<CliError, CliErr
 }
 
 /// The games of `file` as the pipeline takes them, streamed: a scoresheet CSV
-/// (`--from csv`, a `.csv` name, or a first line that is a scoresheet header), else PGN
-/// or movetext.
+/// (`--from csv`, a `.csv` name, or a first line that is a scoresheet header), an XQF
+/// file (its `XQ` signature), a DhtmlXQ page (a `[DhtmlXQ` block in its first bytes,
+/// or an `.htm`/`.html` name), else PGN or movetext; a folder: every game file in it,
+/// in name order (`kyphu::archive::formats`).
 pub(super) fn source(
     read: &ReadArgs,
     from: InputFormat,
     file: &str,
 ) -> Result<Box<dyn Iterator<Item = io::Result<Piece>> + Send>, CliError> {
+    use kyphu::archive::formats::{self, Format};
+    let options = read.read_options()?;
+    if file != "-" && Path::new(file).is_dir() {
+        return formats::folder(Path::new(file), options).map_err(CliError::Input);
+    }
     let mut input =
         kyphu::bytes::open_wrapped(file, super::progress::counted).map_err(CliError::Input)?;
-    let is_csv = match from {
-        InputFormat::Csv => true,
-        InputFormat::Pgn => false,
-        InputFormat::Auto => {
-            file.to_ascii_lowercase().ends_with(".csv")
-                || kyphu::archive::csv::looks_like_scoresheet(
-                    input.peek(4096).map_err(CliError::Input)?,
-                )
-        }
+    let format = match from {
+        InputFormat::Csv => Format::Csv,
+        InputFormat::Pgn => Format::Pgn,
+        InputFormat::Xqf => Format::Xqf,
+        InputFormat::Dhtmlxq => Format::Dhtmlxq,
+        InputFormat::Auto => formats::sniff(input.peek(4096).map_err(CliError::Input)?, file),
     };
-    let options = read.read_options()?;
-    Ok(if is_csv {
-        let sheet = ScoresheetReader::new(input.reader, options.encoding)
-            .map_err(|e| CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))))?;
-        Box::new(sheet.map(|g| g.map(|g| Piece::from(g.raw))))
-    } else {
-        Box::new(ArchiveReader::new(input.reader, options).pieces())
-    })
+    formats::pieces(format, input.reader, file, options).map_err(CliError::Input)
 }
 
 #[cfg(test)]

@@ -190,8 +190,8 @@ pub(crate) fn notation_named(name: &str) -> Option<Dialect> {
 pub const MAX_THREADS: u64 = 256;
 
 impl ReadArgs {
-    /// Checks every reading option, and that every input file can be opened and is not
-    /// a folder, before any output is touched (an input that fails later, while it is
+    /// Checks every reading option, and that every input file can be opened (a folder:
+    /// that it holds a game file), before any output is touched (an input that fails later, while it is
     /// read, is an input error of the run).
     fn validate(&self, files: &[String]) -> Result<(), CliError> {
         self.lang()?;
@@ -202,10 +202,18 @@ impl ReadArgs {
                 CliError::Input(io::Error::new(e.kind(), format!("cannot open {file}: {e}")))
             };
             let opened = std::fs::File::open(file).map_err(named)?;
-            if opened.metadata().map_err(named)?.is_dir() {
+            // a folder is read file by file (`archive::formats::folder`): one with no
+            // game file is an error, not an empty run
+            if opened.metadata().map_err(named)?.is_dir()
+                && kyphu::archive::formats::folder_files(std::path::Path::new(file))
+                    .map_err(CliError::Input)?
+                    .is_empty()
+            {
                 return Err(CliError::Input(io::Error::new(
                     io::ErrorKind::IsADirectory,
-                    format!("cannot read {file}: it is a directory"),
+                    format!(
+                        "cannot read {file}: it is a directory with no game file (.xqf, .pgn, .csv, .htm, .html, .txt)"
+                    ),
                 )));
             }
         }

@@ -198,6 +198,12 @@ pub enum Code {
     XqPerpetualCheck,
     /// See docs/errors.md.
     XqRepetition,
+    /// An XQF file breaks its format (cut short, a square off the board, a comment
+    /// length past the end…): what could be read is kept.
+    XqfMalformed,
+    /// A DhtmlXQ block breaks its format (a tag closed by another name, moves that are
+    /// not groups of four digits, a branch with no parent…): the rest is read.
+    DhtmlxqMalformed,
 }
 
 impl Code {
@@ -216,6 +222,7 @@ impl Code {
         Code::CsvRecordTooLong,
         Code::CsvUnknownColumn,
         Code::CsvUnreadable,
+        Code::DhtmlxqMalformed,
         Code::EncodingGuessed,
         Code::EncodingReplaced,
         Code::EpMark,
@@ -259,6 +266,7 @@ impl Code {
         Code::XqNoCapture60,
         Code::XqPerpetualCheck,
         Code::XqRepetition,
+        Code::XqfMalformed,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -320,6 +328,8 @@ impl Code {
             Code::XqNoCapture60 => "xq-no-capture-60",
             Code::XqPerpetualCheck => "xq-perpetual-check",
             Code::XqRepetition => "xq-repetition",
+            Code::XqfMalformed => "xqf-malformed",
+            Code::DhtmlxqMalformed => "dhtmlxq-malformed",
         }
     }
 
