@@ -6,7 +6,8 @@
 //! PGN order), every comment (line, ply, text) and the header fields. Each game is
 //! then replayed: a game the independent check (pyffish) finds legal replays without
 //! an error, and each move it rejects is reported. External folders
-//! (`../shared/corpus/xiangqi/<source>/`) are skipped with a note when absent.
+//! (`../shared/corpus/xiangqi/<source>/`, or `$KYPHU_XIANGQI_EXTERNAL/<source>/`) are
+//! skipped with a note when absent.
 #![allow(clippy::unwrap_used)]
 
 use std::{
@@ -17,7 +18,7 @@ use std::{
 
 use kyphu::{
     archive::{
-        Element, RawGame, ReadOptions,
+        Element, Limits, RawGame, ReadOptions,
         formats::{self, Format},
     },
     model::diag::Severity,
@@ -107,6 +108,14 @@ fn canon(raw: &RawGame) -> Canon {
     out
 }
 
+/// The reference reader decodes GB18030 with Python, which maps the bytes A3 A0 to the
+/// private-use U+E5E5; the WHATWG Encoding Standard (encoding_rs, so kyphu) maps them
+/// to U+3000, the ideographic space the writers of those files meant (the names
+/// around it use U+3000 too).
+fn gb18030_whatwg(s: &str) -> String {
+    s.replace('\u{e5e5}', "\u{3000}")
+}
+
 fn expected_canon(g: &Value) -> Canon {
     let strs = |v: &Value| -> Vec<String> {
         v.as_array()
@@ -123,7 +132,7 @@ fn expected_canon(g: &Value) -> Canon {
             (
                 c["line"].as_u64().unwrap(),
                 c["ply"].as_u64().unwrap(),
-                c["text"].as_str().unwrap().to_owned(),
+                gb18030_whatwg(c["text"].as_str().unwrap()),
             )
         })
         .collect();
@@ -179,7 +188,7 @@ fn header_mismatches(
     let result = raw.result.map_or("*", |r| r.0.as_str());
     for (key, v) in header {
         let want = match v {
-            Value::String(s) => s.clone(),
+            Value::String(s) => gb18030_whatwg(s),
             other => other.to_string(),
         };
         let tag: String = match (xqf, key.as_str()) {
@@ -267,7 +276,17 @@ fn read_games(bytes: &[u8], name: &str) -> (Format, Vec<RawGame>) {
     let format = formats::sniff(bytes, name);
     let reader: Box<dyn std::io::BufRead + Send> = Box::new(std::io::Cursor::new(bytes.to_vec()));
     let mut games = Vec::new();
-    for p in formats::pieces(format, reader, name, ReadOptions::default()).unwrap() {
+    // the opening libraries hold up to 226,491 moves: over the default budget of
+    // elements (65,536), which would cut them (`game-too-long`, tested elsewhere)
+    let options = ReadOptions {
+        encoding: None,
+        limits: Limits {
+            max_elements: 1 << 22,
+            max_depth: 1 << 12,
+            ..Limits::default()
+        },
+    };
+    for p in formats::pieces(format, reader, name, options).unwrap() {
         p.unwrap().parse_into(&mut games);
     }
     games.retain(|g| !g.junk);
@@ -281,6 +300,11 @@ fn every_corpus_file_reads_as_the_reference_reader_reads_it() {
     expected_files(&root.join("corpus/xiangqi/expected"), &mut files);
     files.sort();
     assert!(files.len() >= 40, "{} expected files", files.len());
+    // the external folders: `../shared/corpus/xiangqi`, or a folder of the same layout
+    // named by KYPHU_XIANGQI_EXTERNAL (copies made from the upstream commits of the
+    // manifest, for the folders not yet in the shared corpus)
+    let external = std::env::var_os("KYPHU_XIANGQI_EXTERNAL")
+        .map_or_else(|| root.join("../shared/corpus/xiangqi"), PathBuf::from);
     let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
     let (mut n_files, mut n_games, mut n_moves, mut n_vars, mut n_comments) = (0, 0, 0, 0, 0);
     let mut failures = Vec::new();
@@ -291,7 +315,7 @@ fn every_corpus_file_reads_as_the_reference_reader_reads_it() {
         let data = if exp["copyable"].as_bool().unwrap() {
             root.join("corpus/xiangqi").join(source).join(rel)
         } else {
-            root.join("../shared/corpus/xiangqi").join(source).join(rel)
+            external.join(source).join(rel)
         };
         if !data.is_file() {
             *skipped.entry(source.to_owned()).or_default() += 1;
@@ -401,12 +425,19 @@ fn every_corpus_file_reads_as_the_reference_reader_reads_it() {
     }
     for (source, n) in &skipped {
         eprintln!(
-            "note: ../shared/corpus/xiangqi/{source} is absent: its {n} corpus files are skipped"
+            "note: {} is absent: its {n} corpus files are skipped",
+            external.join(source).display()
         );
     }
     eprintln!(
         "xqf/dhtmlxq corpus: {n_files} files, {n_games} games, {n_moves} moves, {n_vars} variations, {n_comments} comments read as expected"
     );
+    if !failures.is_empty() {
+        let _ = std::fs::write(
+            std::env::temp_dir().join("kyphu-xqf-failures.txt"),
+            failures.join("\n"),
+        );
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(n_games >= 40, "{n_games} games compared");
 }
@@ -471,4 +502,121 @@ fn cli_reads_xqf_from_stdin_folders_and_pages() {
         "{stdout}"
     );
     assert!(stdout.contains("junk-between-games"), "{stdout}");
+}
+
+/// The RawGames of a DhtmlXQ text, junk left out.
+fn dhtmlxq_games(text: &str) -> Vec<RawGame> {
+    read_games(text.as_bytes(), "page.txt").1
+}
+
+/// The DhtmlXQ blocks kyphu writes for `games`.
+fn written(games: &[RawGame]) -> Vec<String> {
+    games
+        .iter()
+        .map(|raw| {
+            let game = replay(raw.clone(), &ReplayOptions::default());
+            kyphu::emit::dhtmlxq::to_dhtmlxq_string(&game).unwrap()
+        })
+        .collect()
+}
+
+/// DhtmlXQ → kyphu → DhtmlXQ → kyphu reads the same games (start, every line, every
+/// comment, every tag, the result), and writing them again gives the same text; the
+/// XQF files of the corpus go through DhtmlXQ unchanged too (tree, comments, start).
+#[test]
+fn dhtmlxq_round_trip_is_unchanged() {
+    let root = Path::new(ROOT).join("corpus/xiangqi");
+    let mut files = Vec::new();
+    for dir in [
+        "dhtmlxq/kyphu-made",
+        "dhtmlxq/wukong-xiangqi-xqdb",
+        "xqf/kyphu-made",
+    ] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+            if e.file_name() != "LICENSE" {
+                files.push(e.path());
+            }
+        }
+    }
+    files.sort();
+    let mut games_checked = 0;
+    for path in &files {
+        let name = path.to_string_lossy().into_owned();
+        let (format, first) = read_games(&std::fs::read(path).unwrap(), &name);
+        let text1 = written(&first).concat();
+        let second = dhtmlxq_games(&text1);
+        assert_eq!(second.len(), first.len(), "{name}:\n{text1}");
+        for (a, b) in first.iter().zip(&second) {
+            assert_eq!(canon(a), canon(b), "{name}:\n{text1}");
+            assert!(
+                b.diagnostics.iter().all(|d| d.severity < Severity::Warning),
+                "{name}: {:?}",
+                b.diagnostics
+            );
+            if format == Format::Dhtmlxq {
+                let tags = |g: &RawGame| -> Vec<(String, String)> {
+                    g.tags
+                        .iter()
+                        .map(|t| (g.tag_name(t).to_owned(), g.tag_value(t).into_owned()))
+                        .collect()
+                };
+                assert_eq!(tags(a), tags(b), "{name}");
+                assert_eq!(a.result.map(|r| r.0), b.result.map(|r| r.0), "{name}");
+            }
+            games_checked += 1;
+        }
+        let text2 = written(&second).concat();
+        assert_eq!(text1, text2, "{name}");
+    }
+    assert!(games_checked >= 28, "{games_checked}");
+}
+
+/// Xiangqi PGN names its notation in a `Format` tag (ICCS, WXF), as the xiangqi PGN
+/// readers expect: cchess reads no ICCS move without it.
+#[test]
+fn xiangqi_pgn_output_names_its_format() {
+    use std::process::Command;
+    let bin = env!("CARGO_BIN_EXE_kyphu");
+    let input = "corpus/xiangqi/tao-hu-1999-iccs.pgn";
+    for (notation, format) in [("iccs", "ICCS"), ("wxf", "WXF")] {
+        let out = Command::new(bin)
+            .args(["convert", "--out-xiangqi", notation, input])
+            .current_dir(ROOT)
+            .output()
+            .unwrap();
+        let pgn = String::from_utf8(out.stdout).unwrap();
+        assert!(pgn.contains(&format!("[Format \"{format}\"]")), "{pgn}");
+        assert_eq!(
+            pgn.matches("[Format ").count(),
+            pgn.matches("[Game ").count(),
+            "{pgn}"
+        );
+    }
+    // the reader the convention is for, when it is installed
+    let out = Command::new(bin)
+        .args(["convert", "--out-xiangqi", "iccs", input])
+        .current_dir(ROOT)
+        .output()
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("kyphu-cchess-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.pgn");
+    std::fs::write(&file, &out.stdout).unwrap();
+    let script = "import sys, cchess\n\
+                  g = cchess.read_from_pgn(sys.argv[1])\n\
+                  print(len(g.dump_iccs_moves()[0]) if g.dump_iccs_moves() else 0)\n";
+    match Command::new("python3")
+        .args(["-c", script])
+        .arg(&file)
+        .output()
+    {
+        Ok(o) if o.status.success() => {
+            let n: usize = String::from_utf8_lossy(&o.stdout).trim().parse().unwrap();
+            assert_eq!(n, 29, "cchess read {n} moves of kyphu's ICCS PGN");
+        }
+        _ => eprintln!(
+            "note: python3 with the cchess package is absent: the cchess reading is skipped"
+        ),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

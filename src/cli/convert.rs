@@ -35,6 +35,8 @@ pub enum OutputFormat {
     Json,
     /// Scoresheet CSV, one row per move number
     Csv,
+    /// DhtmlXQ (UBB) blocks for the xiangqi web viewers; other text kept as it was
+    Dhtmlxq,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -479,6 +481,12 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                         item.rendered_len = item.rendered.len();
                         item.game = None;
                     }
+                    OutputFormat::Dhtmlxq => {
+                        // the page around the blocks, as it was
+                        item.rendered = game.source.text.clone().into_bytes();
+                        item.rendered_len = item.rendered.len();
+                        item.game = None;
+                    }
                     OutputFormat::Csv => {}
                 }
             } else if let Some(game) = &item.game {
@@ -492,6 +500,15 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                         let mut b = JsonBuf::from_vec(spare.take(json_renderer.size_hint(game)));
                         json_renderer.render(&mut b, game);
                         (item.rendered, item.rendered_len) = b.into_parts();
+                        item.game = None;
+                    }
+                    OutputFormat::Dhtmlxq => {
+                        // a chess game has no DhtmlXQ form: written as PGN
+                        item.rendered = emit::dhtmlxq::to_dhtmlxq_string(game).map_or_else(
+                            || emit::pgn::to_pgn_bytes(game, &pgn_options),
+                            String::into_bytes,
+                        );
+                        item.rendered_len = item.rendered.len();
                         item.game = None;
                     }
                     OutputFormat::Csv => {}

@@ -11,6 +11,7 @@
 //! `docs/formats.md`.
 
 pub mod csv;
+pub mod dhtmlxq;
 pub mod json;
 pub mod pgn;
 
