@@ -230,7 +230,7 @@ fn header_mismatches(
         };
         let got = raw.tag(&tag).map(|t| t.into_owned());
         let got = if key == "refer" {
-            got.map(|g| percent_decoded(&g))
+            got.map(|g| percent_decoded(&g).replace(['\r', '\n'], " "))
         } else {
             got
         };
@@ -315,7 +315,13 @@ fn every_corpus_file_reads_as_the_reference_reader_reads_it() {
         let data = if exp["copyable"].as_bool().unwrap() {
             root.join("corpus/xiangqi").join(source).join(rel)
         } else {
-            external.join(source).join(rel)
+            // the named folder first, then the shared corpus
+            let named = external.join(source).join(rel);
+            if named.is_file() {
+                named
+            } else {
+                root.join("../shared/corpus/xiangqi").join(source).join(rel)
+            }
         };
         if !data.is_file() {
             *skipped.entry(source.to_owned()).or_default() += 1;
@@ -478,8 +484,23 @@ fn cli_reads_xqf_from_stdin_folders_and_pages() {
         .current_dir(ROOT)
         .output()
         .unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains(": 9 games: 9 clean"), "{stderr}");
+    // the summary goes to standard output when that is not the converted games
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains(": 9 games: 9 clean"),
+        "{:?}: {said}",
+        out.status
+    );
+    assert!(
+        stderr.contains(": 9 games: 9 clean"),
+        "status {:?}, stdout {}, stderr {stderr}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout)
+    );
 
     let out = Command::new(bin)
         .args([
@@ -547,7 +568,14 @@ fn dhtmlxq_round_trip_is_unchanged() {
         let second = dhtmlxq_games(&text1);
         assert_eq!(second.len(), first.len(), "{name}:\n{text1}");
         for (a, b) in first.iter().zip(&second) {
-            assert_eq!(canon(a), canon(b), "{name}:\n{text1}");
+            let mut want = canon(a);
+            if format == Format::Xqf {
+                // XQF comments break lines with CR LF; DhtmlXQ's `||` is one break
+                for c in &mut want.comments {
+                    c.2 = c.2.replace("\r\n", "\n");
+                }
+            }
+            assert_eq!(want, canon(b), "{name}:\n{text1}");
             assert!(
                 b.diagnostics.iter().all(|d| d.severity < Severity::Warning),
                 "{name}: {:?}",

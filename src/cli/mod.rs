@@ -19,7 +19,7 @@ use std::{io, process::ExitCode, sync::Arc};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use kyphu::{
-    archive::{ArchiveReader, ReadOptions},
+    archive::ReadOptions,
     model::game::{Game, Status, Variant},
     notation::chess::{PieceTable, table, tables},
     notation::xiangqi::{Dialect, notations},
@@ -302,10 +302,31 @@ impl ReadArgs {
         })
     }
 
-    /// Opens `file` and streams its raw games.
-    fn open(&self, file: &str) -> Result<ArchiveReader<Box<dyn io::BufRead + Send>>, CliError> {
-        let input = kyphu::bytes::open_wrapped(file, progress::counted).map_err(CliError::Input)?;
-        Ok(ArchiveReader::new(input.reader, self.read_options()?))
+    /// Opens `file` and streams its raw games (junk items included), numbered, in the
+    /// format its name and first bytes say (PGN, CSV, XQF, DhtmlXQ:
+    /// `archive::formats::sniff`).
+    fn open(
+        &self,
+        file: &str,
+    ) -> Result<Box<dyn Iterator<Item = io::Result<kyphu::archive::RawGame>> + Send>, CliError>
+    {
+        use kyphu::archive::{formats, number_games};
+        let options = self.read_options()?;
+        let mut input =
+            kyphu::bytes::open_wrapped(file, progress::counted).map_err(CliError::Input)?;
+        let format = formats::sniff(input.peek(4096).map_err(CliError::Input)?, file);
+        let pieces =
+            formats::pieces(format, input.reader, file, options).map_err(CliError::Input)?;
+        let mut next = 0u64;
+        Ok(Box::new(pieces.flat_map(move |piece| match piece {
+            Ok(piece) => {
+                let mut games = Vec::new();
+                piece.parse_into(&mut games);
+                number_games(&mut games, &mut next);
+                games.into_iter().map(Ok).collect::<Vec<_>>()
+            }
+            Err(e) => vec![Err(e)],
+        })))
     }
 }
 
