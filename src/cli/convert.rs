@@ -385,6 +385,29 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         .transpose()?;
     let targets: Vec<&Target> = output.iter().chain(&games_csv).collect();
     output::refuse_inputs(&targets, output.is_none(), &files)?;
+    // a folder is read file by file: one that holds an output would read it
+    for f in files.iter().filter(|f| *f != "-" && Path::new(f).is_dir()) {
+        let Ok(dir) = Path::new(f).canonicalize() else {
+            continue;
+        };
+        for t in [a.output.as_deref(), a.games_csv.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            let parent = Path::new(t)
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            if parent.canonicalize().is_ok_and(|p| p.starts_with(&dir)) {
+                return Err(CliError::Input(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "cannot read {f}: it is a directory holding the output {t}; write the output elsewhere or name the files to read"
+                    ),
+                )));
+            }
+        }
+    }
     let output = output.map(Target::open).transpose()?;
     let games_csv = games_csv.map(Target::open).transpose()?;
 
