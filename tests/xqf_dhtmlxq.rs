@@ -511,7 +511,7 @@ fn cli_reads_xqf_from_stdin_folders_and_pages() {
     assert_eq!(
         stdout
             .lines()
-            .filter(|l| l.contains("\"schema_version\""))
+            .filter(|l| l.contains("\"kind\":\"xiangqi\""))
             .count(),
         2,
         "{stdout}"
