@@ -322,7 +322,8 @@ fn csv_on_stdin_is_sniffed() {
     assert_games(&r, 2);
 }
 
-/// A directory given as input: an error naming its path.
+/// A directory with no game file given as input: an error naming its path (a folder
+/// of game files is read: `tests/xqf_dhtmlxq.rs`).
 #[test]
 fn directory_input_is_named() {
     let d = dir("isdir");

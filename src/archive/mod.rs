@@ -13,9 +13,13 @@ use crate::{
 };
 
 pub mod csv;
+pub mod dhtmlxq;
+pub mod formats;
 pub mod pgn;
 pub mod split;
 pub mod text;
+pub mod tree;
+pub mod xqf;
 
 pub use pgn::{GameSyntax, parse_game};
 pub use split::{ArchiveReader, Piece, Pieces, ReadOptions, number_games, read_bytes, read_str};

@@ -16,7 +16,7 @@ use super::{
     render::{Fens, Located},
 };
 use kyphu::{
-    archive::{ArchiveReader, Piece, RawGame, csv::ScoresheetReader},
+    archive::{Piece, RawGame},
     emit::{
         self, CsvOptions, JsonOptions, MoveStyle, PgnOptions, ScoresheetWriter, XiangqiNotation,
         json::{JsonBuf, JsonRenderer},
@@ -35,17 +35,25 @@ pub enum OutputFormat {
     Json,
     /// Scoresheet CSV, one row per move number
     Csv,
+    /// DhtmlXQ (UBB) blocks for the xiangqi web viewers; other text kept as it was
+    Dhtmlxq,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum InputFormat {
-    /// By file name (`.csv` is a scoresheet) or content (a first line naming the
-    /// white and black columns is a scoresheet header), else PGN or plain movetext
+    /// By file name (`.csv` is a scoresheet, `.htm`/`.html` a DhtmlXQ page) or content
+    /// (a first line naming the white and black columns is a scoresheet header; the
+    /// `XQ` signature an XQF file; a `[DhtmlXQ` block a DhtmlXQ page), else PGN or
+    /// plain movetext
     Auto,
     /// PGN, or plain movetext with or without tags
     Pgn,
     /// A scoresheet typed into a spreadsheet (columns move/white/black or TT/Trắng/Đen)
     Csv,
+    /// XQF, the binary format of XQStudio (xiangqi)
+    Xqf,
+    /// DhtmlXQ (UBB) blocks in a text or HTML page (xiangqi)
+    Dhtmlxq,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -377,6 +385,29 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         .transpose()?;
     let targets: Vec<&Target> = output.iter().chain(&games_csv).collect();
     output::refuse_inputs(&targets, output.is_none(), &files)?;
+    // a folder is read file by file: one that holds an output would read it
+    for f in files.iter().filter(|f| *f != "-" && Path::new(f).is_dir()) {
+        let Ok(dir) = Path::new(f).canonicalize() else {
+            continue;
+        };
+        for t in [a.output.as_deref(), a.games_csv.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            let parent = Path::new(t)
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            if parent.canonicalize().is_ok_and(|p| p.starts_with(&dir)) {
+                return Err(CliError::Input(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "cannot read {f}: it is a directory holding the output {t}; write the output elsewhere or name the files to read"
+                    ),
+                )));
+            }
+        }
+    }
     let output = output.map(Target::open).transpose()?;
     let games_csv = games_csv.map(Target::open).transpose()?;
 
@@ -473,6 +504,12 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                         item.rendered_len = item.rendered.len();
                         item.game = None;
                     }
+                    OutputFormat::Dhtmlxq => {
+                        // the page around the blocks, as it was
+                        item.rendered = game.source.text.clone().into_bytes();
+                        item.rendered_len = item.rendered.len();
+                        item.game = None;
+                    }
                     OutputFormat::Csv => {}
                 }
             } else if let Some(game) = &item.game {
@@ -486,6 +523,15 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                         let mut b = JsonBuf::from_vec(spare.take(json_renderer.size_hint(game)));
                         json_renderer.render(&mut b, game);
                         (item.rendered, item.rendered_len) = b.into_parts();
+                        item.game = None;
+                    }
+                    OutputFormat::Dhtmlxq => {
+                        // a chess game has no DhtmlXQ form: written as PGN
+                        item.rendered = emit::dhtmlxq::to_dhtmlxq_string(game).map_or_else(
+                            || emit::pgn::to_pgn_bytes(game, &pgn_options),
+                            String::into_bytes,
+                        );
+                        item.rendered_len = item.rendered.len();
                         item.game = None;
                     }
                     OutputFormat::Csv => {}
@@ -607,33 +653,30 @@ fn write_error(output: Option<&Output>, e: io::Error) -> Result<CliError, CliErr
 }
 
 /// The games of `file` as the pipeline takes them, streamed: a scoresheet CSV
-/// (`--from csv`, a `.csv` name, or a first line that is a scoresheet header), else PGN
-/// or movetext.
+/// (`--from csv`, a `.csv` name, or a first line that is a scoresheet header), an XQF
+/// file (its `XQ` signature), a DhtmlXQ page (a `[DhtmlXQ` block in its first bytes,
+/// or an `.htm`/`.html` name), else PGN or movetext; a folder: every game file in it,
+/// in name order (`kyphu::archive::formats`).
 pub(super) fn source(
     read: &ReadArgs,
     from: InputFormat,
     file: &str,
 ) -> Result<Box<dyn Iterator<Item = io::Result<Piece>> + Send>, CliError> {
+    use kyphu::archive::formats::{self, Format};
+    let options = read.read_options()?;
+    if file != "-" && Path::new(file).is_dir() {
+        return formats::folder(Path::new(file), options).map_err(CliError::Input);
+    }
     let mut input =
         kyphu::bytes::open_wrapped(file, super::progress::counted).map_err(CliError::Input)?;
-    let is_csv = match from {
-        InputFormat::Csv => true,
-        InputFormat::Pgn => false,
-        InputFormat::Auto => {
-            file.to_ascii_lowercase().ends_with(".csv")
-                || kyphu::archive::csv::looks_like_scoresheet(
-                    input.peek(4096).map_err(CliError::Input)?,
-                )
-        }
+    let format = match from {
+        InputFormat::Csv => Format::Csv,
+        InputFormat::Pgn => Format::Pgn,
+        InputFormat::Xqf => Format::Xqf,
+        InputFormat::Dhtmlxq => Format::Dhtmlxq,
+        InputFormat::Auto => formats::sniff(input.peek(4096).map_err(CliError::Input)?, file),
     };
-    let options = read.read_options()?;
-    Ok(if is_csv {
-        let sheet = ScoresheetReader::new(input.reader, options.encoding)
-            .map_err(|e| CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))))?;
-        Box::new(sheet.map(|g| g.map(|g| Piece::from(g.raw))))
-    } else {
-        Box::new(ArchiveReader::new(input.reader, options).pieces())
-    })
+    formats::pieces(format, input.reader, file, options).map_err(CliError::Input)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use std::{io, process::ExitCode, sync::Arc};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use kyphu::{
-    archive::{ArchiveReader, ReadOptions},
+    archive::ReadOptions,
     model::game::{Game, Status, Variant},
     notation::chess::{PieceTable, table, tables},
     notation::xiangqi::{Dialect, notations},
@@ -199,8 +199,8 @@ pub(crate) fn notation_named(name: &str) -> Option<Dialect> {
 pub const MAX_THREADS: u64 = 256;
 
 impl ReadArgs {
-    /// Checks every reading option, and that every input file can be opened and is not
-    /// a folder, before any output is touched (an input that fails later, while it is
+    /// Checks every reading option, and that every input file can be opened (a folder:
+    /// that it holds a game file), before any output is touched (an input that fails later, while it is
     /// read, is an input error of the run).
     fn validate(&self, files: &[String]) -> Result<(), CliError> {
         self.lang()?;
@@ -211,10 +211,18 @@ impl ReadArgs {
                 CliError::Input(io::Error::new(e.kind(), format!("cannot open {file}: {e}")))
             };
             let opened = std::fs::File::open(file).map_err(named)?;
-            if opened.metadata().map_err(named)?.is_dir() {
+            // a folder is read file by file (`archive::formats::folder`): one with no
+            // game file is an error, not an empty run
+            if opened.metadata().map_err(named)?.is_dir()
+                && kyphu::archive::formats::folder_files(std::path::Path::new(file))
+                    .map_err(CliError::Input)?
+                    .is_empty()
+            {
                 return Err(CliError::Input(io::Error::new(
                     io::ErrorKind::IsADirectory,
-                    format!("cannot read {file}: it is a directory"),
+                    format!(
+                        "cannot read {file}: it is a directory with no game file (.xqf, .pgn, .csv, .htm, .html, .txt)"
+                    ),
                 )));
             }
         }
@@ -303,10 +311,31 @@ impl ReadArgs {
         })
     }
 
-    /// Opens `file` and streams its raw games.
-    fn open(&self, file: &str) -> Result<ArchiveReader<Box<dyn io::BufRead + Send>>, CliError> {
-        let input = kyphu::bytes::open_wrapped(file, progress::counted).map_err(CliError::Input)?;
-        Ok(ArchiveReader::new(input.reader, self.read_options()?))
+    /// Opens `file` and streams its raw games (junk items included), numbered, in the
+    /// format its name and first bytes say (PGN, CSV, XQF, DhtmlXQ:
+    /// `archive::formats::sniff`).
+    fn open(
+        &self,
+        file: &str,
+    ) -> Result<Box<dyn Iterator<Item = io::Result<kyphu::archive::RawGame>> + Send>, CliError>
+    {
+        use kyphu::archive::{formats, number_games};
+        let options = self.read_options()?;
+        let mut input =
+            kyphu::bytes::open_wrapped(file, progress::counted).map_err(CliError::Input)?;
+        let format = formats::sniff(input.peek(4096).map_err(CliError::Input)?, file);
+        let pieces =
+            formats::pieces(format, input.reader, file, options).map_err(CliError::Input)?;
+        let mut next = 0u64;
+        Ok(Box::new(pieces.flat_map(move |piece| match piece {
+            Ok(piece) => {
+                let mut games = Vec::new();
+                piece.parse_into(&mut games);
+                number_games(&mut games, &mut next);
+                games.into_iter().map(Ok).collect::<Vec<_>>()
+            }
+            Err(e) => vec![Err(e)],
+        })))
     }
 }
 

@@ -12,6 +12,7 @@
 //! `docs/formats.md`.
 
 pub mod csv;
+pub mod dhtmlxq;
 pub mod json;
 pub mod pgn;
 pub mod svg;

@@ -208,6 +208,12 @@ pub enum Code {
     BraceInComment,
     /// A FEN's castling rights that no rook or king supports, dropped.
     FenCastlingDropped,
+    /// An XQF file breaks its format (cut short, a square off the board, a comment
+    /// length past the end…): what could be read is kept.
+    XqfMalformed,
+    /// A DhtmlXQ block breaks its format (a tag closed by another name, moves that are
+    /// not groups of four digits, a branch with no parent…): the rest is read.
+    DhtmlxqMalformed,
 }
 
 impl Code {
@@ -226,6 +232,7 @@ impl Code {
         Code::CsvRecordTooLong,
         Code::CsvUnknownColumn,
         Code::CsvUnreadable,
+        Code::DhtmlxqMalformed,
         Code::EncodingGuessed,
         Code::EncodingReplaced,
         Code::EpMark,
@@ -273,6 +280,7 @@ impl Code {
         Code::FenCastlingDropped,
         Code::GameFromContent,
         Code::TextKept,
+        Code::XqfMalformed,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -338,6 +346,8 @@ impl Code {
             Code::FenCastlingDropped => "fen-castling-dropped",
             Code::GameFromContent => "game-from-content",
             Code::TextKept => "text-kept",
+            Code::XqfMalformed => "xqf-malformed",
+            Code::DhtmlxqMalformed => "dhtmlxq-malformed",
         }
     }
 

@@ -1,6 +1,6 @@
 """Reference DhtmlXQ / UBB reader (kyphu corpus tools; MIT OR Apache-2.0).
 
-Written for kyphu from the format description in docs/formats-xqf-dhtmlxq.md;
+Written for kyphu from the format description in docs/formats.md (XQF and DhtmlXQ sections);
 no code from other projects. Reads every [DhtmlXQ]...[/DhtmlXQ] (or
 [DhtmlXQiFrame]...[/DhtmlXQiFrame]) block of a text or HTML page into the
 canonical game dictionary of game.py, keeping the moves exactly as written

@@ -1,7 +1,7 @@
 """Writes the kyphu-made DhtmlXQ pages of corpus/xiangqi/dhtmlxq/kyphu-made/.
 
 kyphu corpus tools; MIT OR Apache-2.0. Our own DhtmlXQ writer following
-docs/formats-xqf-dhtmlxq.md. It renders the trees of the kyphu-made XQF files
+docs/formats.md (XQF and DhtmlXQ sections). It renders the trees of the kyphu-made XQF files
 (read with xqf.py, whose readings cchess confirms) as DhtmlXQ blocks, so the
 DhtmlXQ reading of each page must equal the XQF reading of its source file:
 make_expected.py records both and the manifest says which pairs must agree.

@@ -1,6 +1,6 @@
 """Reference XQF reader (kyphu corpus tools; MIT OR Apache-2.0).
 
-Written for kyphu from the format description in docs/formats-xqf-dhtmlxq.md;
+Written for kyphu from the format description in docs/formats.md (XQF and DhtmlXQ sections);
 no code from other projects. It reads one XQF file into the canonical game
 dictionary used by corpus/xiangqi/expected/*.json (see game.py), keeping the
 moves exactly as stored (no legality filtering): legality is checked

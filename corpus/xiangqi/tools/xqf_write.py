@@ -1,7 +1,7 @@
 """Writes the kyphu-made XQF files of corpus/xiangqi/xqf/kyphu-made/.
 
 kyphu corpus tools; MIT OR Apache-2.0. An XQF writer following
-docs/formats-xqf-dhtmlxq.md (our own code), used only to make small
+docs/formats.md (XQF and DhtmlXQ sections) (our own code), used only to make small
 copyable test files: the public XQF files we found are GPL, LGPL or
 unlicensed, so CI (which has no ../shared corpus) needs files of our own.
 Every file written here is checked by make_expected.py against the

@@ -12,7 +12,7 @@ mod fast;
 
 use fast::{all_hinted, usual_move};
 
-use super::{Board, MoveStyle, SEVEN_TAG_ROSTER, is_initial};
+use super::{Board, MoveStyle, SEVEN_TAG_ROSTER, XiangqiNotation, is_initial};
 use crate::{
     archive::pgn::unescape_comment,
     chess::Move,
@@ -99,6 +99,18 @@ pub enum DrawOffers {
     Comment,
     /// Not written.
     Omit,
+}
+
+/// The `Format` tag of xiangqi movetext written in `notation`: `ICCS`, `WXF`, `Chinese`;
+/// `None` for the notations that have no name in the xiangqi PGN conventions.
+pub fn xiangqi_format(notation: &XiangqiNotation) -> Option<&'static str> {
+    use crate::notation::xiangqi::Dialect;
+    match notation {
+        XiangqiNotation::Iccs | XiangqiNotation::Dialect(Dialect::Iccs) => Some("ICCS"),
+        XiangqiNotation::Dialect(Dialect::Wxf) => Some("WXF"),
+        XiangqiNotation::Dialect(Dialect::Chinese(_)) => Some("Chinese"),
+        XiangqiNotation::Dialect(_) => None,
+    }
 }
 
 /// Options of the PGN writer.
@@ -249,6 +261,15 @@ impl<W: io::Write> PgnWriter<W> {
                 if !generated {
                     rest.push((n, Cow::Borrowed(v)));
                 }
+            }
+        }
+        if game.variant == Variant::Xiangqi {
+            // the notation of the movetext as written here: the one the xiangqi PGN
+            // readers (cchess) need to read ICCS or WXF moves; a Format tag of the
+            // input named the input's notation, not this one
+            rest.retain(|(n, _)| *n != "Format");
+            if let Some(f) = xiangqi_format(&self.opts.moves.xiangqi) {
+                rest.push(("Format", Cow::Borrowed(f)));
             }
         }
         if game.variant == Variant::Chess960 && !rest.iter().any(|(n, _)| *n == "Variant") {
