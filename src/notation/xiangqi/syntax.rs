@@ -301,6 +301,29 @@ fn wxf_two_files<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
     ))
 }
 
+/// `17+1`, `28=9`: Fairy-Stockfish's soldier of three or more on one file, its place
+/// from the front (1 = the front one) in place of the letter, then the file.
+fn wxf_indexed<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
+    let (rest, index) = digit(i)?;
+    let (rest, file) = digit(rest)?;
+    if !(1..=5).contains(&index) {
+        return fail(i);
+    }
+    let (rest, (dir, target)) = (term(&g.dirs), digit).parse(rest)?;
+    Ok((
+        rest,
+        Trad {
+            roles: Roles::one(Role::Soldier),
+            origin: Origin::Tandem {
+                mark: Mark::Index(index),
+                file: Some(file),
+            },
+            dir,
+            target,
+        },
+    ))
+}
+
 /// One WXF move.
 pub fn wxf_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
     all_consuming(alt((
@@ -310,6 +333,7 @@ pub fn wxf_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
         wxf_prefix(g),
         wxf_double(g),
         |i| wxf_two_files(g, i),
+        |i| wxf_indexed(g, i),
     )))
     .parse(i)
 }
