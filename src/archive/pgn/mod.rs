@@ -532,9 +532,10 @@ struct Run {
     letters: u64,
     /// How many move numbers it pushed (the other elements it pushed are moves).
     numbers: usize,
-    /// A move it pushed may be one of the typed forms ([`forms`]): one byte long,
-    /// longer than six, or ending with a lower-case letter (`N`, `ch`, `mate`,
-    /// `d4Nf62.c4b6`).
+    /// A move it pushed may be one of the typed forms ([`forms`]): one byte long or
+    /// longer than six (`N`, `d4Nf62.c4b6`); the words (`mate`, `TN`, `dbl ch`) have
+    /// letters no English move has ([`ENGLISH_LETTERS`]). (`ch` alone in a game of
+    /// plain English moves is not seen: that would cost the fast run a load a move.)
     odd: bool,
 }
 
@@ -627,10 +628,8 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
                 end += 1;
             }
             letters_run |= letters;
-            let len = end - pos;
-            odd |= len.wrapping_sub(2) > 4
-                || s.get(end.wrapping_sub(1))
-                    .is_some_and(u8::is_ascii_lowercase);
+            // one byte (`N`) or longer than six (`d4Nf62.c4b6`): no load, one test
+            odd |= (end - pos).wrapping_sub(2) > 4;
             out.push(Element::Move {
                 span: sp(pos, end),
                 ep: None,
@@ -1472,7 +1471,6 @@ impl<'a, 'l> Parser_<'a, 'l> {
 
     #[inline]
     fn token(&mut self) {
-        self.odd = true;
         let start = self.pos;
         let mut end = self.token_end(start);
         // `1&ndash;0`, `&ndash;`: the `;` of an HTML entity does not start a comment
@@ -1484,6 +1482,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         }
         if self.s.get(start).is_some_and(u8::is_ascii_alphabetic) {
             // fast path: a token starting with an ASCII letter can only be a move
+            self.odd = true;
             self.push(Element::Move {
                 span: span(start, end),
                 ep: None,
@@ -1564,6 +1563,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             return;
         }
         if tok.starts_with(is_glyph_char) && tok != "--" && tok.chars().all(is_glyph_char) {
+            self.odd = true;
             self.push(Element::Annotation {
                 span: span(start, end),
             });
@@ -1576,6 +1576,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
     /// The move token `start..end`, with an en-passant suffix after it.
     #[inline]
     fn move_token(&mut self, start: usize, end: usize) {
+        self.odd = true;
         self.push(Element::Move {
             span: span(start, end),
             ep: None,
