@@ -624,6 +624,12 @@ mod tests {
             ("3+.4", t(P, tand(Mark::Plus, Some(3)), Dir::Sideways, 4)),
             ("33.4", t(P, tand(Mark::Middle, Some(3)), Dir::Sideways, 4)),
             ("Pb.5", t(P, tand(Mark::Index(2), None), Dir::Sideways, 5)),
+            // Fairy-Stockfish: the soldier's place from the front, then its file
+            (
+                "34.4",
+                t(P, tand(Mark::Index(3), Some(4)), Dir::Sideways, 4),
+            ),
+            ("17+1", t(P, tand(Mark::Index(1), Some(7)), Dir::Advance, 1)),
         ];
         for (s, want) in cases {
             assert_eq!(
@@ -632,7 +638,7 @@ mod tests {
                 "{s}"
             );
         }
-        for bad in ["C2", "X2.5", "C2.55", "34.4"] {
+        for bad in ["C2", "X2.5", "C2.55", "64.4"] {
             assert!(wxf_move(gr(Dialect::Wxf), bad).is_err(), "{bad}");
         }
     }
