@@ -303,3 +303,93 @@ fn fen_with_castling_rights_that_cannot_exist() {
         g.diagnostics
     );
 }
+
+// ---- xiangqi forms (the game told by a tag here; telling it from the content is
+// another reader's work)
+
+/// The main line of a xiangqi game `moves` (read with a `Game` tag) as ICCS moves.
+fn xiangqi(moves: &str) -> (Vec<String>, Game) {
+    let g = game(&format!("[Game \"Chinese Chess\"]\n\n{moves}\n"));
+    let uci = g
+        .moves
+        .moves
+        .iter()
+        .map(|n| match n.mv {
+            kyphu::AnyMove::Xiangqi(m) => m.iccs(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    (uci, g)
+}
+
+fn xiangqi_clean(moves: &str, expected: &[&str]) {
+    let (uci, g) = xiangqi(moves);
+    assert_eq!(uci, expected, "{moves}: {:?}", g.diagnostics);
+    assert!(
+        g.diagnostics.iter().all(|d| d.severity < Severity::Warning),
+        "{moves}: {:?}",
+        problems(&g)
+    );
+}
+
+const OPENING: [&str; 4] = ["h2e2", "h9g7", "h0g2", "i9h9"];
+
+#[test]
+fn xiangqi_wxf_without_an_operator() {
+    xiangqi_clean("1. C25 H8+7 2. H2+3 R98 *", &OPENING);
+}
+
+#[test]
+fn xiangqi_axf_front_and_rear_prefixes() {
+    xiangqi_clean(
+        "1. C8+2 H8+7 2. C2.8 H2+3 3. rC+1 R9.8 4. fC.5 *",
+        &["b2b4", "h9g7", "h2b2", "b9c7", "b2b3", "i9h9", "b4e4"],
+    );
+}
+
+#[test]
+fn xiangqi_winboard_san() {
+    xiangqi_clean("1. Che2 Hh9g7 2. Hh0g2 Ri9h9 *", &OPENING);
+}
+
+#[test]
+fn xiangqi_fairy_stockfish_soldiers_of_three() {
+    let (uci, g) =
+        xiangqi("[FEN \"4k4/9/4P4/4P4/4P4/9/9/9/9/3K5 w - - 0 1\"]\n\n1. 15+1 K5.6 2. 25=4 *");
+    assert_eq!(uci, ["e7e8", "e9f9", "e6f6"], "{:?}", g.diagnostics);
+}
+
+#[test]
+fn xiangqi_chinese_placeholder_glued_to_a_move() {
+    let (uci, g) = xiangqi("1. 炮二平五 马8进7\n2.马二进三…………\n2... 车9平8 *");
+    assert_eq!(uci, OPENING, "{:?}", g.diagnostics);
+    assert!(problems(&g).is_empty(), "{:?}", problems(&g));
+}
+
+#[test]
+fn xiangqi_chinese_comment_in_parentheses() {
+    let (uci, g) = xiangqi("1. 炮二平五 马8进7 2. 马二进三(进马。) 车9平8 *");
+    assert_eq!(uci, OPENING, "{:?}", g.diagnostics);
+    assert!(movetext(&g).contains("{进马。}"), "{}", movetext(&g));
+    assert!(problems(&g).is_empty(), "{:?}", problems(&g));
+}
+
+#[test]
+fn xiangqi_chinese_moves_glued_to_numbers_and_in_pairs() {
+    xiangqi_clean("1. 炮二平五 马8进72. 马二进三 车9平8 *", &OPENING);
+    xiangqi_clean("1. 炮二平五马8进7 2. 马二进三车9平8 *", &OPENING);
+}
+
+#[test]
+fn xiangqi_vietnamese_comma_between_the_moves() {
+    xiangqi_clean(
+        "1. Pháo 2 bình 5, Mã 8 tấn 7 2. Mã 2 tấn 3, Xe 9 bình 8 *",
+        &OPENING,
+    );
+}
+
+#[test]
+fn xiangqi_vietnamese_dashes_between_the_moves() {
+    xiangqi_clean("1. P2-5 – M8.7 2. M2.3 – X9-8 *", &OPENING);
+    xiangqi_clean("1. P2-5-M8.7 2. M2.3-X9-8 *", &OPENING);
+}

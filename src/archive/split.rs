@@ -235,6 +235,8 @@ struct LineNotes {
     /// Chunk position of the last non-blank line.
     last_line: usize,
     depth: Depth,
+    /// [`Depth`] follows the chunk from a comment line before its movetext.
+    from_comment: bool,
 }
 
 /// What a line of `kind` starting at chunk position `at` tells about the chunk: a tag
@@ -259,9 +261,17 @@ fn note_line(
             notes.last_line = at;
         }
         LineKind::Blank => {}
-        LineKind::Escape | LineKind::Comment => notes.last_line = at,
+        LineKind::Escape => notes.last_line = at,
+        LineKind::Comment => {
+            // its braces are followed from here (a comment may run over lines)
+            if !*has_movetext && !notes.from_comment {
+                notes.depth = Depth::from(at);
+                notes.from_comment = true;
+            }
+            notes.last_line = at;
+        }
         LineKind::FirstMove | LineKind::Other => {
-            if !*has_movetext {
+            if !*has_movetext && !notes.from_comment {
                 notes.depth = Depth::from(at);
             }
             *has_movetext = true;

@@ -91,7 +91,14 @@ fn parse_with<const FAST: bool>(text: &str, limits: &Limits) -> GameSyntax {
     p.out.movetext.reserve(dense.min(1 << 16));
     p.movetext::<FAST>();
     p.close_variations();
-    let (changed, found) = forms::typed_forms(text, &mut p.out.movetext, p.out.result.is_some());
+    // the letters no English move has (`T` of `TN`, `m` `t` of `mate`, those of other
+    // scripts): the moves may be of a form the English fast run does not see
+    let odd = p.odd || p.run_letters & !ENGLISH_LETTERS != 0;
+    let (changed, found) = if odd {
+        forms::typed_forms(text, &mut p.out.movetext, p.out.result.is_some())
+    } else {
+        (false, None)
+    };
     if changed {
         p.out.counts = MovetextCounts::of(&p.out.movetext);
         p.out.move_letters = main_line_letters(text, &p.out.movetext);
@@ -104,6 +111,19 @@ fn parse_with<const FAST: bool>(text: &str, limits: &Limits) -> GameSyntax {
     }
     p.out
 }
+
+/// The letters of English SAN moves ([`move_letters`] bits): the files, `x`, the piece
+/// letters and castling's `O`.
+const ENGLISH_LETTERS: u64 = {
+    let mut m = 0;
+    let bytes = b"abcdefghxKQRBNO";
+    let mut i = 0;
+    while i < bytes.len() {
+        m |= super::letter_bit(bytes[i]);
+        i += 1;
+    }
+    m
+};
 
 /// The letters of the main line's moves in `movetext` ([`GameSyntax::move_letters`]).
 fn main_line_letters(text: &str, movetext: &[Element]) -> u64 {
@@ -512,6 +532,11 @@ struct Run {
     letters: u64,
     /// How many move numbers it pushed (the other elements it pushed are moves).
     numbers: usize,
+    /// A move it pushed may be one of the typed forms ([`forms`]): one byte long or
+    /// longer than six (`N`, `d4Nf62.c4b6`); the words (`mate`, `TN`, `dbl ch`) have
+    /// letters no English move has ([`ENGLISH_LETTERS`]). (`ch` alone in a game of
+    /// plain English moves is not seen: that would cost the fast run a load a move.)
+    odd: bool,
 }
 
 /// The loop of [`Parser_::simple_run`]: reads moves and move numbers from `pos` (a
@@ -525,6 +550,7 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
     let sp = |a: usize, b: usize| Span::new(a as u32, b as u32);
     let mut letters_run = 0;
     let mut numbers = 0;
+    let mut odd = false;
     let stop = 'run: loop {
         let Some(&first) = s.get(pos) else {
             break RunStop::Done;
@@ -602,6 +628,8 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
                 end += 1;
             }
             letters_run |= letters;
+            // one byte (`N`) or longer than six (`d4Nf62.c4b6`): no load, one test
+            odd |= (end - pos).wrapping_sub(2) > 4;
             out.push(Element::Move {
                 span: sp(pos, end),
                 ep: None,
@@ -618,6 +646,7 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
         stop,
         letters: letters_run,
         numbers,
+        odd,
     }
 }
 
@@ -632,6 +661,12 @@ struct Parser_<'a, 'l> {
     stop: bool,
     /// A move or move number has been read.
     moves_seen: bool,
+    /// Some element may be one of the typed forms ([`forms::typed_forms`] is asked
+    /// only then): a token read outside the fast run, an odd move of the run
+    /// ([`Run::odd`]), a NAG right after `(`.
+    odd: bool,
+    /// The letters of every move the fast run read, variations included.
+    run_letters: u64,
 }
 
 impl<'a, 'l> Parser_<'a, 'l> {
@@ -645,6 +680,8 @@ impl<'a, 'l> Parser_<'a, 'l> {
             limits,
             stop: false,
             moves_seen: false,
+            odd: false,
+            run_letters: 0,
         }
     }
 
@@ -1272,6 +1309,10 @@ impl<'a, 'l> Parser_<'a, 'l> {
     }
 
     fn nag(&mut self) {
+        self.odd |= matches!(
+            self.out.movetext.last(),
+            Some(Element::StartVariation { .. })
+        );
         let start = self.pos;
         match nag(self.rest()) {
             Ok((after, digits)) => {
@@ -1380,12 +1421,15 @@ impl<'a, 'l> Parser_<'a, 'l> {
         let stop = loop {
             let run = scan_run(s, pos, &mut out, max);
             numbers += run.numbers;
+            self.odd |= run.odd;
+            self.run_letters |= run.letters;
             if main {
                 letters_main |= run.letters;
             }
             pos = run.pos;
             match run.stop {
                 RunStop::LongMove => {
+                    self.odd = true;
                     let end = self.token_end(pos);
                     let span = Span::new(pos as u32, end as u32);
                     self.note_move(span);
@@ -1438,6 +1482,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         }
         if self.s.get(start).is_some_and(u8::is_ascii_alphabetic) {
             // fast path: a token starting with an ASCII letter can only be a move
+            self.odd = true;
             self.push(Element::Move {
                 span: span(start, end),
                 ep: None,
@@ -1518,6 +1563,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
             return;
         }
         if tok.starts_with(is_glyph_char) && tok != "--" && tok.chars().all(is_glyph_char) {
+            self.odd = true;
             self.push(Element::Annotation {
                 span: span(start, end),
             });
@@ -1530,6 +1576,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
     /// The move token `start..end`, with an en-passant suffix after it.
     #[inline]
     fn move_token(&mut self, start: usize, end: usize) {
+        self.odd = true;
         self.push(Element::Move {
             span: span(start, end),
             ep: None,

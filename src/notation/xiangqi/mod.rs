@@ -262,7 +262,8 @@ fn expected(dialect: Dialect) -> &'static str {
 /// and, outside WXF, the scoresheet dash before Black's move (`-Tg6.1`).
 fn clean(token: &str, dialect: Dialect) -> String {
     let s = syntax::fold(token.trim());
-    let mut s = s.trim_end_matches(['!', '?']).to_string();
+    // `Pháo 2 bình 5, Mã 8 tấn 7`: a comma after Red's move
+    let mut s = s.trim_end_matches(['!', '?', ',']).to_string();
     if dialect != Dialect::Wxf {
         let digits = s.trim_start_matches(|c: char| c.is_ascii_digit());
         if digits.len() < s.len() && (digits.starts_with('.') || digits.starts_with(')')) {
@@ -300,7 +301,10 @@ fn parse_raw(token: &str, g: &Grammar) -> Result<Vec<Parsed>, NotAMove> {
                 s.strip_prefix('-')
                     .and_then(|rest| syntax::wxf_move(g, rest).ok())
             });
-            one(r.map(|(_, t)| Parsed::Trad(t)))
+            // WinBoard's xiangqi SAN (`Che2`, `Hb0c2`): WXF letters on coordinates
+            one(r
+                .map(|(_, t)| Parsed::Trad(t))
+                .or_else(|| syntax::nv_move(g, &s).ok().map(|(_, c)| Parsed::Coord(c))))
         }
         Dialect::OldVietnamese => one(syntax::vn_move(g, &s)
             .ok()
@@ -389,6 +393,44 @@ fn failure(token: &str, f: Failure, pos: &Position, g: &Grammar) -> ReadError {
     })
 }
 
+/// `C25`: a WXF move typed without its operator (letter, file, target), read as the one
+/// operator of the dialect that makes a legal move; `None` when the token is not of
+/// that shape or no single operator fits.
+#[cold]
+fn without_operator(
+    token: &str,
+    g: &Grammar,
+    pos: &mut Position,
+) -> Option<Result<Resolved, ReadError>> {
+    if g.dialect != Dialect::Wxf {
+        return None;
+    }
+    let s = clean(token, g.dialect);
+    let b = s.as_bytes();
+    if !matches!(b, [l, f, t] if l.is_ascii_alphabetic() && f.is_ascii_digit() && t.is_ascii_digit())
+    {
+        return None;
+    }
+    let (head, target) = s.split_at(2);
+    let mut found: Option<(Resolved, Position)> = None;
+    for op in ['.', '+', '-'] {
+        let Ok(parsed) = parse_raw(&format!("{head}{op}{target}"), g) else {
+            continue;
+        };
+        let [one] = parsed.as_slice() else { continue };
+        let mut p = pos.clone();
+        if let Ok(r) = play_parsed(token, one, g, &mut p) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((r, p));
+        }
+    }
+    let (r, p) = found?;
+    *pos = p;
+    Some(Ok(r))
+}
+
 /// Reads `token` in `dialect` and plays it on `pos`; `pos` is unchanged on error.
 /// Errors are diagnostics of the chess reader's families ([`ReadError`]): the codes
 /// `invalid-move` and `unknown-piece` (syntax), `illegal-move` (no legal move fits;
@@ -407,7 +449,15 @@ pub fn read_play(
 /// [`read_play`] with the letters and marks of grammar `g`: a dialect compiled over a
 /// lexicon with extra rows (`Grammar::new(&lexicon().with_extra(…)?, dialect)`).
 pub fn read_play_with(token: &str, g: &Grammar, pos: &mut Position) -> Result<Resolved, ReadError> {
-    let parsed = parse(token, g)?;
+    let parsed = match parse(token, g) {
+        Ok(p) => p,
+        Err(e) => {
+            return match without_operator(token, g, pos) {
+                Some(r) => r,
+                None => Err(e.into()),
+            };
+        }
+    };
     match parsed.as_slice() {
         [one] => play_parsed(token, one, g, pos),
         several => Err(SyntaxError::Several {
@@ -442,7 +492,15 @@ pub fn read_play_many(
     pos: &mut Position,
 ) -> Result<Vec<Resolved>, Diagnostic> {
     let g = Grammar::of(dialect);
-    let parsed = parse(token, g).map_err(|e| e.to_diagnostic())?;
+    let parsed = match parse(token, g) {
+        Ok(p) => p,
+        Err(e) => {
+            return match without_operator(token, g, pos) {
+                Some(r) => r.map(|r| vec![r]).map_err(|e| e.to_diagnostic()),
+                None => Err(e.to_diagnostic()),
+            };
+        }
+    };
     let mut out = Vec::with_capacity(parsed.len());
     let n = parsed.len();
     for (i, p) in parsed.iter().enumerate() {

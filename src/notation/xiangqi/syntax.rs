@@ -301,6 +301,29 @@ fn wxf_two_files<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
     ))
 }
 
+/// `17+1`, `28=9`: Fairy-Stockfish's soldier of three or more on one file, its place
+/// from the front (1 = the front one) in place of the letter, then the file.
+fn wxf_indexed<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
+    let (rest, index) = digit(i)?;
+    let (rest, file) = digit(rest)?;
+    if !(1..=5).contains(&index) {
+        return fail(i);
+    }
+    let (rest, (dir, target)) = (term(&g.dirs), digit).parse(rest)?;
+    Ok((
+        rest,
+        Trad {
+            roles: Roles::one(Role::Soldier),
+            origin: Origin::Tandem {
+                mark: Mark::Index(index),
+                file: Some(file),
+            },
+            dir,
+            target,
+        },
+    ))
+}
+
 /// One WXF move.
 pub fn wxf_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
     all_consuming(alt((
@@ -310,6 +333,7 @@ pub fn wxf_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
         wxf_prefix(g),
         wxf_double(g),
         |i| wxf_two_files(g, i),
+        |i| wxf_indexed(g, i),
     )))
     .parse(i)
 }
@@ -600,6 +624,12 @@ mod tests {
             ("3+.4", t(P, tand(Mark::Plus, Some(3)), Dir::Sideways, 4)),
             ("33.4", t(P, tand(Mark::Middle, Some(3)), Dir::Sideways, 4)),
             ("Pb.5", t(P, tand(Mark::Index(2), None), Dir::Sideways, 5)),
+            // Fairy-Stockfish: the soldier's place from the front, then its file
+            (
+                "34.4",
+                t(P, tand(Mark::Index(3), Some(4)), Dir::Sideways, 4),
+            ),
+            ("17+1", t(P, tand(Mark::Index(1), Some(7)), Dir::Advance, 1)),
         ];
         for (s, want) in cases {
             assert_eq!(
@@ -608,7 +638,7 @@ mod tests {
                 "{s}"
             );
         }
-        for bad in ["C2", "X2.5", "C2.55", "34.4"] {
+        for bad in ["C2", "X2.5", "C2.55", "64.4"] {
             assert!(wxf_move(gr(Dialect::Wxf), bad).is_err(), "{bad}");
         }
     }
