@@ -198,6 +198,14 @@ pub enum Code {
     XqPerpetualCheck,
     /// See docs/errors.md.
     XqRepetition,
+    /// A move cell written as illegible (`?` alone, docs/arbiter.md).
+    IllegibleMove,
+    /// A move seems left out before this one (every later move in the other column).
+    MissingMove,
+    /// Two moves of one side seem written in each other's place.
+    SwappedMoves,
+    /// A legal move the rest of the game does not replay after: another is assumed.
+    SuspectMove,
 }
 
 impl Code {
@@ -259,6 +267,10 @@ impl Code {
         Code::XqNoCapture60,
         Code::XqPerpetualCheck,
         Code::XqRepetition,
+        Code::IllegibleMove,
+        Code::MissingMove,
+        Code::SwappedMoves,
+        Code::SuspectMove,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -320,6 +332,10 @@ impl Code {
             Code::XqNoCapture60 => "xq-no-capture-60",
             Code::XqPerpetualCheck => "xq-perpetual-check",
             Code::XqRepetition => "xq-repetition",
+            Code::IllegibleMove => "illegible-move",
+            Code::MissingMove => "missing-move",
+            Code::SwappedMoves => "swapped-moves",
+            Code::SuspectMove => "suspect-move",
         }
     }
 
