@@ -96,7 +96,11 @@ const MAX_DISTANCE: f32 = 3.0;
 /// The closest replacements tried per cell.
 const REPLACEMENTS: usize = 10;
 /// How far back from a failure a legal cell is suspected.
-const LOOK_BACK: usize = 4;
+const LOOK_BACK: usize = 6;
+/// A reading whose piece its side moves on within this many plies …
+const MOVES_ON_PLIES: usize = 12;
+/// … is this much likelier (a tie-breaker among readings the rest replays after).
+const MOVES_ON: f32 = 0.25;
 /// Partial plans expanded at most, and cells read at most, per game.
 const MAX_EXPANSIONS: usize = 600;
 const MAX_READS: usize = 400_000;
@@ -365,6 +369,20 @@ impl Search<'_> {
                 continue;
             } else {
                 p.play_unchecked(&mv);
+                // the piece moved on later by its side: the move fits the game
+                let mut moves_on = false;
+                let mut ply = 0usize;
+                let mut note = |m: Option<Move>, ply: &mut usize| {
+                    *ply += 1;
+                    if let Some(m) = m
+                        && *ply % 2 == 0
+                        && *ply <= MOVES_ON_PLIES
+                        && m.from() == mv.to()
+                        && m.role() == mv.role()
+                    {
+                        moves_on = true;
+                    }
+                };
                 let mut next = step.cell + 1;
                 if step.kind == ChangeKind::Missing && self.read(&mut p, step.cell).is_none() {
                     // the cell after a missing move must read
@@ -383,6 +401,7 @@ impl Search<'_> {
                         kk += 1;
                         if p.legal_moves().contains(&s.mv) {
                             p.play_unchecked(&s.mv);
+                            note(Some(s.mv), &mut ply);
                             total += s.cost;
                             replaced |= s.kind != ChangeKind::Missing;
                         } else if s.kind != ChangeKind::Missing {
@@ -392,32 +411,38 @@ impl Search<'_> {
                     if stuck {
                         break;
                     }
-                    if !replaced && self.read(&mut p, next).is_none() {
-                        break;
+                    if !replaced {
+                        match self.read(&mut p, next) {
+                            Some(m) => note(m, &mut ply),
+                            None => break,
+                        }
                     }
                     next += 1;
                 }
                 // changes skipped past the end of the reading count as not made
-                total + UNREAD * (n - next) as f32
+                total + UNREAD * (n - next) as f32 - if moves_on { MOVES_ON } else { 0.0 }
             };
             scored.push((mv, total));
         }
         scored.sort_by(|a, b| a.1.total_cmp(&b.1));
-        // the move played first, whatever the rescoring says
-        if let Some(i) = scored.iter().position(|(m, _)| *m == step.mv) {
-            let chosen = scored.remove(i);
-            scored.insert(0, chosen);
-        }
+        // the rescoring chooses: a reading that replays as far with a lower cost (the
+        // piece moved on later) replaces the search's (`plan` plays the first)
         let best_total = scored.first().map_or(0.0, |s| s.1);
         let weight: f32 = scored
             .iter()
             .map(|(_, t)| (-(t - best_total).max(0.0) * SHARPNESS).exp())
             .sum();
         let second = scored.get(1).map(|s| s.1 - best_total);
+        let mv = match scored.first() {
+            // a swap's halves go together; a missing move's alternatives must let the
+            // cell after it read (they do when they score as well)
+            Some(&(m, _)) if step.kind != ChangeKind::Swapped => m,
+            _ => step.mv,
+        };
         Change {
             cell: step.cell,
             kind: step.kind,
-            mv: step.mv,
+            mv,
             candidates: scored.iter().take(3).map(|s| s.0).collect(),
             confidence: if weight > 0.0 { 1.0 / weight } else { 1.0 },
             review: second.is_some_and(|d| d < CLOSE),
@@ -485,8 +510,14 @@ pub fn plan(start: &Position, cells: &[&str], table: &'static PieceTable) -> Opt
         }
     }
     let complete = done.is_some();
-    let chosen = nodes[done.unwrap_or(best_partial)].changes.clone();
-    let changes = (0..chosen.len()).map(|k| search.weigh(&chosen, k)).collect();
+    let mut chosen = nodes[done.unwrap_or(best_partial)].changes.clone();
+    let mut changes = Vec::with_capacity(chosen.len());
+    for k in 0..chosen.len() {
+        let change = search.weigh(&chosen, k);
+        // the later changes are weighed after the one chosen here
+        chosen[k].mv = change.mv;
+        changes.push(change);
+    }
     Some(Plan { changes, complete })
 }
 

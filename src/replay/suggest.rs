@@ -40,6 +40,8 @@ fn confusable(a: char, b: char) -> bool {
             | ('c', 'e')
             | ('b', 'h')
             | ('*', 'x')
+            | ('g', 'q')
+            | ('1', '7')
     )
 }
 

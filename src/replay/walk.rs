@@ -433,6 +433,14 @@ impl Planned {
                     (d.code, d.message)
                 }
             };
+            let missing = change.kind == repair::ChangeKind::Missing;
+            // a missing move stands before the cell: its node and diagnostic at an
+            // empty span there
+            let at = if missing {
+                Span::new(span.start, span.start)
+            } else {
+                span
+            };
             let confidence = (change.confidence.clamp(0.0, 1.0) * 1000.0).round() as u16;
             let mut d = short_message(Diagnostic::new(
                 if self.repair {
@@ -447,11 +455,10 @@ impl Planned {
                     if change.review { ", to review" } else { "" }
                 ),
             ))
-            .with_span(span)
+            .with_span(at)
             .with_ply(frame.next_ply);
             d.candidates = candidates.clone();
             diagnostics.push(d);
-            let missing = change.kind == repair::ChangeKind::Missing;
             self.repairs.push(Repair {
                 ply: frame.next_ply,
                 kind: match change.kind {
@@ -480,11 +487,6 @@ impl Planned {
                     pos.play_unchecked(&change.mv);
                     None
                 }
-            };
-            let at = if missing {
-                Span::new(span.start, span.start)
-            } else {
-                span
             };
             let mut node = MoveNode::new(AnyMove::Chess(change.mv), at);
             node.san = hint;
