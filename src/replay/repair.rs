@@ -86,17 +86,19 @@ const MISSING: f32 = 1.8;
 /// Two moves swapped.
 const SWAP: f32 = 1.4;
 /// A cell that read as a legal move, replaced (beyond its replacement's cost).
-const SUSPECT: f32 = 0.9;
+const SUSPECT: f32 = 0.5;
 /// How fast the confidence falls with a reading's cost above the best one's.
 const SHARPNESS: f32 = 3.0;
 /// A second reading within this of the best one's cost is close: to review.
 const CLOSE: f32 = 0.6;
+/// A cell that read is replaced only by moves at most this far from it.
+const SUSPECT_DISTANCE: f32 = 1.5;
 /// Replacements farther than this are not tried (an illegible cell excepted).
 const MAX_DISTANCE: f32 = 3.0;
 /// The closest replacements tried per cell.
 const REPLACEMENTS: usize = 10;
 /// How far back from a failure a legal cell is suspected.
-const LOOK_BACK: usize = 6;
+const LOOK_BACK: usize = 10;
 /// A reading whose piece its side moves on within this many plies …
 const MOVES_ON_PLIES: usize = 12;
 /// … is this much likelier (a tie-breaker among readings the rest replays after).
@@ -288,7 +290,8 @@ impl Search<'_> {
             ChangeKind::Replaced
         };
         for (mv, cost) in self.replacements(pos, i) {
-            if Some(mv) == written {
+            // a cell that read is suspected of a close slip only
+            if Some(mv) == written || (suspect && cost > REPLACE + SUSPECT_DISTANCE) {
                 continue;
             }
             let mut p = pos.clone();
