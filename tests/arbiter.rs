@@ -133,10 +133,19 @@ fn without_repair_nothing_is_changed() {
     let g = game(FOUR_SLIPS, false, false);
     assert_eq!(g.moves.moves.len(), 4);
     assert!(g.repairs.is_empty());
-    assert!(g.unparsed.as_deref().unwrap().starts_with("Bb6 a6 4. Ba4 ?"));
+    assert!(
+        g.unparsed
+            .as_deref()
+            .unwrap()
+            .starts_with("Bb6 a6 4. Ba4 ?")
+    );
     let r = kyphu(&["convert", "-"], FOUR_SLIPS);
     assert_eq!(r.code, 1);
-    assert!(r.stdout.contains("{kyphu: unparsed: Bb6 a6"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("{kyphu: unparsed: Bb6 a6"),
+        "{}",
+        r.stdout
+    );
     assert!(!r.stdout.contains("repaired"), "{}", r.stdout);
 }
 
@@ -232,8 +241,9 @@ fn convert_repair_writes_the_intended_game() {
     let r = kyphu(&["convert", "--repair", "-"], FOUR_SLIPS);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout
-            .contains("3. Bb5 {kyphu: repaired: written \"Bb6\", played Bb5 (replaced), confidence"),
+        r.stdout.contains(
+            "3. Bb5 {kyphu: repaired: written \"Bb6\", played Bb5 (replaced), confidence"
+        ),
         "{}",
         r.stdout
     );

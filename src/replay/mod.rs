@@ -208,8 +208,7 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
                     Code::Language | Code::LanguageTie | Code::LanguageUnknown
                 )
             };
-            let mut merged: Vec<Diagnostic> =
-                before.into_iter().filter(|d| !language(d)).collect();
+            let mut merged: Vec<Diagnostic> = before.into_iter().filter(|d| !language(d)).collect();
             merged.extend(diagnostics.into_iter().filter(language));
             merged.extend(again);
             diagnostics = merged;

@@ -104,8 +104,8 @@ const MOVES_ON_PLIES: usize = 12;
 /// … is this much likelier (a tie-breaker among readings the rest replays after).
 const MOVES_ON: f32 = 0.25;
 /// Partial plans expanded at most, and cells read at most, per game.
-const MAX_EXPANSIONS: usize = 600;
-const MAX_READS: usize = 400_000;
+const MAX_EXPANSIONS: usize = 2000;
+const MAX_READS: usize = 800_000;
 
 /// Whether a cell is written as illegible: `?` or `??` alone.
 pub fn is_illegible(cell: &str) -> bool {
@@ -254,7 +254,14 @@ impl Search<'_> {
 
     /// Changes at cell `i` (position `pos` before it) of `node`'s plan; `extra` is added
     /// to each cost (a cell that read is suspected).
-    fn changes_at(&mut self, node: &Node, pos: &Position, i: usize, extra: f32, out: &mut Vec<Node>) {
+    fn changes_at(
+        &mut self,
+        node: &Node,
+        pos: &Position,
+        i: usize,
+        extra: f32,
+        out: &mut Vec<Node>,
+    ) {
         let n = self.cells.len();
         if i >= n {
             return;
@@ -483,11 +490,18 @@ pub fn plan(start: &Position, cells: &[&str], table: &'static PieceTable) -> Opt
     let mut done = None;
     let mut expansions = 0;
     let mut children = Vec::new();
+    // the cheapest complete plan so far: the search goes on while a partial plan
+    // costs less (costs only grow), within its budget
+    let mut done_cost = f32::INFINITY;
     while let Some(Queued(_, _, id)) = heap.pop() {
         let node = nodes[id].clone();
+        if node.cost >= done_cost {
+            continue;
+        }
         if node.next == n {
             done = Some(id);
-            break;
+            done_cost = node.cost;
+            continue;
         }
         let b = &nodes[best_partial];
         if (node.next, -node.cost) > (b.next, -b.cost) {
@@ -500,6 +514,9 @@ pub fn plan(start: &Position, cells: &[&str], table: &'static PieceTable) -> Opt
         children.clear();
         search.expand(&node, &mut children);
         for child in children.drain(..) {
+            if child.cost >= done_cost {
+                continue;
+            }
             let key = (child.next, child.pos.zobrist());
             match seen.get(&key) {
                 Some(&c) if c <= child.cost => continue,
@@ -527,7 +544,7 @@ pub fn plan(start: &Position, cells: &[&str], table: &'static PieceTable) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::chess::{english, write_san, SanStyle};
+    use crate::notation::chess::{SanStyle, english, write_san};
 
     fn sans(start: &Position, cells: &[&str], plan: &Plan) -> Vec<(usize, ChangeKind, String)> {
         let mut out = Vec::new();
@@ -546,7 +563,11 @@ mod tests {
                     crate::notation::chess::read_play(cells[i], english(), &mut pos).unwrap();
                 }
             }
-            while let Some(s) = plan.changes.get(k).filter(|s| s.cell == c.cell && !std::ptr::eq(*s, c)) {
+            while let Some(s) = plan
+                .changes
+                .get(k)
+                .filter(|s| s.cell == c.cell && !std::ptr::eq(*s, c))
+            {
                 pos.play_unchecked(&s.mv);
                 k += 1;
             }
@@ -583,7 +604,9 @@ mod tests {
     #[test]
     fn four_slips_one_plan() {
         // Bb6 for Bb5, an illegible cell, Nf3 mirrored by Black (Nf6), Ke1 for O-O
-        let c = cells("1. e4 e5 2. Nf3 Nc6 3. Bb6 a6 4. Ba4 ? 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7");
+        let c = cells(
+            "1. e4 e5 2. Nf3 Nc6 3. Bb6 a6 4. Ba4 ? 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7",
+        );
         let start = Position::default();
         let p = plan(&start, &c, english()).unwrap();
         assert!(p.complete, "{p:?}");

@@ -400,7 +400,8 @@ impl Planned {
                 s
             };
             let played = san_of(pos, &change.mv);
-            let candidates: Vec<String> = change.candidates.iter().map(|m| san_of(pos, m)).collect();
+            let candidates: Vec<String> =
+                change.candidates.iter().map(|m| san_of(pos, m)).collect();
             let (code, what) = match change.kind {
                 repair::ChangeKind::Missing => (
                     Code::MissingMove,
@@ -427,7 +428,9 @@ impl Planned {
                         Err(e) => e.to_diagnostic(),
                         Ok(s) => match san::resolve(&s, pos, token) {
                             Err(e) => e.to_diagnostic(),
-                            Ok(_) => Diagnostic::error(Code::SuspectMove, format!("{token} is legal")),
+                            Ok(_) => {
+                                Diagnostic::error(Code::SuspectMove, format!("{token} is legal"))
+                            }
                         },
                     };
                     (d.code, d.message)
@@ -468,7 +471,11 @@ impl Planned {
                     repair::ChangeKind::Swapped => "swapped",
                     repair::ChangeKind::Suspect => "suspect",
                 },
-                written: if missing { String::new() } else { token.to_owned() },
+                written: if missing {
+                    String::new()
+                } else {
+                    token.to_owned()
+                },
                 san: played,
                 uci: change.mv.uci(pos.chess960()),
                 confidence_milli: confidence,

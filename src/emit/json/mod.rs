@@ -263,7 +263,11 @@ fn render_with(b: &mut JsonBuf, game: &Game, r: &JsonRenderer, plain_path: bool)
 /// written (issue 27; only in games that have some: docs/schema).
 #[cold]
 fn put_repairs(b: &mut JsonBuf, game: &Game) {
-    let illegible = game.repairs.iter().filter(|r| r.kind == "illegible").count();
+    let illegible = game
+        .repairs
+        .iter()
+        .filter(|r| r.kind == "illegible")
+        .count();
     b.extend_from_slice(b",\"illegible\":");
     push_u64(b, illegible as u64);
     b.extend_from_slice(b",\"repairs\":[");
