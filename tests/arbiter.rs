@@ -21,9 +21,9 @@ const TRUE_GAME: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. 
     7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 Re8 13. Nf1 Bf8 \
     14. Ng3 g6 15. a4 c5 16. d5 c4 17. Bg5 h6 18. Be3 Nc5 19. Qd2 h5 20. Bg5 Bg7 *";
 
-/// The same game with four slips: `3. Bb6` (5/6), `4... ?` (illegible), `7... d3`
-/// (Black's rank mirrored), `13. Nfl` (1/l).
-const FOUR_SLIPS: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb6 a6 4. Ba4 ? 5. O-O Be7 6. Re1 b5 \
+/// The same game with four slips: `3. Bb6` (5/6), `4... Nf3` and `7... d3` (Black's
+/// ranks mirrored), `13. Nfl` (1/l).
+const FOUR_SLIPS: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb6 a6 4. Ba4 Nf3 5. O-O Be7 6. Re1 b5 \
     7. Bb3 d3 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 Re8 13. Nfl Bf8 \
     14. Ng3 g6 15. a4 c5 16. d5 c4 17. Bg5 h6 18. Be3 Nc5 19. Qd2 h5 20. Bg5 Bg7 *";
 
@@ -80,7 +80,7 @@ fn four_slips_four_diagnostics_in_one_run() {
         seen,
         [
             ("illegal-move", 5, "Bb5"),
-            ("illegible-move", 8, "Nf6"),
+            ("illegal-move", 8, "Nf6"),
             ("illegal-move", 14, "d6"),
             ("invalid-move", 25, "Nf1"),
         ]
@@ -94,7 +94,6 @@ fn four_slips_four_diagnostics_in_one_run() {
         "{}",
         errors[0]
     );
-    assert!(r.stderr.contains("1 illegible move"), "{}", r.stderr);
     assert!(r.stderr.contains("4 moves assumed"), "{}", r.stderr);
     assert!(r.stderr.contains("1 partial"), "{}", r.stderr);
 }
@@ -117,7 +116,7 @@ fn going_on_says_what_was_written_and_assumed() {
         written,
         [
             (5, "replaced", "Bb6", "Bb5"),
-            (8, "illegible", "?", "Nf6"),
+            (8, "replaced", "Nf3", "Nf6"),
             (14, "replaced", "d3", "d6"),
             (25, "replaced", "Nfl", "Nf1"),
         ]
@@ -137,7 +136,7 @@ fn without_repair_nothing_is_changed() {
         g.unparsed
             .as_deref()
             .unwrap()
-            .starts_with("Bb6 a6 4. Ba4 ?")
+            .starts_with("Bb6 a6 4. Ba4 Nf3")
     );
     let r = kyphu(&["convert", "-"], FOUR_SLIPS);
     assert_eq!(r.code, 1);
@@ -241,7 +240,7 @@ fn convert_repair_writes_the_intended_game() {
     let r = kyphu(&["convert", "--repair", "-"], FOUR_SLIPS);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stdout.contains(
+        r.stdout.replace('\n', " ").contains(
             "3. Bb5 {kyphu: repaired: written \"Bb6\", played Bb5 (replaced), confidence"
         ),
         "{}",

@@ -104,8 +104,8 @@ const MOVES_ON_PLIES: usize = 12;
 /// … is this much likelier (a tie-breaker among readings the rest replays after).
 const MOVES_ON: f32 = 0.25;
 /// Partial plans expanded at most, and cells read at most, per game.
-const MAX_EXPANSIONS: usize = 2000;
-const MAX_READS: usize = 800_000;
+const MAX_EXPANSIONS: usize = 3000;
+const MAX_READS: usize = 1_500_000;
 
 /// Whether a cell is written as illegible: `?` or `??` alone.
 pub fn is_illegible(cell: &str) -> bool {
