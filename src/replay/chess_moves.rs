@@ -18,11 +18,14 @@ pub(super) fn chess_remarks(
     // FIDE Laws (appendix C): the check sign is optional, so a check or mate sign
     // left out is only a note (shown with `check --strict`), not a repair; a sign
     // where there is no check stays a warning
-    let left_out = match (resolved.written, resolved.gives) {
-        (san::CheckMark::None, _) => true,
-        (san::CheckMark::Check | san::CheckMark::DoubleCheck, san::CheckMark::Mate) => true,
-        _ => false,
-    };
+    let left_out = matches!(
+        (resolved.written, resolved.gives),
+        (san::CheckMark::None, _)
+            | (
+                san::CheckMark::Check | san::CheckMark::DoubleCheck,
+                san::CheckMark::Mate
+            )
+    );
     if left_out {
         for d in diagnostics.iter_mut().skip(first) {
             if d.code == Code::CheckMark {

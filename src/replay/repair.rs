@@ -385,7 +385,7 @@ impl Search<'_> {
                 let mut note = |m: Option<Move>, ply: &mut usize| {
                     *ply += 1;
                     if let Some(m) = m
-                        && *ply % 2 == 0
+                        && (*ply).is_multiple_of(2)
                         && *ply <= MOVES_ON_PLIES
                         && m.from() == mv.to()
                         && m.role() == mv.role()
@@ -552,7 +552,7 @@ mod tests {
             let mut pos = start.clone();
             // the position before the change: replay the cells as the plan says
             let mut k = 0;
-            for i in 0..c.cell {
+            for (i, cell) in cells.iter().enumerate().take(c.cell) {
                 let mut replaced = false;
                 while let Some(s) = plan.changes.get(k).filter(|s| s.cell == i) {
                     pos.play_unchecked(&s.mv);
@@ -560,7 +560,7 @@ mod tests {
                     k += 1;
                 }
                 if !replaced {
-                    crate::notation::chess::read_play(cells[i], english(), &mut pos).unwrap();
+                    crate::notation::chess::read_play(cell, english(), &mut pos).unwrap();
                 }
             }
             while let Some(s) = plan

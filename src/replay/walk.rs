@@ -505,6 +505,9 @@ impl Planned {
     }
 }
 
+/// What a walk gives: the line, its unread rest, the position it reached.
+pub(super) type Walked = (Line, Option<String>, Board);
+
 /// Replay that goes on after an error (issue 27): the game's main-line cells are
 /// planned from `start` under `table` ([`repair::plan`]), and the game walked again
 /// with the plan, every change an assumption with its diagnostic. `None` when the
@@ -517,7 +520,7 @@ pub(super) fn walk_planned(
     movetext_end: usize,
     repair: bool,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<((Line, Option<String>, Board), Vec<Repair>)> {
+) -> Option<(Walked, Vec<Repair>)> {
     let cells = main_cells(raw);
     let texts: Vec<&str> = cells.iter().map(|c| c.1).collect();
     let plan = repair::plan(start, &texts, table)?;
