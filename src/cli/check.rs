@@ -62,7 +62,11 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
     a.read.validate(&files)?;
     let mut log = super::Log::open(a.read.log.as_deref(), &files)?;
     for file in files {
-        let options = a.read.replay_options(&file)?;
+        let options = kyphu::ReplayOptions {
+            // every slip of a game in one run (issue 27)
+            go_on: true,
+            ..a.read.replay_options(&file)?
+        };
         let reader = convert::source(&a.read, a.from, &file)?;
         let mut counts = Counts::default();
         let format = a.format;
@@ -106,15 +110,20 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
                 }
                 // what the counts need, so that the game is dropped here, on the
                 // worker that built it, not on the thread that writes
-                let tally = (game.status(), Counts::encoding_of(&game));
+                let tally = (
+                    game.status(),
+                    Counts::encoding_of(&game),
+                    Counts::slips_of(&game),
+                );
                 (junk, tally, text, found, byte_end)
             },
-            |(junk, (status, encoding), text, found, byte_end)| {
+            |(junk, (status, encoding, slips), text, found, byte_end)| {
                 progress.update(&counts, byte_end);
                 if junk {
                     counts.junk += 1;
                 } else {
                     counts.add(status, encoding);
+                    counts.add_slips(slips);
                 }
                 problems |= found;
                 if text.is_empty() {

@@ -107,6 +107,13 @@ pub struct ConvertArgs {
     /// in place of the -o and --games-csv files (by default they are left as they were)
     #[arg(long)]
     pub partial_output: bool,
+    /// Write the most likely intended game of a scoresheet with slips: replay goes on
+    /// after each error under the reading the whole rest of the game supports best;
+    /// each move changed is flagged with what was written and a confidence (a PGN
+    /// comment, a JSON `repairs` field), and the moves to look at are listed on
+    /// standard error (docs/arbiter.md). Without it nothing is changed
+    #[arg(long)]
+    pub repair: bool,
 }
 
 impl ConvertArgs {
@@ -353,11 +360,63 @@ struct Item {
     byte_end: u64,
     status: Status,
     encoding: Option<(&'static str, &'static str)>,
+    /// Illegible cells and assumed moves ([`Counts::slips_of`]).
+    slips: (u64, u64),
     game: Option<Game>,
     /// The output of the game: the first `rendered_len` bytes of `rendered`.
     rendered: Vec<u8>,
     rendered_len: usize,
     messages: String,
+}
+
+/// `--repair`: each move replay assumed gets a comment saying what was written and how
+/// sure the choice is (`kyphu: repaired: written "Md4", played Nd5, confidence 0.93`),
+/// and the moves to look at (where the best and the second reading are close) are
+/// listed in `messages`.
+fn flag_repairs(game: &mut Game, messages: Option<&mut String>, file: &str) {
+    let mut review = Vec::new();
+    for r in &game.repairs {
+        let Some(node) = (r.ply as usize)
+            .checked_sub(1)
+            .and_then(|i| game.moves.moves.get_mut(i))
+        else {
+            continue;
+        };
+        let confidence = f32::from(r.confidence_milli) / 1000.0;
+        let written = if r.written.is_empty() {
+            "nothing (a move left out)".to_owned()
+        } else {
+            format!("\"{}\"", r.written)
+        };
+        node.extras_mut().comments.push(format!(
+            "kyphu: repaired: written {written}, played {} ({}), confidence {confidence:.2}{}",
+            r.san,
+            r.kind,
+            if r.review { ", to review" } else { "" }
+        ));
+        if r.review {
+            let number = format!(
+                "{}{}",
+                r.ply.div_ceil(2),
+                if r.ply % 2 == 1 { "." } else { "..." }
+            );
+            let others = r.candidates.get(1..).unwrap_or_default().join(" or ");
+            review.push(format!(
+                "{number} {} (written {written}, confidence {confidence:.2}; or {others})",
+                r.san
+            ));
+        }
+    }
+    if let Some(messages) = messages
+        && !review.is_empty()
+    {
+        messages.push_str(&format!(
+            "{}: game {}: moves to look at: {}\n",
+            super::render::escape(file),
+            game.source.game_index + 1,
+            review.join("; ")
+        ));
+    }
 }
 
 pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
@@ -443,7 +502,11 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     let mut output_failed = false;
     let mut log = super::Log::open(a.read.log.as_deref(), &files)?;
     for file in &files {
-        let options = a.read.replay_options(file)?;
+        let options = kyphu::ReplayOptions {
+            go_on: a.repair,
+            repair: a.repair,
+            ..a.read.replay_options(file)?
+        };
         let source = match source(&a.read, a.from, file) {
             Ok(source) => source,
             Err(e) => {
@@ -458,8 +521,11 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         let process = |raw: RawGame| {
             let junk = raw.junk;
             let byte_end = raw.byte_end;
-            let game = replay(raw, &options);
+            let mut game = replay(raw, &options);
             let mut messages = String::new();
+            if !game.repairs.is_empty() {
+                flag_repairs(&mut game, (!quiet).then_some(&mut messages), file_name);
+            }
             if !quiet {
                 let mut locating = None;
                 for d in game.diagnostics.iter().filter(|d| {
@@ -474,11 +540,13 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             }
             let status = game.status();
             let encoding = Counts::encoding_of(&game);
+            let slips = Counts::slips_of(&game);
             Item {
                 junk,
                 byte_end,
                 status,
                 encoding,
+                slips,
                 // text that is not a game is kept too, as a non-game record
                 game: Some(game),
                 rendered: Vec::new(),
@@ -554,6 +622,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                     counts.junk += 1;
                 } else {
                     counts.add(item.status, item.encoding);
+                    counts.add_slips(item.slips);
                 }
                 let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
                     match (csv.as_mut(), item.game.as_ref()) {

@@ -308,6 +308,8 @@ impl ReadArgs {
                 GameArg::Chess960 => Some(Variant::Chess960),
                 GameArg::Xiangqi => Some(Variant::Xiangqi),
             },
+            go_on: false,
+            repair: false,
         })
     }
 
@@ -351,6 +353,10 @@ pub struct Counts {
     pub junk: u64,
     /// Games decoded from something other than plain UTF-8: (encoding, how) → games.
     pub encodings: std::collections::BTreeMap<(&'static str, &'static str), u64>,
+    /// Move cells marked illegible (`?`), and main-line moves replay assumed in place
+    /// of what was written (issue 27: [`Counts::slips_of`]).
+    pub illegible: u64,
+    pub assumed: u64,
 }
 
 impl Counts {
@@ -388,6 +394,22 @@ impl Counts {
         Some((game.source.encoding.unwrap_or("?"), how))
     }
 
+    /// The illegible cells of a game and the moves replay assumed in it.
+    pub fn slips_of(game: &Game) -> (u64, u64) {
+        let illegible = game
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::IllegibleMove)
+            .count();
+        (illegible as u64, game.repairs.len() as u64)
+    }
+
+    /// Counts what [`Counts::slips_of`] found in a game.
+    pub fn add_slips(&mut self, (illegible, assumed): (u64, u64)) {
+        self.illegible += illegible;
+        self.assumed += assumed;
+    }
+
     fn add_encoding(&mut self, key: Option<(&'static str, &'static str)>) {
         if let Some(key) = key {
             *self.encodings.entry(key).or_default() += 1;
@@ -411,6 +433,21 @@ impl Counts {
             s.push_str(&format!(
                 "; {} stretch{plural} of non-game text reported",
                 self.junk
+            ));
+        }
+        let plural = |n: u64| if n == 1 { "" } else { "s" };
+        if self.illegible > 0 {
+            s.push_str(&format!(
+                "; {} illegible move{}",
+                self.illegible,
+                plural(self.illegible)
+            ));
+        }
+        if self.assumed > 0 {
+            s.push_str(&format!(
+                "; {} move{} assumed",
+                self.assumed,
+                plural(self.assumed)
             ));
         }
         if !self.encodings.is_empty() {

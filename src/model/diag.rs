@@ -214,6 +214,14 @@ pub enum Code {
     /// A DhtmlXQ block breaks its format (a tag closed by another name, moves that are
     /// not groups of four digits, a branch with no parent…): the rest is read.
     DhtmlxqMalformed,
+    /// A move cell written as illegible (`?` alone, docs/arbiter.md).
+    IllegibleMove,
+    /// A move seems left out before this one (every later move in the other column).
+    MissingMove,
+    /// Two moves of one side seem written in each other's place.
+    SwappedMoves,
+    /// A legal move the rest of the game does not replay after: another is assumed.
+    SuspectMove,
 }
 
 impl Code {
@@ -281,6 +289,10 @@ impl Code {
         Code::GameFromContent,
         Code::TextKept,
         Code::XqfMalformed,
+        Code::IllegibleMove,
+        Code::MissingMove,
+        Code::SwappedMoves,
+        Code::SuspectMove,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -348,6 +360,10 @@ impl Code {
             Code::TextKept => "text-kept",
             Code::XqfMalformed => "xqf-malformed",
             Code::DhtmlxqMalformed => "dhtmlxq-malformed",
+            Code::IllegibleMove => "illegible-move",
+            Code::MissingMove => "missing-move",
+            Code::SwappedMoves => "swapped-moves",
+            Code::SuspectMove => "suspect-move",
         }
     }
 

@@ -592,6 +592,33 @@ pub struct Game {
     pub source: Source,
     /// The position after the main line, as replay left it: see [`Game::recorded_end`].
     recorded: RecordedEnd,
+    /// The main-line moves replay assumed in place of what was written, when it went on
+    /// after an error (issue 27: `check`, `convert --repair`); each also has its
+    /// diagnostic. Empty otherwise.
+    pub repairs: Vec<Repair>,
+}
+
+/// A main-line move replay assumed in place of what was written (a slip of the sheet):
+/// what was written, what was played, how sure, and the other readings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repair {
+    /// The ply of the move played (1 = White's first move).
+    pub ply: u32,
+    /// `replaced` (the cell could not be read or played), `illegible` (a `?` cell),
+    /// `missing` (a move left out, inserted), `swapped` (two moves of one side in each
+    /// other's place), `suspect` (a legal move the rest of the game does not follow).
+    pub kind: &'static str,
+    /// The cell as written (empty for a missing move).
+    pub written: String,
+    /// The move played, in SAN in the game's letters, and in UCI.
+    pub san: String,
+    pub uci: String,
+    /// How sure the choice is against the other readings, in thousandths.
+    pub confidence_milli: u16,
+    /// The best and the second reading are close: a person should look at this move.
+    pub review: bool,
+    /// The readings, best first (the move played first), at most 3.
+    pub candidates: Vec<String>,
 }
 
 /// The position after a game's main line as replay reached it, with the start it
@@ -635,6 +662,7 @@ impl Game {
             unparsed: None,
             source: Source::default(),
             recorded: RecordedEnd::default(),
+            repairs: Vec::new(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! A chess move read and played, with its remarks.
 
 use super::*;
+use crate::model::diag::Code;
 
 /// The remarks on a resolved chess move (a repair, a missing check mark …) as
 /// diagnostics at the move's span and ply; few moves have any.
@@ -14,6 +15,24 @@ pub(super) fn chess_remarks(
 ) {
     let first = diagnostics.len();
     resolved.diagnostics(token, diagnostics);
+    // FIDE Laws (appendix C): the check sign is optional, so a check or mate sign
+    // left out is only a note (shown with `check --strict`), not a repair; a sign
+    // where there is no check stays a warning
+    let left_out = matches!(
+        (resolved.written, resolved.gives),
+        (san::CheckMark::None, _)
+            | (
+                san::CheckMark::Check | san::CheckMark::DoubleCheck,
+                san::CheckMark::Mate
+            )
+    );
+    if left_out {
+        for d in diagnostics.iter_mut().skip(first) {
+            if d.code == Code::CheckMark {
+                d.severity = Severity::Note;
+            }
+        }
+    }
     place_remarks(diagnostics, first, span, ply);
 }
 

@@ -55,6 +55,13 @@ pub(super) trait ReadMain {
     fn stopped(&mut self, raw: &RawGame, rest: std::slice::Iter<'_, Element>) {
         let _ = (raw, rest);
     }
+
+    /// The repair plan the walk follows, if any ([`Planned`]; none for every other
+    /// way, so that their walks test nothing for it).
+    #[inline(always)]
+    fn plan(&mut self) -> Option<&mut Planned> {
+        None
+    }
 }
 
 /// Where the syntax of a move is, for [`read_move`].

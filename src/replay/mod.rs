@@ -12,6 +12,7 @@ use crate::model::diag::Code;
 use std::sync::Arc;
 
 pub mod diff;
+pub mod repair;
 pub mod suggest;
 pub mod xiangqi_rules;
 pub mod xiangqi_suggest;
@@ -62,6 +63,14 @@ pub struct ReplayOptions {
     /// The notation of xiangqi moves; `None` infers it per game from the whole main
     /// line (`notation::xiangqi::infer_dialect`).
     pub xiangqi: Option<xq_notation::Dialect>,
+    /// Replay goes on after an error in a chess main line (issue 27): the whole sheet
+    /// is planned ([`repair::plan`]) and each slip replayed under its most likely
+    /// reading, an assumption with its error diagnostic and a [`Game::repairs`]
+    /// record; the written text is kept in the source. Not with `keep_illegal`.
+    pub go_on: bool,
+    /// With `go_on`: the assumptions are warnings, the game repaired (`convert
+    /// --repair`), not errors.
+    pub repair: bool,
 }
 
 /// How move tokens are read: a chess piece-letter table or a xiangqi dialect.
@@ -175,6 +184,9 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         _ => None,
     };
     let walk_from = diagnostics.len();
+    // the diagnostics before the walk, for a walk again under a repair plan
+    let before_walk = (options.go_on && !options.keep_illegal && matches!(start, Board::Chess(_)))
+        .then(|| diagnostics.clone());
     let (mut line, mut unparsed, mut end) = walk_reading(
         &raw,
         start,
@@ -187,6 +199,7 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
     );
     // the free-text reading, only where the plain one stops, or left a variation open
     // in a record without tags (a parenthesis in prose)
+    let mut reread = false;
     if (unparsed.is_some()
         || raw.tags.is_empty()
             && diagnostics[..walk_from]
@@ -202,6 +215,7 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         )
     {
         // a free-text reading, or the other game, replays further: walked again under it
+        reread = true;
         diagnostics.truncate(walk_from);
         diagnostics.retain(|d| {
             !matches!(
@@ -242,6 +256,36 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
             options.keep_illegal,
             &mut diagnostics,
         );
+    }
+    // a sheet that still stops is planned as a whole and walked again (issue 27); not
+    // after a free-text reading, whose diagnostics are of another walk
+    if !reread
+        && let (Some(before), Some(_), StartPosition::Chess(p)) =
+            (before_walk, &unparsed, &game.start)
+    {
+        // the table the walk ended with: the one given, or else the one that replays
+        // furthest (what `rechoose` settles on after a failed walk)
+        let table = options.lang.unwrap_or_else(|| {
+            let tokens: Vec<&str> = raw.main_line().collect();
+            san::infer_language(p, &tokens).table
+        });
+        let mut again = Vec::new();
+        if let Some((walked, repairs)) =
+            walk_planned(&raw, p, table, movetext_end, options.repair, &mut again)
+        {
+            let language = |d: &Diagnostic| {
+                matches!(
+                    d.code,
+                    Code::Language | Code::LanguageTie | Code::LanguageUnknown
+                )
+            };
+            let mut merged: Vec<Diagnostic> = before.into_iter().filter(|d| !language(d)).collect();
+            merged.extend(diagnostics.into_iter().filter(language));
+            merged.extend(again);
+            diagnostics = merged;
+            (line, unparsed, end) = walked;
+            game.repairs = repairs;
+        }
     }
     game.moves = line;
     game.unparsed = unparsed;

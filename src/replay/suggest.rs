@@ -40,6 +40,8 @@ fn confusable(a: char, b: char) -> bool {
             | ('c', 'e')
             | ('b', 'h')
             | ('*', 'x')
+            | ('g', 'q')
+            | ('1', '7')
     )
 }
 
@@ -160,7 +162,11 @@ pub fn suggest(
 /// distance of the written text (or the text with its ranks mirrored, plus 0.5) to the
 /// rendering, plus 0.3 for a table other than the game's. `None` when `written` is
 /// empty or too long to be a slip of a move.
-fn closeness(pos: &Position, written: &str, table: &'static PieceTable) -> Option<Vec<Suggestion>> {
+pub(crate) fn closeness(
+    pos: &Position,
+    written: &str,
+    table: &'static PieceTable,
+) -> Option<Vec<Suggestion>> {
     let mut target = Vec::new();
     core_into(written, &mut target);
     // No move is longer than this (`Кр×e8=Ф++` has 10 characters): longer text is no

@@ -4,6 +4,8 @@
 
 use super::*;
 use crate::model::diag::Code;
+use crate::model::game::Repair;
+use crate::notation::chess::SanStyle;
 
 /// One open line of the move tree: the main line or a variation being read.
 pub(super) struct Frame {
@@ -143,6 +145,25 @@ pub(super) fn walk(
                 }
                 continue;
             }
+            Element::Annotation { span } if main && illegible_cell(raw, elements.len()) => {
+                if let Some(plan) = main_line.plan()
+                    && plan.apply(raw, span, &mut frame, diagnostics)
+                {
+                    continue;
+                }
+                let d = Diagnostic::error(
+                    Code::IllegibleMove,
+                    format!(
+                        "illegible move `{}` (a cell marked unreadable); replay cannot go on",
+                        raw.slice(span)
+                    ),
+                )
+                .with_span(span)
+                .with_ply(frame.next_ply);
+                stop_main(raw, d, span, movetext_end, &mut unparsed, diagnostics);
+                main_line.stopped(raw, elements);
+                break;
+            }
             _ => {
                 read_other(
                     e,
@@ -160,6 +181,13 @@ pub(super) fn walk(
         // the move's bytes: its text (`raw.slice`, which checks character
         // boundaries) is sliced only when it is needed, seldom for a usual move
         let bytes = span_bytes(&raw.text, span);
+        if main
+            && let Some(plan) = main_line.plan()
+            && plan.apply(raw, span, &mut frame, diagnostics)
+        {
+            main_moves += 1;
+            continue;
+        }
         let mut scratch = san::SanSyntax::blank();
         let syntax = if main {
             main_moves += 1;
@@ -213,7 +241,12 @@ pub(super) fn walk(
             diagnostics.push(*d);
             continue;
         }
-        if let (Reader::Chess(table), Board::Chess(pos)) = (reader, &frame.pos)
+        if repair::is_illegible(token) {
+            // a scoresheet cell marked unreadable (`?` in a CSV cell)
+            d.code = Code::IllegibleMove;
+            d.message =
+                format!("illegible move `{token}` (a cell marked unreadable); replay cannot go on");
+        } else if let (Reader::Chess(table), Board::Chess(pos)) = (reader, &frame.pos)
             && d.candidates.is_empty()
         {
             let following: Vec<&str> = crate::archive::MainLine::of(&raw.text, elements.clone())
@@ -235,13 +268,7 @@ pub(super) fn walk(
                 .map(|s| s.text)
                 .collect();
         }
-        diagnostics.push(*d);
-        let rest = movetext_text(raw, span.start as usize, movetext_end);
-        // text an earlier pass kept (a `kyphu: unparsed` comment) stays before it
-        unparsed = match (unparsed.take(), rest) {
-            (Some(kept), Some(rest)) => Some(format!("{kept} {rest}")),
-            (kept, rest) => kept.or(rest),
-        };
+        stop_main(raw, *d, span, movetext_end, &mut unparsed, diagnostics);
         main_line.stopped(raw, elements);
         break;
     }
@@ -249,6 +276,287 @@ pub(super) fn walk(
         close_variation(&mut frame, &mut parents);
     }
     (frame.line, unparsed, frame.pos)
+}
+
+/// The main line stops at the move at `span` with the error `d`: its rest is kept
+/// verbatim in `unparsed`.
+#[cold]
+fn stop_main(
+    raw: &RawGame,
+    d: Diagnostic,
+    span: Span,
+    movetext_end: usize,
+    unparsed: &mut Option<String>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    diagnostics.push(d);
+    let rest = movetext_text(raw, span.start as usize, movetext_end);
+    // text an earlier pass kept (a `kyphu: unparsed` comment) stays before it
+    *unparsed = match (unparsed.take(), rest) {
+        (Some(kept), Some(rest)) => Some(format!("{kept} {rest}")),
+        (kept, rest) => kept.or(rest),
+    };
+}
+
+/// Whether the annotation element before the `rest_len` elements left of the movetext
+/// is an illegible move cell of a scoresheet: `?` or `??` standing where a move is due
+/// by the move numbers, right after one (`3. ? a6`, `3... ?`), or between White's move
+/// and the next move number (`3. e4 ? 4. d4`). Anywhere else `?` is an annotation of
+/// the move before, as PGN reads it.
+#[cold]
+pub(super) fn illegible_cell(raw: &RawGame, rest_len: usize) -> bool {
+    let m = &raw.movetext;
+    let Some(i) = m.len().checked_sub(rest_len + 1) else {
+        return false;
+    };
+    let Some(Element::Annotation { span }) = m.get(i) else {
+        return false;
+    };
+    if !repair::is_illegible(raw.slice(*span)) {
+        return false;
+    }
+    let before = |k: usize| i.checked_sub(k).and_then(|j| m.get(j));
+    match before(1) {
+        Some(Element::MoveNumber { .. }) => true,
+        Some(Element::Move { .. }) => matches!(
+            (before(2), m.get(i + 1)),
+            (
+                Some(Element::MoveNumber { number: a, black: false, .. }),
+                Some(Element::MoveNumber { number: b, black: false, .. }),
+            ) if *b == a + 1
+        ),
+        _ => false,
+    }
+}
+
+/// The main line's cells in order, with their spans: every move token and every
+/// illegible cell ([`illegible_cell`]), variations left out.
+pub(super) fn main_cells(raw: &RawGame) -> Vec<(Span, &str)> {
+    let mut cells = Vec::new();
+    let mut depth = 0usize;
+    let n = raw.movetext.len();
+    for (i, e) in raw.movetext.iter().enumerate() {
+        match *e {
+            Element::StartVariation { .. } => depth += 1,
+            Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+            Element::Move { span, .. } if depth == 0 => cells.push((span, raw.slice(span))),
+            Element::Annotation { span } if depth == 0 && illegible_cell(raw, n - i - 1) => {
+                cells.push((span, raw.slice(span)));
+            }
+            _ => {}
+        }
+    }
+    cells
+}
+
+/// A repair plan ([`repair::plan`]) for the walk: its changes keyed by where their
+/// cell starts in the game text, applied as the walk reaches them, each played as an
+/// assumption with its diagnostic and [`Repair`] record.
+pub(super) struct Planned {
+    /// The changes, in text order, with the start of their cell.
+    changes: Vec<(u32, repair::Change)>,
+    next: usize,
+    table: &'static PieceTable,
+    /// `convert --repair`: the assumptions are warnings (the game repaired), not errors.
+    repair: bool,
+    /// The moves assumed so far.
+    pub(super) repairs: Vec<Repair>,
+}
+
+impl ReadMain for Planned {
+    #[inline(always)]
+    fn read<'s>(
+        &'s mut self,
+        _: usize,
+        _: &RawGame,
+        _: Span,
+        _: &[u8],
+        _: &mut san::SanSyntax,
+    ) -> Option<MoveSyntax<'s>> {
+        Some(MoveSyntax::Parse)
+    }
+
+    fn plan(&mut self) -> Option<&mut Planned> {
+        Some(self)
+    }
+}
+
+impl Planned {
+    /// Plays the plan's changes at the cell at `span`, on `frame`: a missing move
+    /// before it, the move assumed in its place. `true` when the cell itself is taken
+    /// (the walk does not read it); `false` when it is read as written (after a missing
+    /// move, or when the plan has nothing here).
+    fn apply(
+        &mut self,
+        raw: &RawGame,
+        span: Span,
+        frame: &mut Frame,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> bool {
+        let mut taken = false;
+        while let Some((at, change)) = self.changes.get(self.next) {
+            if *at != span.start {
+                break;
+            }
+            let change = change.clone();
+            self.next += 1;
+            let Board::Chess(pos) = &mut frame.pos else {
+                return taken;
+            };
+            let token = raw.slice(span);
+            let style = SanStyle::fide(self.table);
+            let san_of = |pos: &Position, mv: &crate::chess::Move| {
+                let mut s = String::new();
+                crate::notation::chess::write_san(&mut s, pos, mv, &style);
+                s
+            };
+            let played = san_of(pos, &change.mv);
+            let candidates: Vec<String> =
+                change.candidates.iter().map(|m| san_of(pos, m)).collect();
+            let (code, what) = match change.kind {
+                repair::ChangeKind::Missing => (
+                    Code::MissingMove,
+                    format!(
+                        "a move seems left out before {token} (the later moves stand in the other column)"
+                    ),
+                ),
+                repair::ChangeKind::Illegible => (
+                    Code::IllegibleMove,
+                    format!("illegible move `{token}` (a cell marked unreadable)"),
+                ),
+                repair::ChangeKind::Swapped => (
+                    Code::SwappedMoves,
+                    format!(
+                        "{token} seems written in the place of a move of the same side two plies away"
+                    ),
+                ),
+                repair::ChangeKind::Suspect => (
+                    Code::SuspectMove,
+                    format!("{token} is legal, but the rest of the game does not replay after it"),
+                ),
+                repair::ChangeKind::Replaced => {
+                    let d = match san::parse(token, self.table) {
+                        Err(e) => e.to_diagnostic(),
+                        Ok(s) => match san::resolve(&s, pos, token) {
+                            Err(e) => e.to_diagnostic(),
+                            Ok(_) => {
+                                Diagnostic::error(Code::SuspectMove, format!("{token} is legal"))
+                            }
+                        },
+                    };
+                    (d.code, d.message)
+                }
+            };
+            let missing = change.kind == repair::ChangeKind::Missing;
+            // a missing move stands before the cell: its node and diagnostic at an
+            // empty span there
+            let at = if missing {
+                Span::new(span.start, span.start)
+            } else {
+                span
+            };
+            let confidence = (change.confidence.clamp(0.0, 1.0) * 1000.0).round() as u16;
+            let mut d = short_message(Diagnostic::new(
+                if self.repair {
+                    Severity::Warning
+                } else {
+                    Severity::Error
+                },
+                code,
+                format!(
+                    "{what}; assumed {played} (confidence {:.2}{}), replay goes on",
+                    f32::from(confidence) / 1000.0,
+                    if change.review { ", to review" } else { "" }
+                ),
+            ))
+            .with_span(at)
+            .with_ply(frame.next_ply);
+            d.candidates = candidates.clone();
+            diagnostics.push(d);
+            self.repairs.push(Repair {
+                ply: frame.next_ply,
+                kind: match change.kind {
+                    repair::ChangeKind::Replaced => "replaced",
+                    repair::ChangeKind::Illegible => "illegible",
+                    repair::ChangeKind::Missing => "missing",
+                    repair::ChangeKind::Swapped => "swapped",
+                    repair::ChangeKind::Suspect => "suspect",
+                },
+                written: if missing {
+                    String::new()
+                } else {
+                    token.to_owned()
+                },
+                san: played,
+                uci: change.mv.uci(pos.chess960()),
+                confidence_milli: confidence,
+                review: change.review,
+                candidates,
+            });
+            // played as PGN SAN reads it, for the node's hint
+            if frame.keep_before {
+                frame.before_last = Board::Chess(pos.clone());
+            }
+            let mut pgn = String::new();
+            crate::notation::chess::write_san(&mut pgn, pos, &change.mv, &SanStyle::pgn());
+            let hint = match san::read_play(&pgn, san::english(), pos) {
+                Ok(r) => Some(r.hint()),
+                Err(_) => {
+                    pos.play_unchecked(&change.mv);
+                    None
+                }
+            };
+            let mut node = MoveNode::new(AnyMove::Chess(change.mv), at);
+            node.san = hint;
+            frame.line.moves.push(node);
+            frame.next_ply += 1;
+            taken |= !missing;
+        }
+        taken
+    }
+}
+
+/// What a walk gives: the line, its unread rest, the position it reached.
+pub(super) type Walked = (Line, Option<String>, Board);
+
+/// Replay that goes on after an error (issue 27): the game's main-line cells are
+/// planned from `start` under `table` ([`repair::plan`]), and the game walked again
+/// with the plan, every change an assumption with its diagnostic. `None` when the
+/// cells replay as written (the error was elsewhere).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn walk_planned(
+    raw: &RawGame,
+    start: &Position,
+    table: &'static PieceTable,
+    movetext_end: usize,
+    repair: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(Walked, Vec<Repair>)> {
+    let cells = main_cells(raw);
+    let texts: Vec<&str> = cells.iter().map(|c| c.1).collect();
+    let plan = repair::plan(start, &texts, table)?;
+    let changes = plan
+        .changes
+        .into_iter()
+        .filter_map(|c| Some((cells.get(c.cell)?.0.start, c)))
+        .collect();
+    let mut planned = Planned {
+        changes,
+        next: 0,
+        table,
+        repair,
+        repairs: Vec::new(),
+    };
+    let walked = walk(
+        raw,
+        Board::Chess(start.clone()),
+        Reader::Chess(table),
+        &mut planned,
+        movetext_end,
+        false,
+        diagnostics,
+    );
+    Some((walked, planned.repairs))
 }
 
 /// A move-number note: the first move number of the main line does not match the

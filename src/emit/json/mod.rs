@@ -228,7 +228,11 @@ fn render_with(b: &mut JsonBuf, game: &Game, r: &JsonRenderer, plain_path: bool)
         }
         b.extend_from_slice(b"]}");
     }
-    b.extend_from_slice(b"],\"unparsed\":");
+    b.extend_from_slice(b"]");
+    if !game.repairs.is_empty() {
+        put_repairs(b, game);
+    }
+    b.extend_from_slice(b",\"unparsed\":");
     match &game.unparsed {
         Some(u) => push_str(b, u),
         None => b.extend_from_slice(b"null"),
@@ -253,6 +257,52 @@ fn render_with(b: &mut JsonBuf, game: &Game, r: &JsonRenderer, plain_path: bool)
     }
     b.extend_from_slice(b"}\n");
     main_line
+}
+
+/// `,"illegible":N,"repairs":[…]`: the moves replay assumed in place of what was
+/// written (issue 27; only in games that have some: docs/schema).
+#[cold]
+fn put_repairs(b: &mut JsonBuf, game: &Game) {
+    let illegible = game
+        .repairs
+        .iter()
+        .filter(|r| r.kind == "illegible")
+        .count();
+    b.extend_from_slice(b",\"illegible\":");
+    push_u64(b, illegible as u64);
+    b.extend_from_slice(b",\"repairs\":[");
+    for (i, r) in game.repairs.iter().enumerate() {
+        if i > 0 {
+            b.push(b',');
+        }
+        b.extend_from_slice(b"{\"ply\":");
+        push_u64(b, u64::from(r.ply));
+        b.extend_from_slice(b",\"kind\":");
+        push_str(b, r.kind);
+        b.extend_from_slice(b",\"written\":");
+        push_str(b, &r.written);
+        b.extend_from_slice(b",\"san\":");
+        push_str(b, &r.san);
+        b.extend_from_slice(b",\"uci\":");
+        push_str(b, &r.uci);
+        b.extend_from_slice(b",\"confidence\":");
+        let c = r.confidence_milli.min(1000);
+        let text = format!("{}.{:03}", c / 1000, c % 1000);
+        b.extend_from_slice(text.as_bytes());
+        b.extend_from_slice(if r.review {
+            b",\"review\":true,\"candidates\":["
+        } else {
+            b",\"review\":false,\"candidates\":["
+        });
+        for (j, c) in r.candidates.iter().enumerate() {
+            if j > 0 {
+                b.push(b',');
+            }
+            push_str(b, c);
+        }
+        b.extend_from_slice(b"]}");
+    }
+    b.push(b']');
 }
 
 /// Appends the pairs of the `tags` object, then `},"tag_list":[` and the items of the

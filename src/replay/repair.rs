@@ -1,0 +1,646 @@
+//! The arbiter's repair of a chess scoresheet: every slip of a game found in one run,
+//! the changes chosen together by the whole rest of the game.
+//!
+//! A sheet's main line is a list of *cells* (the moves as written, and the cells marked
+//! illegible: `?`). A plan reads them from the start; where a cell cannot be read, or
+//! where reading on fails a few plies later, it tries the changes a writer's slips
+//! explain, each with a cost:
+//!
+//! - the cell **replaced** by a legal move close to what was written (the cost grows with
+//!   the distance of [`super::suggest`]: handwriting confusions, a mirrored rank, another
+//!   piece letter …); an illegible cell by any legal move at one cost;
+//! - a move **left out** before the cell (every later move sits in the other column);
+//! - two moves of one side **swapped** (the cell and the one two plies later);
+//! - a cell that read as a legal move a few plies before the failure replaced (the
+//!   slip showed only later: `c4` written for `e4`).
+//!
+//! The search is best-first over partial plans, scored by their changes' costs plus a
+//! cost for every cell not yet read: the plan that reads the most of the sheet with the
+//! fewest and likeliest changes wins, its changes weighed together (a candidate that
+//! alone lets the rest replay beats one that only reads the next few moves). Then each
+//! change's alternatives are scored with the rest of the plan kept: their spread gives
+//! the change's confidence and whether a person should look at it.
+//!
+//! Only games whose replay fails come here: a clean game costs nothing.
+
+use std::collections::{BinaryHeap, HashMap};
+
+use crate::{
+    chess::{Move, Position},
+    notation::chess::{PieceTable, ResolveError, SanSyntax, parse, resolve, resolve_play},
+    replay::suggest::closeness,
+};
+
+/// What a change did to the sheet.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ChangeKind {
+    /// The cell could not be read or played: another move read in its place.
+    Replaced,
+    /// The cell was marked illegible (`?`): a move read in its place.
+    Illegible,
+    /// A move left out before the cell: inserted.
+    Missing,
+    /// The cell and the one two plies later were written in each other's place.
+    Swapped,
+    /// The cell read as a legal move, but the rest of the game replays only with another.
+    Suspect,
+}
+
+/// One change of a plan, with its alternatives.
+#[derive(Clone, Debug)]
+pub struct Change {
+    /// The cell (index among the main line's cells); a [`ChangeKind::Missing`] move is
+    /// inserted before it.
+    pub cell: usize,
+    pub kind: ChangeKind,
+    /// The move played.
+    pub mv: Move,
+    /// The moves that could stand here, best first (the move played first), at most 3.
+    pub candidates: Vec<Move>,
+    /// How sure the choice is against its alternatives (0 to 1).
+    pub confidence: f32,
+    /// The best and the second reading are close: a person should look at it.
+    pub review: bool,
+}
+
+/// The changes that make a sheet replay.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// In cell order (a missing move before a change on the same cell).
+    pub changes: Vec<Change>,
+    /// The cells read to the end with them.
+    pub complete: bool,
+}
+
+/// A cell not read costs this: more than any one change, so that a change that lets
+/// the rest be read is always worth it.
+const UNREAD: f32 = 2.0;
+/// The cost of a replacement beyond its distance.
+const REPLACE: f32 = 0.3;
+/// A move an ambiguous cell fits (beyond [`REPLACE`]).
+const AMBIGUOUS: f32 = 0.1;
+/// Any legal move for an illegible cell.
+const ILLEGIBLE: f32 = 1.0;
+/// A move left out.
+const MISSING: f32 = 1.8;
+/// Two moves swapped.
+const SWAP: f32 = 1.4;
+/// A cell that read as a legal move, replaced (beyond its replacement's cost).
+const SUSPECT: f32 = 0.5;
+/// How fast the confidence falls with a reading's cost above the best one's.
+const SHARPNESS: f32 = 3.0;
+/// A second reading within this of the best one's cost is close: to review.
+const CLOSE: f32 = 0.6;
+/// A cell that read is replaced only by moves at most this far from it.
+const SUSPECT_DISTANCE: f32 = 1.5;
+/// Replacements farther than this are not tried (an illegible cell excepted).
+const MAX_DISTANCE: f32 = 3.0;
+/// The closest replacements tried per cell.
+const REPLACEMENTS: usize = 10;
+/// How far back from a failure a legal cell is suspected.
+const LOOK_BACK: usize = 10;
+/// A reading whose piece its side moves on within this many plies …
+const MOVES_ON_PLIES: usize = 12;
+/// … is this much likelier (a tie-breaker among readings the rest replays after).
+const MOVES_ON: f32 = 0.25;
+/// Partial plans expanded at most, and cells read at most, per game.
+const MAX_EXPANSIONS: usize = 3000;
+const MAX_READS: usize = 1_500_000;
+
+/// Whether a cell is written as illegible: `?` or `??` alone.
+pub fn is_illegible(cell: &str) -> bool {
+    matches!(cell.trim(), "?" | "??")
+}
+
+struct Search<'a> {
+    start: &'a Position,
+    cells: &'a [&'a str],
+    syntax: Vec<Option<SanSyntax>>,
+    table: &'static PieceTable,
+    reads: usize,
+}
+
+#[derive(Clone)]
+struct Node {
+    pos: Position,
+    next: usize,
+    cost: f32,
+    changes: Vec<Step>,
+}
+
+/// A change as the search makes it (alternatives come after).
+#[derive(Copy, Clone, Debug)]
+struct Step {
+    cell: usize,
+    kind: ChangeKind,
+    mv: Move,
+    cost: f32,
+}
+
+impl Node {
+    fn priority(&self, cells: usize) -> f32 {
+        self.cost + UNREAD * (cells - self.next) as f32
+    }
+}
+
+/// Entries of the search's heap: the lowest priority first (ties: the furthest read).
+struct Queued(u32, usize, usize);
+
+impl PartialEq for Queued {
+    fn eq(&self, o: &Queued) -> bool {
+        (self.0, self.1) == (o.0, o.1)
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, o: &Queued) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Queued {
+    fn cmp(&self, o: &Queued) -> std::cmp::Ordering {
+        o.0.cmp(&self.0).then(self.1.cmp(&o.1))
+    }
+}
+
+impl Search<'_> {
+    /// Reads cell `i` on `pos` as written; the move read, or `None` (nothing played).
+    fn read(&mut self, pos: &mut Position, i: usize) -> Option<Option<Move>> {
+        self.reads += 1;
+        let syntax = self.syntax.get(i)?.as_ref()?;
+        let cell = self.cells.get(i)?;
+        resolve_play(syntax, pos, cell).ok().map(|r| r.mv)
+    }
+
+    /// Reads on from `node.next` while the cells read.
+    fn advance(&mut self, node: &mut Node) {
+        while node.next < self.cells.len() && self.read(&mut node.pos, node.next).is_some() {
+            node.next += 1;
+        }
+    }
+
+    /// The position before cell `j` under `steps` (all before `j`, or a missing move
+    /// at `j` not applied).
+    fn before(&mut self, j: usize, steps: &[Step]) -> Option<Position> {
+        let mut pos = self.start.clone();
+        let mut k = 0;
+        for i in 0..j {
+            let mut replaced = false;
+            while let Some(s) = steps.get(k).filter(|s| s.cell == i) {
+                pos.play_unchecked(&s.mv);
+                replaced |= s.kind != ChangeKind::Missing;
+                k += 1;
+            }
+            if !replaced {
+                self.read(&mut pos, i)?;
+            }
+        }
+        Some(pos)
+    }
+
+    /// The replacements of cell `i` on `pos`, with their costs: the closest legal moves
+    /// to what was written, or any legal move for an illegible cell.
+    fn replacements(&self, pos: &Position, i: usize) -> Vec<(Move, f32)> {
+        let cell = self.cells.get(i).copied().unwrap_or("");
+        if is_illegible(cell) {
+            return pos
+                .legal_moves()
+                .into_iter()
+                .map(|m| (m, ILLEGIBLE))
+                .collect();
+        }
+        let Some(mut scored) = closeness(pos, cell, self.table) else {
+            return Vec::new();
+        };
+        // an ambiguous cell names its moves: each is read at a small cost (the moves
+        // after it choose)
+        let fits: Vec<Move> = match self.syntax.get(i).and_then(Option::as_ref) {
+            Some(syntax) => match resolve(syntax, pos, cell) {
+                Err(e) => match *e {
+                    ResolveError::Ambiguous { candidates, .. } => candidates,
+                    ResolveError::Illegal { .. } => Vec::new(),
+                },
+                Ok(_) => Vec::new(),
+            },
+            None => Vec::new(),
+        };
+        for s in &mut scored {
+            if fits.contains(&s.mv) {
+                s.distance = AMBIGUOUS;
+            }
+        }
+        scored.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+        scored
+            .into_iter()
+            .filter(|s| s.distance <= MAX_DISTANCE)
+            .take(REPLACEMENTS)
+            .map(|s| (s.mv, REPLACE + s.distance))
+            .collect()
+    }
+
+    /// The plans one change away from `node`, stopped at its cell `node.next`: a change
+    /// there, or at one of the few cells before it that read (since its last change).
+    fn expand(&mut self, node: &Node, out: &mut Vec<Node>) {
+        let i = node.next;
+        self.changes_at(node, &node.pos, i, 0.0, out);
+        let floor = node.changes.last().map_or(0, |s| s.cell + 1);
+        for j in i.saturating_sub(LOOK_BACK).max(floor)..i {
+            let Some(pos) = self.before(j, &node.changes) else {
+                continue;
+            };
+            self.changes_at(node, &pos, j, SUSPECT, out);
+        }
+    }
+
+    /// Changes at cell `i` (position `pos` before it) of `node`'s plan; `extra` is added
+    /// to each cost (a cell that read is suspected).
+    fn changes_at(
+        &mut self,
+        node: &Node,
+        pos: &Position,
+        i: usize,
+        extra: f32,
+        out: &mut Vec<Node>,
+    ) {
+        let n = self.cells.len();
+        if i >= n {
+            return;
+        }
+        let written = {
+            let mut p = pos.clone();
+            self.read(&mut p, i).flatten()
+        };
+        let suspect = extra > 0.0;
+        let base = |kind, mv, cost| Step {
+            cell: i,
+            kind,
+            mv,
+            cost,
+        };
+        let grow = |s: &mut Self, steps: &[Step], pos: Position, next: usize, cost: f32| {
+            let mut child = Node {
+                pos,
+                next,
+                cost: node.cost + cost,
+                changes: node.changes.clone(),
+            };
+            child.changes.extend_from_slice(steps);
+            s.advance(&mut child);
+            child
+        };
+        // replaced
+        let kind = if suspect {
+            ChangeKind::Suspect
+        } else if is_illegible(self.cells.get(i).copied().unwrap_or("")) {
+            ChangeKind::Illegible
+        } else {
+            ChangeKind::Replaced
+        };
+        for (mv, cost) in self.replacements(pos, i) {
+            // a cell that read is suspected of a close slip only
+            if Some(mv) == written || (suspect && cost > REPLACE + SUSPECT_DISTANCE) {
+                continue;
+            }
+            let mut p = pos.clone();
+            p.play_unchecked(&mv);
+            let cost = cost + extra;
+            out.push(grow(self, &[base(kind, mv, cost)], p, i + 1, cost));
+        }
+        // a move left out before it
+        for mv in pos.legal_moves() {
+            let mut p = pos.clone();
+            p.play_unchecked(&mv);
+            if self.read(&mut p, i).is_some() {
+                let cost = MISSING + extra / 2.0;
+                out.push(grow(
+                    self,
+                    &[base(ChangeKind::Missing, mv, cost)],
+                    p,
+                    i + 1,
+                    cost,
+                ));
+            }
+        }
+        // swapped with the cell two plies later
+        if i + 2 < n {
+            let mut p = pos.clone();
+            if let Some(Some(a)) = self.read(&mut p, i + 2)
+                && self.read(&mut p, i + 1).is_some()
+                && let Some(Some(b)) = self.read(&mut p, i)
+            {
+                let half = SWAP / 2.0;
+                let steps = [
+                    base(ChangeKind::Swapped, a, half),
+                    Step {
+                        cell: i + 2,
+                        kind: ChangeKind::Swapped,
+                        mv: b,
+                        cost: half,
+                    },
+                ];
+                out.push(grow(self, &steps, p, i + 3, SWAP));
+            }
+        }
+    }
+
+    /// Scores every alternative of change `k` of `best` (the rest of the plan kept where
+    /// it still applies): its candidates, confidence and whether to look at it.
+    fn weigh(&mut self, best: &[Step], k: usize) -> Change {
+        let step = best[k];
+        let n = self.cells.len();
+        let pos = self.before(step.cell, &best[..k]);
+        let mut alternatives: Vec<(Move, f32)> = Vec::new();
+        if let Some(pos) = &pos {
+            match step.kind {
+                ChangeKind::Missing => {
+                    for mv in pos.legal_moves() {
+                        alternatives.push((mv, MISSING));
+                    }
+                }
+                ChangeKind::Swapped => {}
+                ChangeKind::Suspect => {
+                    for (mv, cost) in self.replacements(pos, step.cell) {
+                        alternatives.push((mv, cost + SUSPECT));
+                    }
+                }
+                ChangeKind::Replaced | ChangeKind::Illegible => {
+                    alternatives = self.replacements(pos, step.cell);
+                }
+            }
+        }
+        if !alternatives.iter().any(|(m, _)| *m == step.mv) {
+            alternatives.push((step.mv, step.cost));
+        }
+        let later = &best[k + 1..];
+        let mut scored: Vec<(Move, f32)> = Vec::with_capacity(alternatives.len());
+        for (mv, cost) in alternatives {
+            let Some(mut p) = pos.clone() else { break };
+            let total = if self.reads > MAX_READS && mv != step.mv {
+                continue;
+            } else {
+                p.play_unchecked(&mv);
+                // the piece moved on later by its side: the move fits the game
+                let mut moves_on = false;
+                let mut ply = 0usize;
+                let mut note = |m: Option<Move>, ply: &mut usize| {
+                    *ply += 1;
+                    if let Some(m) = m
+                        && (*ply).is_multiple_of(2)
+                        && *ply <= MOVES_ON_PLIES
+                        && m.from() == mv.to()
+                        && m.role() == mv.role()
+                    {
+                        moves_on = true;
+                    }
+                };
+                let mut next = step.cell + 1;
+                if step.kind == ChangeKind::Missing && self.read(&mut p, step.cell).is_none() {
+                    // the cell after a missing move must read
+                    next = step.cell;
+                }
+                let mut total = cost;
+                let mut kk = 0;
+                if step.kind == ChangeKind::Swapped {
+                    // the cell between and the second half, as planned
+                    kk = 1;
+                }
+                let mut stuck = false;
+                while next < n && !stuck {
+                    let mut replaced = false;
+                    while let Some(s) = later.get(kk).filter(|s| s.cell == next) {
+                        kk += 1;
+                        if p.legal_moves().contains(&s.mv) {
+                            p.play_unchecked(&s.mv);
+                            note(Some(s.mv), &mut ply);
+                            total += s.cost;
+                            replaced |= s.kind != ChangeKind::Missing;
+                        } else if s.kind != ChangeKind::Missing {
+                            stuck = true;
+                        }
+                    }
+                    if stuck {
+                        break;
+                    }
+                    if !replaced {
+                        match self.read(&mut p, next) {
+                            Some(m) => note(m, &mut ply),
+                            None => break,
+                        }
+                    }
+                    next += 1;
+                }
+                // changes skipped past the end of the reading count as not made
+                total + UNREAD * (n - next) as f32 - if moves_on { MOVES_ON } else { 0.0 }
+            };
+            scored.push((mv, total));
+        }
+        scored.sort_by(|a, b| a.1.total_cmp(&b.1));
+        // the rescoring chooses: a reading that replays as far with a lower cost (the
+        // piece moved on later) replaces the search's (`plan` plays the first)
+        let best_total = scored.first().map_or(0.0, |s| s.1);
+        let weight: f32 = scored
+            .iter()
+            .map(|(_, t)| (-(t - best_total).max(0.0) * SHARPNESS).exp())
+            .sum();
+        let second = scored.get(1).map(|s| s.1 - best_total);
+        let mv = match scored.first() {
+            // a swap's halves go together; a missing move's alternatives must let the
+            // cell after it read (they do when they score as well)
+            Some(&(m, _)) if step.kind != ChangeKind::Swapped => m,
+            _ => step.mv,
+        };
+        Change {
+            cell: step.cell,
+            kind: step.kind,
+            mv,
+            candidates: scored.iter().take(3).map(|s| s.0).collect(),
+            confidence: if weight > 0.0 { 1.0 / weight } else { 1.0 },
+            review: second.is_some_and(|d| d < CLOSE),
+        }
+    }
+}
+
+/// The most likely changes that make the chess `cells` replay from `start`, read in
+/// `table`'s letters; a cell `?` or `??` is illegible. `None` when the cells replay as
+/// written.
+pub fn plan(start: &Position, cells: &[&str], table: &'static PieceTable) -> Option<Plan> {
+    let mut search = Search {
+        start,
+        cells,
+        syntax: cells.iter().map(|c| parse(c, table).ok()).collect(),
+        table,
+        reads: 0,
+    };
+    let n = cells.len();
+    let mut root = Node {
+        pos: start.clone(),
+        next: 0,
+        cost: 0.0,
+        changes: Vec::new(),
+    };
+    search.advance(&mut root);
+    if root.next == n {
+        return None;
+    }
+    let mut nodes = vec![root];
+    let mut heap = BinaryHeap::new();
+    heap.push(Queued(0, 0, 0));
+    let mut seen: HashMap<(usize, u64), f32> = HashMap::new();
+    let mut best_partial = 0usize;
+    let mut done = None;
+    let mut expansions = 0;
+    let mut children = Vec::new();
+    // the cheapest complete plan so far: the search goes on while a partial plan
+    // costs less (costs only grow), within its budget
+    let mut done_cost = f32::INFINITY;
+    while let Some(Queued(_, _, id)) = heap.pop() {
+        let node = nodes[id].clone();
+        if node.cost >= done_cost {
+            continue;
+        }
+        if node.next == n {
+            done = Some(id);
+            done_cost = node.cost;
+            continue;
+        }
+        let b = &nodes[best_partial];
+        if (node.next, -node.cost) > (b.next, -b.cost) {
+            best_partial = id;
+        }
+        expansions += 1;
+        if expansions > MAX_EXPANSIONS || search.reads > MAX_READS {
+            break;
+        }
+        children.clear();
+        search.expand(&node, &mut children);
+        for child in children.drain(..) {
+            if child.cost >= done_cost {
+                continue;
+            }
+            let key = (child.next, child.pos.zobrist());
+            match seen.get(&key) {
+                Some(&c) if c <= child.cost => continue,
+                _ => {
+                    seen.insert(key, child.cost);
+                }
+            }
+            let priority = (child.priority(n) * 1000.0) as u32;
+            heap.push(Queued(priority, child.next, nodes.len()));
+            nodes.push(child);
+        }
+    }
+    let complete = done.is_some();
+    let mut chosen = nodes[done.unwrap_or(best_partial)].changes.clone();
+    let mut changes = Vec::with_capacity(chosen.len());
+    for k in 0..chosen.len() {
+        let change = search.weigh(&chosen, k);
+        // the later changes are weighed after the one chosen here
+        chosen[k].mv = change.mv;
+        changes.push(change);
+    }
+    Some(Plan { changes, complete })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::chess::{SanStyle, english, write_san};
+
+    fn sans(start: &Position, cells: &[&str], plan: &Plan) -> Vec<(usize, ChangeKind, String)> {
+        let mut out = Vec::new();
+        for c in &plan.changes {
+            let mut pos = start.clone();
+            // the position before the change: replay the cells as the plan says
+            let mut k = 0;
+            for (i, cell) in cells.iter().enumerate().take(c.cell) {
+                let mut replaced = false;
+                while let Some(s) = plan.changes.get(k).filter(|s| s.cell == i) {
+                    pos.play_unchecked(&s.mv);
+                    replaced |= s.kind != ChangeKind::Missing;
+                    k += 1;
+                }
+                if !replaced {
+                    crate::notation::chess::read_play(cell, english(), &mut pos).unwrap();
+                }
+            }
+            while let Some(s) = plan
+                .changes
+                .get(k)
+                .filter(|s| s.cell == c.cell && !std::ptr::eq(*s, c))
+            {
+                pos.play_unchecked(&s.mv);
+                k += 1;
+            }
+            let mut s = String::new();
+            write_san(&mut s, &pos, &c.mv, &SanStyle::pgn());
+            out.push((c.cell, c.kind, s));
+        }
+        out
+    }
+
+    fn cells(text: &str) -> Vec<&str> {
+        text.split_whitespace()
+            .filter(|t| !t.ends_with('.'))
+            .collect()
+    }
+
+    #[test]
+    fn clean_cells_need_no_plan() {
+        let c = cells("1. e4 e5 2. Nf3 Nc6");
+        assert!(plan(&Position::default(), &c, english()).is_none());
+    }
+
+    /// Issue 27: `4. Nd2` is ambiguous; only `Nbd2` lets `5. Nh4` replay.
+    #[test]
+    fn ambiguity_settled_by_the_moves_after() {
+        let c = cells("1. e4 e5 2. Nf3 Nc6 3. d3 Nf6 4. Nd2 Be7 5. Nh4 O-O");
+        let start = Position::default();
+        let p = plan(&start, &c, english()).unwrap();
+        assert!(p.complete);
+        let s = sans(&start, &c, &p);
+        assert_eq!(s, [(6, ChangeKind::Replaced, "Nbd2".to_owned())]);
+    }
+
+    #[test]
+    fn four_slips_one_plan() {
+        // Bb6 for Bb5, an illegible cell, Nf3 mirrored by Black (Nf6), Ke1 for O-O
+        let c = cells(
+            "1. e4 e5 2. Nf3 Nc6 3. Bb6 a6 4. Ba4 ? 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7",
+        );
+        let start = Position::default();
+        let p = plan(&start, &c, english()).unwrap();
+        assert!(p.complete, "{p:?}");
+        let s = sans(&start, &c, &p);
+        assert_eq!(s[0], (4, ChangeKind::Replaced, "Bb5".to_owned()));
+        assert_eq!(s[1].0, 7);
+        assert_eq!(s[1].1, ChangeKind::Illegible);
+    }
+
+    #[test]
+    fn a_move_left_out() {
+        // 2... Nc6 left out: every later move in the other column
+        let c = cells("1. e4 e5 2. Nf3 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5");
+        let start = Position::default();
+        let p = plan(&start, &c, english()).unwrap();
+        assert!(p.complete);
+        let s = sans(&start, &c, &p);
+        assert_eq!(s, [(3, ChangeKind::Missing, "Nc6".to_owned())]);
+    }
+
+    #[test]
+    fn two_moves_swapped() {
+        // 3. Bb5 and 4. Ba4 written in each other's place
+        let w = cells("1. e4 e5 2. Nf3 Nc6 3. Ba4 a6 4. Bb5 Nf6 5. O-O Be7 6. Re1 b5");
+        let start = Position::default();
+        let p = plan(&start, &w, english()).unwrap();
+        assert!(p.complete, "{p:?}");
+        let s = sans(&start, &w, &p);
+        assert_eq!(
+            s,
+            [
+                (4, ChangeKind::Swapped, "Bb5".to_owned()),
+                (6, ChangeKind::Swapped, "Ba4".to_owned())
+            ]
+        );
+    }
+}
