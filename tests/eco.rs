@@ -1,6 +1,7 @@
 //! Opening classification (issue 28): the bundled lichess table classifies its own
 //! lines, and real games as an independent implementation of the same rule
 //! (`grammars/eco/check/compare.py`, python-chess) classified them.
+#![allow(clippy::unwrap_used)]
 
 use std::io::BufReader;
 use std::path::Path;

@@ -114,6 +114,8 @@ pub struct ConvertArgs {
     /// standard error (docs/arbiter.md). Without it nothing is changed
     #[arg(long)]
     pub repair: bool,
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 }
 
 impl ConvertArgs {
@@ -362,6 +364,10 @@ struct Item {
     encoding: Option<(&'static str, &'static str)>,
     /// Illegible cells and assumed moves ([`Counts::slips_of`]).
     slips: (u64, u64),
+    /// The game meets the selection (`--where`…); one that does not is counted only.
+    selected: bool,
+    /// `--add-eco` classified the game.
+    classified: bool,
     game: Option<Game>,
     /// The output of the game: the first `rendered_len` bytes of `rendered`.
     rendered: Vec<u8>,
@@ -430,6 +436,8 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 .to_owned(),
         ));
     }
+    let selection = a.select.selection().map_err(CliError::Usage)?;
+    let add_eco = a.select.add_eco;
     let files = a.read.files();
     a.read.validate(&files)?;
     let output = a
@@ -522,6 +530,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             let junk = raw.junk;
             let byte_end = raw.byte_end;
             let mut game = replay(raw, &options);
+            // the selection: a game left out is counted, never written (issue 28)
+            let selected = junk || selection.keeps(&game);
+            let classified = selected && !junk && add_eco && super::select::add_eco(&mut game);
             let mut messages = String::new();
             if !game.repairs.is_empty() {
                 flag_repairs(&mut game, (!quiet).then_some(&mut messages), file_name);
@@ -547,8 +558,10 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 status,
                 encoding,
                 slips,
+                selected,
+                classified,
                 // text that is not a game is kept too, as a non-game record
-                game: Some(game),
+                game: selected.then_some(game),
                 rendered: Vec::new(),
                 rendered_len: 0,
                 messages,
@@ -623,6 +636,8 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 } else {
                     counts.add(item.status, item.encoding);
                     counts.add_slips(item.slips);
+                    counts.left_out += u64::from(!item.selected);
+                    counts.classified += u64::from(item.classified);
                 }
                 let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
                     match (csv.as_mut(), item.game.as_ref()) {

@@ -11,6 +11,7 @@ mod perft;
 pub mod pipeline;
 mod progress;
 pub mod render;
+mod select;
 mod serve;
 mod show;
 
@@ -357,6 +358,10 @@ pub struct Counts {
     /// of what was written (issue 27: [`Counts::slips_of`]).
     pub illegible: u64,
     pub assumed: u64,
+    /// Games read but left out by the selection (`convert --where`…, issue 28).
+    pub left_out: u64,
+    /// Games given `ECO`/`Opening` tags by `--add-eco`.
+    pub classified: u64,
 }
 
 impl Counts {
@@ -448,6 +453,20 @@ impl Counts {
                 "; {} move{} assumed",
                 self.assumed,
                 plural(self.assumed)
+            ));
+        }
+        if self.left_out > 0 {
+            s.push_str(&format!(
+                "; {} written, {} left out by the selection",
+                self.read - self.left_out,
+                self.left_out
+            ));
+        }
+        if self.classified > 0 {
+            s.push_str(&format!(
+                "; {} game{} classified (ECO)",
+                self.classified,
+                plural(self.classified)
             ));
         }
         if !self.encodings.is_empty() {

@@ -372,9 +372,13 @@ fn name_words(name: &str) -> Vec<String> {
 }
 
 /// Is the player `query` (words) the player `name` (words)? Every query word is a word
-/// of the name, a one-letter word matching a word it begins, either way round.
+/// of the name, a one-letter word matching a word it begins, either way round; and at
+/// least one word longer than a letter is the same in both (an initial alone never
+/// names a player: `Kasparov` is not `Alekseenko, K`).
 fn same_player(query: &[String], name: &[String]) -> bool {
-    !query.is_empty()
+    query
+        .iter()
+        .any(|q| q.chars().count() > 1 && name.contains(q))
         && query.iter().all(|q| {
             name.iter().any(|n| {
                 q == n
@@ -445,6 +449,10 @@ mod tests {
         assert!(keeps("player:Truong Son Nguyen", CARLSEN));
         assert!(!keeps("black:Carlsen", CARLSEN));
         assert!(!keeps("player:Magnus Karlsen", CARLSEN));
+        // an initial alone does not name a player
+        let g = "[White \"Alekseenko,K\"]\n[Black \"X\"]\n\n1. e4 *\n";
+        assert!(!keeps("player:Kasparov", g));
+        assert!(keeps("player:K Alekseenko", g));
     }
 
     #[test]
