@@ -213,6 +213,14 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
             (variant, line.moves.len()),
             options,
         )
+        // a reading that keeps words as prose is taken only where the record has a
+        // word that is not shaped as a move: a typed sheet's slip (`Nf3 3. Bb5`, an
+        // illegible `?`) stays the record's own error, for the repair plan below
+        && (re.variant != variant
+            || !re.notes.iter().any(|d| d.code == Code::TextKept)
+            || raw
+                .main_line()
+                .any(|t| !crate::archive::text::move_shaped(t)))
     {
         // a free-text reading, or the other game, replays further: walked again under it
         reread = true;
