@@ -226,6 +226,7 @@ fn french_cedilla_for_c() {
 }
 
 #[test]
+#[ignore = "the Latin K/C rows made every English king move that a knight could also make a language tie (tests/language_choice.rs): they need a condition (a Russian text: Cyrillic letters in the game) before they come back"]
 fn russian_latin_k_and_c() {
     // Latin K and C typed for Cyrillic К (knight) and С (bishop), Cyrillic О in castling
     reads_clean(

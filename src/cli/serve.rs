@@ -670,7 +670,11 @@ fn check_json(req: Request) -> Result<Response, ApiError> {
     let text = req.text()?;
     let name = req.name();
     let read = req.read_args(name)?;
-    let options = read.replay_options(name)?;
+    let options = kyphu::ReplayOptions {
+        // every slip of a game in one run, as `kyphu check` (issue 27)
+        go_on: true,
+        ..read.replay_options(name)?
+    };
     let style = req.style()?;
     let min = if req.strict {
         Severity::Note

@@ -297,17 +297,35 @@ pub fn table_of(game: &Game) -> &'static PieceTable {
         return san::english();
     };
     let written: Vec<&str> = game.moves.moves.iter().map(|n| game.written(n)).collect();
+    // a move replay assumed in place of what was written (issue 27) says nothing of
+    // the letters: it is played, not read
+    let first = crate::model::board::Board::new(&game.start).ply();
+    let assumed = |i: usize| {
+        game.repairs
+            .iter()
+            .any(|r| r.ply as usize == first as usize + i)
+    };
     san::tables()
         .iter()
         .find(|t| {
             let mut pos = (**start).clone();
-            written.iter().zip(&game.moves.moves).all(|(w, n)| {
-                matches!(san::read_play(w, t, &mut pos), Ok(r) if match (&r.mv, &n.mv) {
-                    (Some(m), AnyMove::Chess(k)) => m == k,
-                    (None, AnyMove::Null) => true,
-                    _ => false,
+            written
+                .iter()
+                .zip(&game.moves.moves)
+                .enumerate()
+                .all(|(i, (w, n))| {
+                    if assumed(i) {
+                        if let AnyMove::Chess(k) = &n.mv {
+                            pos.play_unchecked(k);
+                        }
+                        return true;
+                    }
+                    matches!(san::read_play(w, t, &mut pos), Ok(r) if match (&r.mv, &n.mv) {
+                        (Some(m), AnyMove::Chess(k)) => m == k,
+                        (None, AnyMove::Null) => true,
+                        _ => false,
+                    })
                 })
-            })
         })
         .unwrap_or(san::english())
 }
