@@ -213,14 +213,12 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
             (variant, line.moves.len()),
             options,
         )
-        // a reading that keeps words as prose is taken only where the record has a
-        // word that is not shaped as a move: a typed sheet's slip (`Nf3 3. Bb5`, an
-        // illegible `?`) stays the record's own error, for the repair plan below
+        // a reading that keeps words as prose is taken only where the record has
+        // prose ([`has_prose`]): a typed sheet's slip (`Nf3 3. Bb5`, an illegible `?`,
+        // an unreadable `Mfl`) stays the record's own error, for the repair plan below
         && (re.variant != variant
             || !re.notes.iter().any(|d| d.code == Code::TextKept)
-            || raw
-                .main_line()
-                .any(|t| !crate::archive::text::move_shaped(t)))
+            || has_prose(&raw))
     {
         // a free-text reading, or the other game, replays further: walked again under it
         reread = true;
@@ -359,6 +357,33 @@ pub fn final_chess_position(game: &Game) -> Option<Position> {
         Board::Chess(p) => Some(p),
         Board::Xiangqi(_) => None,
     }
+}
+
+/// Does the record hold prose among its moves: a word not shaped as a move
+/// ([`crate::archive::text::move_shaped`]) of five letters or more, or of four letters
+/// with two vowels (`nice`, `Hier`), or two such words in a row? A lone short
+/// unreadable token (`Mfl`, `db`, `Rxdl`) is a slip of a typed sheet, not prose.
+fn has_prose(raw: &RawGame) -> bool {
+    let mut previous = false;
+    for t in raw.main_line() {
+        let word = !crate::archive::text::move_shaped(t);
+        if word && (previous || t.chars().count() >= 5 || spoken(t)) {
+            return true;
+        }
+        previous = word;
+    }
+    false
+}
+
+/// Four letters or more, two of them vowels (or letters of a script without Latin
+/// vowels): a word of a language, not a slip of a move.
+fn spoken(t: &str) -> bool {
+    t.chars().count() >= 4
+        && t.chars().all(char::is_alphabetic)
+        && t.chars()
+            .filter(|c| !c.is_ascii() || "aeiouyAEIOUY".contains(*c))
+            .count()
+            >= 2
 }
 
 #[cfg(test)]
