@@ -17,12 +17,15 @@ use crate::{
     notation::chess::{PieceTable, SanStyle, read_play, tables, write_san},
 };
 
-/// Written moves longer than this (in characters) get no suggestions.
-const MAX_TOKEN: usize = 24;
-/// At most this many following moves are replayed per candidate.
-const LOOK_AHEAD: usize = 6;
-/// Candidates further than this (and not confirmed by look-ahead) are not offered.
-const MAX_DISTANCE: f32 = 2.5;
+/// Written moves longer than this (in characters) get no suggestions (both games).
+pub(crate) const MAX_TOKEN: usize = 24;
+/// At most this many following moves are replayed per candidate (both games).
+pub(crate) const LOOK_AHEAD: usize = 6;
+/// Candidates further than this (and not confirmed by look-ahead) are not offered
+/// (both games).
+pub(crate) const MAX_DISTANCE: f32 = 2.5;
+/// What each following move that replays takes off a candidate's distance (both games).
+pub(crate) const REPLAY_WEIGHT: f32 = 0.6;
 
 /// Characters that handwriting or typing confuse (either order).
 fn confusable(a: char, b: char) -> bool {
@@ -71,6 +74,18 @@ pub fn distance(a: &str, b: &str) -> f32 {
 /// [`distance`] between two character slices, with `d` as the scratch matrix (reused
 /// across calls, so that ranking the legal moves allocates nothing per comparison).
 fn distance_in(a: &[char], b: &[char], d: &mut Vec<f32>) -> f32 {
+    weighted_distance(a, b, d, substitution_cost)
+}
+
+/// Weighted Damerau–Levenshtein distance (optimal string alignment): insertions and
+/// deletions cost 1, a transposition 0.5, a substitution what `cost` says; `d` is the
+/// scratch matrix. The xiangqi suggestions use it with their own costs.
+pub(crate) fn weighted_distance(
+    a: &[char],
+    b: &[char],
+    d: &mut Vec<f32>,
+    cost: impl Fn(char, char) -> f32,
+) -> f32 {
     let w = b.len() + 1;
     d.clear();
     d.resize((a.len() + 1) * w, 0.0);
@@ -84,7 +99,7 @@ fn distance_in(a: &[char], b: &[char], d: &mut Vec<f32>) -> f32 {
         for j in 1..=b.len() {
             let mut best = (d[(i - 1) * w + j] + 1.0)
                 .min(d[i * w + j - 1] + 1.0)
-                .min(d[(i - 1) * w + j - 1] + substitution_cost(a[i - 1], b[j - 1]));
+                .min(d[(i - 1) * w + j - 1] + cost(a[i - 1], b[j - 1]));
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 best = best.min(d[(i - 2) * w + j - 2] + 0.5);
             }
@@ -150,7 +165,7 @@ pub fn suggest(
             .take_while(|tok| read_play(tok, table, &mut p).is_ok())
             .count();
     }
-    let score = |s: &Suggestion| s.distance - 0.6 * s.replayed as f32;
+    let score = |s: &Suggestion| s.distance - REPLAY_WEIGHT * s.replayed as f32;
     scored.retain(|s| s.distance <= MAX_DISTANCE || s.replayed >= 3);
     scored.sort_by(|a, b| score(a).total_cmp(&score(b)));
     scored.truncate(max);

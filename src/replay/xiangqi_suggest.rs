@@ -22,16 +22,9 @@ use crate::{
     xiangqi::{Move, Position},
 };
 
-/// Written moves longer than this (in characters) get no suggestions.
-const MAX_TOKEN: usize = 24;
-/// At most this many following moves are replayed per candidate (as for chess).
-const LOOK_AHEAD: usize = 6;
-/// Candidates further than this (and not confirmed by look-ahead) are not offered (as
-/// for chess).
-const MAX_DISTANCE: f32 = 2.5;
-/// What each following move that replays takes off a candidate's distance (as for
-/// chess).
-const REPLAY_WEIGHT: f32 = 0.6;
+// the ranking is chess's: the same bounds and weight
+use super::suggest::{LOOK_AHEAD, MAX_DISTANCE, MAX_TOKEN, REPLAY_WEIGHT};
+
 /// The cost of a rendering in another notation than the record's.
 const FOREIGN: f32 = 0.3;
 /// The cost of reading the file digits in the other side's numbering.
@@ -124,27 +117,7 @@ pub fn distance(a: &str, b: &str) -> f32 {
 }
 
 fn distance_in(a: &[char], b: &[char], d: &mut Vec<f32>) -> f32 {
-    let w = b.len() + 1;
-    d.clear();
-    d.resize((a.len() + 1) * w, 0.0);
-    for i in 0..=a.len() {
-        d[i * w] = i as f32;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(w) {
-        *cell = j as f32;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let mut best = (d[(i - 1) * w + j] + 1.0)
-                .min(d[i * w + j - 1] + 1.0)
-                .min(d[(i - 1) * w + j - 1] + substitution_cost(a[i - 1], b[j - 1]));
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[(i - 2) * w + j - 2] + 0.5);
-            }
-            d[i * w + j] = best;
-        }
-    }
-    d[a.len() * w + b.len()]
+    super::suggest::weighted_distance(a, b, d, substitution_cost)
 }
 
 /// The written move with its file digits read in the other side's numbering: every
