@@ -527,8 +527,8 @@ fn peak_kb(server: &Server) -> u64 {
 #[test]
 fn two_large_archives_at_once_stay_under_64_mb() {
     let server = Server::start();
-    let environ = std::fs::read(format!("/proc/{}/environ", server.child.id()))
-        .expect("/proc/PID/environ");
+    let environ =
+        std::fs::read(format!("/proc/{}/environ", server.child.id())).expect("/proc/PID/environ");
     assert!(
         environ
             .split(|&b| b == 0)

@@ -124,7 +124,9 @@ fn allocator_for_a_server() {
     }
     // `exec` returns only when it failed: the server then runs as it is
     let e = again.exec();
-    eprintln!("kyphu: note: cannot restart with the server's allocator options ({e}); serving anyway");
+    eprintln!(
+        "kyphu: note: cannot restart with the server's allocator options ({e}); serving anyway"
+    );
 }
 
 #[cfg(not(unix))]
