@@ -467,58 +467,18 @@ fn release(moves: &mut Vec<MoveNode>, stack: &mut Vec<Line>) {
             stack.append(&mut extras.variations);
         }
     }
-    keep_spare(std::mem::take(moves));
-}
-
-/// The most moves a spare vector of nodes ([`SPARE_NODES`]) may have room for (24 KB):
-/// a game keeps the spare it was built in while it lives.
-const SPARE_MAX: usize = 512;
-
-thread_local! {
-    /// An empty vector of move nodes kept from a line that was dropped, for the next
-    /// line built on this thread ([`Line::with_room`]). Each game's nodes are written
-    /// afresh, and the allocator hands out a freed block again only once it has gone
-    /// round the rest of its page: a new block misses the first-level cache where the
-    /// vector of the game dropped just before is still in it (figures in
-    /// `docs/performance.md`, "Stage fences"). One per thread.
-    static SPARE_NODES: std::cell::Cell<Vec<MoveNode>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// Keeps `moves` (emptied) as the thread's spare if it has more room than the spare
-/// (at most [`SPARE_MAX`] moves); drops it otherwise.
-fn keep_spare(moves: Vec<MoveNode>) {
-    let room = moves.capacity();
-    if room == 0 || room > SPARE_MAX || !moves.is_empty() {
-        return;
-    }
-    // `try_with`: a line dropped while the thread's locals are torn down is freed
-    let _ = SPARE_NODES.try_with(|spare| {
-        let kept = spare.take();
-        spare.set(if kept.capacity() < room { moves } else { kept });
-    });
+    super::spare::keep(std::mem::take(moves));
 }
 
 impl Line {
-    /// An empty line with room for `moves` moves, in the thread's spare vector when it
-    /// has that room, so that the nodes are written into memory the processor has
-    /// touched lately (see [`SPARE_NODES`]).
+    /// An empty line with room for `moves` moves (in the vector of a line dropped
+    /// lately on this thread when it has that room: a speed trick fenced in
+    /// `model/spare.rs`).
     #[inline(never)]
     pub fn with_room(moves: usize) -> Line {
-        let spare = SPARE_NODES
-            .try_with(|spare| {
-                let kept = spare.take();
-                if kept.capacity() >= moves {
-                    Some(kept)
-                } else {
-                    spare.set(kept);
-                    None
-                }
-            })
-            .ok()
-            .flatten();
         Line {
             comments: Vec::new(),
-            moves: spare.unwrap_or_else(|| Vec::with_capacity(moves)),
+            moves: super::spare::take(moves).unwrap_or_else(|| Vec::with_capacity(moves)),
         }
     }
 }
