@@ -364,18 +364,6 @@ pub(super) struct Planned {
 }
 
 impl ReadMain for Planned {
-    #[inline(always)]
-    fn read<'s>(
-        &'s mut self,
-        _: usize,
-        _: &RawGame,
-        _: Span,
-        _: &[u8],
-        _: &mut san::SanSyntax,
-    ) -> Option<MoveSyntax<'s>> {
-        Some(MoveSyntax::Parse)
-    }
-
     fn plan(&mut self) -> Option<&mut Planned> {
         Some(self)
     }
