@@ -64,6 +64,10 @@ pub enum OutNotation {
     Fide,
     /// Figurine algebraic: `♘f3`
     Figurine,
+    /// Long algebraic: `Ng1-f3`, `e4xd5`, `e7-e8=Q` (with --out-lang, in that language)
+    Lan,
+    /// UCI coordinates: `g1f3`, `e7e8q` (xiangqi: ICCS)
+    Uci,
 }
 
 #[derive(Debug, clap::Args)]
@@ -84,8 +88,8 @@ pub struct ConvertArgs {
     /// Piece letters of the output (a language code, as for --lang; default en)
     #[arg(long)]
     pub out_lang: Option<String>,
-    /// Style of chess moves in the output
-    #[arg(long, value_enum, default_value_t = OutNotation::San)]
+    /// Style of chess moves in the output (also --moves)
+    #[arg(long, alias = "moves", value_enum, default_value_t = OutNotation::San)]
     pub out_notation: OutNotation,
     /// Notation of xiangqi moves in the output (the list comes from the notation table)
     #[arg(long, default_value = "iccs", help = out_xiangqi_help())]
@@ -116,6 +120,8 @@ pub struct ConvertArgs {
     pub repair: bool,
     #[command(flatten)]
     pub select: super::select::SelectArgs,
+    #[command(flatten)]
+    pub shape: super::shape::ShapeArgs,
 }
 
 impl ConvertArgs {
@@ -159,7 +165,7 @@ impl ConvertArgs {
                 .ok_or_else(|| CliError::Usage(format!("unknown output language `{code}`")))?,
         };
         let chess = match self.out_notation {
-            OutNotation::San => SanStyle {
+            OutNotation::San | OutNotation::Lan | OutNotation::Uci => SanStyle {
                 table,
                 ..SanStyle::pgn()
             },
@@ -368,6 +374,12 @@ struct Item {
     selected: bool,
     /// `--add-eco` classified the game.
     classified: bool,
+    /// `--fix-results` fixed the game's result.
+    fixed: bool,
+    /// `--split-by`: the value of the tag; `--out-encoding`: a character the
+    /// encoding cannot hold (the run stops there).
+    split_value: Option<String>,
+    shape_error: Option<String>,
     game: Option<Game>,
     /// The output of the game: the first `rendered_len` bytes of `rendered`.
     rendered: Vec<u8>,
@@ -440,9 +452,32 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     let add_eco = a.select.add_eco;
     let files = a.read.files();
     a.read.validate(&files)?;
+    // output shaping (issue 28): nothing of it runs when no option asks for it
+    let shape = a.shape.shape();
+    let shaping = shape.any();
+    let encoding = match super::shape::OutEncoding::parse(a.shape.out_encoding.as_deref())? {
+        super::shape::OutEncoding::Utf8 => None,
+        e => Some(e),
+    };
+    if format == OutputFormat::Csv && (a.shape.split_by.is_some() || a.shape.split_every.is_some())
+    {
+        return Err(CliError::Usage(
+            "--split-by and --split-every write PGN, JSON or DhtmlXQ output, not CSV".into(),
+        ));
+    }
+    if encoding.is_some() && matches!(format, OutputFormat::Csv | OutputFormat::Json) {
+        return Err(CliError::Usage(
+            "--out-encoding writes PGN or DhtmlXQ output; JSON is UTF-8 (RFC 8259), and CSV too"
+                .into(),
+        ));
+    }
+    let mut split = super::shape::Split::new(&a.shape, a.output.as_deref(), &files)?;
+    let split_tag = split.as_ref().and_then(|s| s.tag().map(str::to_owned));
+    let split_tag = split_tag.as_deref();
     let output = a
         .output
         .as_deref()
+        .filter(|_| split.is_none())
         .map(|o| Target::new("-o", o))
         .transpose()?;
     let games_csv = a
@@ -480,6 +515,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
 
     let sink: Box<dyn Write + Send> = match &output {
         Some(o) => Box::new(o.writer()?),
+        None if split.is_some() => Box::new(io::sink()),
         None => Box::new(io::stdout()),
     };
     let spare = Spare::default();
@@ -498,12 +534,24 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         }
         _ => None,
     };
+    let chess_moves = match a.out_notation {
+        OutNotation::Lan => emit::ChessMoves::Long,
+        OutNotation::Uci => emit::ChessMoves::Uci,
+        _ => emit::ChessMoves::San,
+    };
     let pgn_options = PgnOptions {
         reduced: a.reduced,
         moves: style,
+        max_line: a
+            .shape
+            .max_line()?
+            .unwrap_or(PgnOptions::default().max_line),
+        chess_moves,
+        fen_each: a.shape.fen_each,
         ..PgnOptions::default()
     };
-    let json_renderer = JsonRenderer::new(&JsonOptions { moves: style });
+    let json_renderer =
+        JsonRenderer::new(&JsonOptions { moves: style }).shaped(chess_moves, a.shape.fen_each);
     let mut incomplete = false;
     // the first error that stopped the run (an input that failed, or the output)
     let mut failure = None;
@@ -523,6 +571,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             }
         };
         let mut counts = Counts::default();
+        let mut fixed = 0u64;
         let quiet = a.quiet;
         let file_name = file.as_str();
         let mut progress = super::progress::Progress::new(file);
@@ -534,6 +583,19 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             let selected = junk || selection.keeps(&game);
             let classified = selected && !junk && add_eco && super::select::add_eco(&mut game);
             let mut messages = String::new();
+            let mut fixed = false;
+            if shaping && selected && !junk {
+                if let Some(fix) = shape.apply(&mut game) {
+                    fixed = true;
+                    if !quiet {
+                        messages.push_str(&format!(
+                            "{}: game {}: {fix}\n",
+                            super::render::escape(file_name),
+                            game.source.game_index + 1
+                        ));
+                    }
+                }
+            }
             if !game.repairs.is_empty() {
                 flag_repairs(&mut game, (!quiet).then_some(&mut messages), file_name);
             }
@@ -560,6 +622,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 slips,
                 selected,
                 classified,
+                fixed,
+                split_value: None,
+                shape_error: None,
                 // text that is not a game is kept too, as a non-game record
                 game: selected.then_some(game),
                 rendered: Vec::new(),
@@ -571,6 +636,14 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         // game dropped there, on the worker that built it (the CSV writer, which keeps
         // state from game to game, takes it on the calling thread)
         let write = |item: &mut Item| {
+            // the split tag's value and the game's name, read before the game goes
+            let named = match &item.game {
+                Some(g) if encoding.is_some() || split_tag.is_some() => {
+                    item.split_value = split_tag.and_then(|t| g.tags.get(t)).map(str::to_owned);
+                    Some(g.source.game_index + 1)
+                }
+                _ => None,
+            };
             if let Some(game) = &item.game
                 && item.junk
             {
@@ -618,6 +691,29 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                     OutputFormat::Csv => {}
                 }
             }
+            if let Some(e) = encoding {
+                let text = item.rendered.get(..item.rendered_len).unwrap_or(&[]);
+                match e.encode(text) {
+                    Ok(None) => {}
+                    Ok(Some(b)) => {
+                        item.rendered_len = b.len();
+                        item.rendered = b;
+                    }
+                    Err(c) => {
+                        let what = match named {
+                            Some(n) if !item.junk => format!("game {n}"),
+                            _ => "text between games".to_owned(),
+                        };
+                        item.shape_error = Some(format!(
+                            "{}: {what}: {} holds '{c}' (U+{:04X}), which {} cannot hold; write UTF-8, or change the text",
+                            super::render::escape(file_name),
+                            super::shape::where_is(text, c),
+                            u32::from(c),
+                            e.name()
+                        ));
+                    }
+                }
+            }
         };
         let result =
             pipeline::run_in_two_stages(source, a.read.threads(), process, write, |item| {
@@ -638,6 +734,17 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                     counts.add_slips(item.slips);
                     counts.left_out += u64::from(!item.selected);
                     counts.classified += u64::from(item.classified);
+                    fixed += u64::from(item.fixed);
+                }
+                if let Some(e) = item.shape_error {
+                    output_failed = true;
+                    return Err(io::Error::other(e));
+                }
+                if let Some(split) = split.as_mut() {
+                    let bytes = item.rendered.get(..item.rendered_len).unwrap_or(&[]);
+                    let wrote = split.write(!item.junk, item.split_value.as_deref(), bytes);
+                    output_failed |= wrote.is_err();
+                    return wrote;
                 }
                 let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
                     match (csv.as_mut(), item.game.as_ref()) {
@@ -664,13 +771,13 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 failure = Some(write_error(output.as_ref(), e)?);
             } else {
                 // what was read is reported, and written below, before the error
-                log.summary(&counts.summary(file))?;
+                log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
                 failure = Some(CliError::from_pipeline(file, e));
             }
             break;
         }
         incomplete |= counts.partial + counts.failed + counts.junk > 0;
-        log.summary(&counts.summary(file))?;
+        log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
     }
     log.flush()?;
     // everything converted is written out, also after an input error
@@ -681,6 +788,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             if let Some(mut g) = games {
                 g.flush()?;
             }
+        }
+        if let Some(s) = split.as_mut() {
+            s.flush()?;
         }
         out.flush()
     })();
@@ -698,6 +808,12 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     // the output files are put in place only by a run that read every input to its
     // end (or with --partial-output, when an input failed but not the output)
     let keep = !output_failed && (failure.is_none() || a.partial_output);
+    if let Some(s) = split {
+        let n = s.finish(keep, a.partial_output)?;
+        if keep && !a.quiet {
+            eprintln!("kyphu: {n} file{} written", if n == 1 { "" } else { "s" });
+        }
+    }
     for o in [output, games_csv].into_iter().flatten() {
         if keep {
             o.commit()?;
@@ -721,6 +837,15 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `; N results fixed` for the summary of a file (`--fix-results`), or nothing.
+fn fixed_note(fixed: u64) -> String {
+    match fixed {
+        0 => String::new(),
+        1 => "; 1 result fixed".into(),
+        n => format!("; {n} results fixed"),
+    }
 }
 
 /// An error writing the output, named with it; a closed pipe on standard output ends

@@ -13,6 +13,7 @@ mod progress;
 pub mod render;
 mod select;
 mod serve;
+mod shape;
 mod show;
 
 use kyphu::model::diag::Code;
