@@ -261,9 +261,9 @@ impl ReadArgs {
         let mut options = ReadOptions::default();
         if self.encoding != "auto" {
             options.encoding = Some(
-                encoding_rs::Encoding::for_label(self.encoding.as_bytes()).ok_or_else(|| {
+                kyphu::text::TextEncoding::for_label(&self.encoding).ok_or_else(|| {
                     CliError::Usage(format!(
-                        "unknown encoding `{}`; expected auto or a label such as utf-8, windows-1252, windows-1258, windows-1256, gbk, big5",
+                        "unknown encoding `{}`; expected auto or a label such as utf-8, windows-1252, windows-1258, windows-1256, gbk, big5, vni, tcvn3, viscii, viqr",
                         self.encoding
                     ))
                 })?,

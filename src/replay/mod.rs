@@ -531,7 +531,7 @@ mod tests {
             byte_end: text.len() as u64,
             first_line: 1,
             decoding: crate::text::DecodeReport {
-                encoding: encoding_rs::UTF_8,
+                encoding: encoding_rs::UTF_8.into(),
                 source: crate::text::EncodingSource::Utf8,
                 had_replacements: false,
             },
