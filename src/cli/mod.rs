@@ -6,6 +6,7 @@
 mod check;
 mod convert;
 mod diff;
+mod index;
 pub mod output;
 mod perft;
 pub mod pipeline;
@@ -97,6 +98,14 @@ pub enum Command {
         kyphu serve --port 9000\n  \
         kyphu serve --bind 0.0.0.0       (share it on an office network)")]
     Serve(serve::ServeArgs),
+    /// Index an archive: one record per game (file, byte offset and length, tags, ply
+    /// count, status) as CSV or JSON Lines
+    #[command(after_help = "Exit status: 0 every game read completely, 1 some game partial \
+        or failed (it is still indexed), 2 usage or I/O error.\n\n\
+        Examples:\n  \
+        kyphu index corpus/chess/games.pgn > games.csv\n  \
+        kyphu index --to jsonl archive.pgn.zst > archive.jsonl")]
+    Index(index::IndexArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -116,7 +125,7 @@ pub struct ReadArgs {
     #[arg(long, default_value = "auto", help = lang_help())]
     pub lang: String,
     /// Text encoding: auto (BOM, UTF-8, else a guess per game) or a label such as
-    /// windows-1252, windows-1258, gbk, big5
+    /// windows-1252, windows-1258, gbk, big5, or the Vietnamese vni, tcvn3, viscii, viqr
     #[arg(long, default_value = "auto")]
     pub encoding: String,
     /// Threads that parse, replay and write (0: one per core; at most 256); output
@@ -615,6 +624,7 @@ pub fn run(args: Args) -> ExitCode {
         Command::Show(a) => show::run(&a),
         Command::Perft(a) => perft::run(&a),
         Command::Serve(a) => serve::run(&a),
+        Command::Index(a) => index::run(&a),
     };
     match result {
         Ok(code) => code,

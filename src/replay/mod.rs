@@ -82,7 +82,10 @@ enum Reader {
 
 /// Replays `raw` into a [`Game`], with all diagnostics of reading and replay.
 pub fn replay(raw: RawGame, options: &ReplayOptions) -> Game {
-    replay_with(raw, options, true)
+    let mut game = replay_with(raw, options, true);
+    // tags and comments decoded twice (issue 28): a warning when repaired
+    crate::text::mojibake::repair_game(&mut game);
+    game
 }
 
 /// [`replay`]; with `one_pass` off, a game whose letters name its table (Chinese,

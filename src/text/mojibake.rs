@@ -26,6 +26,8 @@ use std::sync::OnceLock;
 
 use encoding_rs::WINDOWS_1252;
 
+use crate::model::diag::{Code, Diagnostic, Span};
+use crate::model::game::{Game, Line, Tags};
 use crate::text::normalize::nfc;
 
 /// The byte windows-1252 (or ISO-8859-1 for the C1 controls) writes `c` as, when it is
@@ -142,6 +144,61 @@ pub fn repair(text: &str) -> Option<(String, usize)> {
         }
     }
     Some((out, count))
+}
+
+/// Repairs the tag values and comments of a replayed game (variations included) by
+/// [`repair`], and says what it did in one `mojibake-repaired` warning, whose span is
+/// the first repaired text where it stands in the source. The source text is kept as
+/// read. Returns the number of characters repaired, `None` when none. Only a game whose text holds the byte C3 (which starts every telltale
+/// character `Â`…`ô` in UTF-8) is looked at: the others cost one `memchr`.
+pub fn repair_game(game: &mut Game) -> Option<usize> {
+    memchr::memchr(0xC3, game.source.text.as_bytes())?;
+    let mut first: Option<(String, String)> = None;
+    let (mut chars, mut places) = (0usize, 0usize);
+    let mut fix = |text: &mut String| {
+        if let Some((fixed, n)) = repair(text) {
+            chars += n;
+            places += 1;
+            let old = std::mem::replace(text, fixed);
+            if first.is_none() {
+                first = Some((old, text.clone()));
+            }
+        }
+    };
+    if game.tags.iter().any(|(_, v)| repair(v).is_some()) {
+        let mut tags = Tags::with_capacity(game.tags.len(), 0);
+        for (name, value) in game.tags.iter() {
+            let mut value = value.to_owned();
+            fix(&mut value);
+            tags.push(name, &value);
+        }
+        game.tags = tags;
+    }
+    let mut stack: Vec<&mut Line> = vec![&mut game.moves];
+    while let Some(line) = stack.pop() {
+        line.comments.iter_mut().for_each(&mut fix);
+        for node in line.moves.iter_mut().filter(|n| n.has_extras()) {
+            let extras = node.extras_mut();
+            extras.comments.iter_mut().for_each(&mut fix);
+            stack.extend(extras.variations.iter_mut());
+        }
+    }
+    let (old, new) = first?;
+    let mut d = Diagnostic::warning(
+        Code::MojibakeRepaired,
+        format!(
+            "text decoded twice (utf-8 read as windows-1252) repaired: {chars} characters in {places} {}, `{old}` read as `{new}`",
+            if places == 1 { "place" } else { "places" }
+        ),
+    );
+    if let Some(at) = game.source.text.find(&old) {
+        d = d.with_span(Span::new(at as u32, (at + old.len()) as u32));
+    }
+    // in text order, as replay leaves them
+    let key = |d: &Diagnostic| d.span.map_or(u32::MAX, |s| s.start);
+    let at = game.diagnostics.partition_point(|x| key(x) <= key(&d));
+    game.diagnostics.insert(at, d);
+    Some(chars)
 }
 
 #[cfg(test)]
