@@ -122,7 +122,8 @@ fn add_eco_differs_from_pgn_extract_only_by_table() {
             .enumerate()
             .filter_map(|(i, h)| {
                 let (code, len) = eco_pgn.get(h)?;
-                (i + 1).abs_diff(*len).le(&6).then_some((i + 1, code.as_str()))
+                let ply = i + 1;
+                (ply.abs_diff(*len) <= 6).then_some((ply, code.as_str()))
             })
             .next_back();
         if ours_of_theirs.map(|(_, c)| c) == Some(their.as_str()) {

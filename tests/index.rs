@@ -119,7 +119,7 @@ fn offsets_slice_files_into_their_games() {
         n += check_slices(f);
     }
     eprintln!("{} files, {n} games sliced", files.len());
-    assert!(n > 50);
+    assert!(n > 50 || !shared.is_dir(), "{n}");
 }
 
 #[test]

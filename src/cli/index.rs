@@ -72,7 +72,7 @@ pub fn run(a: &IndexArgs) -> Result<ExitCode, CliError> {
         let mut header = csv_row(
             ["file", "game", "offset", "length", "line", "plies", "status", "encoding"]
                 .into_iter()
-                .chain(CSV_TAGS.iter().map(|t| *t)),
+                .chain(CSV_TAGS.iter().copied()),
         );
         header.push('\n');
         out.write_all(header.as_bytes())?;

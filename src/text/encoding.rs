@@ -18,7 +18,9 @@
 //! - at least two words, and at least 60% of the words read, are syllables in it;
 //!
 //! ties between the three go to the encoding of the previous chunk of the file (the
-//! hint), then to VNI, TCVN3, VISCII in that order. German, French, Spanish or Turkish
+//! hint), then to VNI, TCVN3, VISCII in that order. The hint, when it is one of the
+//! three, is kept for a chunk where it reads at least one word, as many as windows-1252
+//! and windows-1258 do, and 60% of the words (a game with one Vietnamese name). German, French, Spanish or Turkish
 //! names in windows-1252 never read as syllables in any of them (`Hübner`, `André`,
 //! `Peña`: their consonant clusters or letters are not Vietnamese), which the test over
 //! the shared corpus checks.
@@ -129,7 +131,7 @@ pub fn vietnamese_guess(bytes: &[u8], hint: Option<TextEncoding>) -> Option<Lega
         return None;
     }
     let words = high_words(bytes);
-    if words.len() < 2 {
+    if words.is_empty() {
         return None;
     }
     let count = |enc: TextEncoding| {
@@ -139,6 +141,13 @@ pub fn vietnamese_guess(bytes: &[u8], hint: Option<TextEncoding>) -> Option<Lega
             .count()
     };
     let standard = count(WINDOWS_1252.into()).max(count(WINDOWS_1258.into()));
+    // the previous chunk's legacy encoding goes on while it reads as well as the others
+    if let Some(TextEncoding::Legacy(l @ (Legacy::Vni | Legacy::Tcvn3 | Legacy::Viscii))) = hint {
+        let n = count(TextEncoding::Legacy(l));
+        if n >= 1 && n >= standard && n * 10 >= words.len() * 6 {
+            return Some(l);
+        }
+    }
     let mut best: Option<(Legacy, usize)> = None;
     for l in [Legacy::Vni, Legacy::Tcvn3, Legacy::Viscii] {
         let n = count(TextEncoding::Legacy(l));
