@@ -59,7 +59,7 @@ struct Record<'a> {
     status: Status,
     /// The encoding the game's text was decoded with.
     encoding: &'static str,
-    /// Every tag, in input order (a repeated name: the first).
+    /// Every tag, by name (a repeated name: its first value).
     tags: serde_json::Map<String, serde_json::Value>,
 }
 

@@ -220,8 +220,9 @@ fn repair_1251(text: &str) -> Option<(String, usize)> {
 /// Repairs the tag values and comments of a replayed game (variations included) by
 /// [`repair`], and says what it did in one `mojibake-repaired` warning, whose span is
 /// the first repaired text where it stands in the source. The source text is kept as
-/// read. Returns the number of characters repaired, `None` when none. Only a game whose text holds the byte C3 (which starts every telltale
-/// character `Â`…`ô` in UTF-8) is looked at: the others cost one `memchr`.
+/// read. Returns the number of characters repaired, `None` when none. Only a game whose text holds the byte C3, D0 or D1 (which start the
+/// telltale characters `Â`…`ô`, `Р` `С` in UTF-8) is looked at: the others cost one
+/// `memchr3`.
 pub fn repair_game(game: &mut Game) -> Option<usize> {
     // C3 starts `Â`…`ô` (windows-1252), D0 D1 `Р` `С` (windows-1251) in UTF-8
     memchr::memchr3(0xC3, 0xD0, 0xD1, game.source.text.as_bytes())?;
@@ -259,7 +260,8 @@ pub fn repair_game(game: &mut Game) -> Option<usize> {
     let mut d = Diagnostic::warning(
         Code::MojibakeRepaired,
         format!(
-            "text decoded twice (utf-8 read as windows-1252 or windows-1251) repaired: {chars} characters in {places} {}, `{old}` read as `{new}`",
+            "text decoded twice (utf-8 read as windows-1252 or windows-1251) repaired: {chars} {} in {places} {}, `{old}` read as `{new}`",
+            if chars == 1 { "character" } else { "characters" },
             if places == 1 { "place" } else { "places" }
         ),
     );
