@@ -71,7 +71,9 @@ fn add_eco_differs_from_pgn_extract_only_by_table() {
     }
     // pgn-extract's table, by final position: (code, plies), the first line wins
     let mut eco_pgn: HashMap<u64, (String, usize)> = HashMap::new();
-    for g in games(std::io::BufReader::new(std::fs::File::open(ECO_PGN).unwrap())) {
+    for g in games(std::io::BufReader::new(
+        std::fs::File::open(ECO_PGN).unwrap(),
+    )) {
         let p = positions(&g);
         if let Some(&last) = p.last() {
             eco_pgn
@@ -101,10 +103,11 @@ fn add_eco_differs_from_pgn_extract_only_by_table() {
         .status()
         .unwrap();
     assert!(status.success());
-    let theirs: HashMap<Vec<String>, String> =
-        games(std::io::BufReader::new(std::fs::File::open(&output).unwrap()))
-            .map(|g| (key(&g), g.tags.get("ECO").unwrap_or("").to_owned()))
-            .collect();
+    let theirs: HashMap<Vec<String>, String> = games(std::io::BufReader::new(
+        std::fs::File::open(&output).unwrap(),
+    ))
+    .map(|g| (key(&g), g.tags.get("ECO").unwrap_or("").to_owned()))
+    .collect();
     std::fs::remove_dir_all(&dir).unwrap();
 
     let (mut compared, mut same, mut rule) = (0, 0, 0);
@@ -144,7 +147,10 @@ fn add_eco_differs_from_pgn_extract_only_by_table() {
         } else if their_ply > my_ply {
             deeper_eco_pgn += 1;
         } else {
-            unexplained.push(format!("{:?}: kyphu {my_code} at {my_ply}, pgn-extract {their} at {their_ply}", key(g)));
+            unexplained.push(format!(
+                "{:?}: kyphu {my_code} at {my_ply}, pgn-extract {their} at {their_ply}",
+                key(g)
+            ));
         }
     }
     eprintln!(

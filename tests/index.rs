@@ -31,7 +31,11 @@ fn identity(g: &kyphu::Game) -> (Vec<(String, String)>, Vec<String>, String) {
             .iter()
             .map(|(n, v)| (n.to_owned(), v.to_owned()))
             .collect(),
-        g.moves.moves.iter().map(|m| g.written(m).to_owned()).collect(),
+        g.moves
+            .moves
+            .iter()
+            .map(|m| g.written(m).to_owned())
+            .collect(),
         g.result.to_string(),
     )
 }
@@ -59,13 +63,22 @@ fn check_slices(path: &Path) -> usize {
     for (r, g) in records.iter().zip(&whole) {
         let offset = r["offset"].as_u64().unwrap();
         let length = r["length"].as_u64().unwrap();
-        assert!(offset >= end, "{}: slices overlap at {offset}", path.display());
+        assert!(
+            offset >= end,
+            "{}: slices overlap at {offset}",
+            path.display()
+        );
         end = offset + length;
         let slice = &bytes[offset as usize..end as usize];
         // the bytes between two slices are blank
         let alone = games(slice);
         assert_eq!(alone.len(), 1, "{} at {offset}", path.display());
-        assert_eq!(identity(&alone[0]), identity(g), "{} at {offset}", path.display());
+        assert_eq!(
+            identity(&alone[0]),
+            identity(g),
+            "{} at {offset}",
+            path.display()
+        );
         assert_eq!(r["plies"].as_u64().unwrap() as usize, g.moves.moves.len());
         assert_eq!(
             r["status"].as_str().unwrap(),
@@ -80,7 +93,10 @@ fn check_slices(path: &Path) -> usize {
     // what is not in a slice is blank (or junk text between games, not a game)
     let mut covered = vec![false; bytes.len()];
     for r in &records {
-        let (o, l) = (r["offset"].as_u64().unwrap() as usize, r["length"].as_u64().unwrap() as usize);
+        let (o, l) = (
+            r["offset"].as_u64().unwrap() as usize,
+            r["length"].as_u64().unwrap() as usize,
+        );
         covered[o..o + l].iter_mut().for_each(|c| *c = true);
     }
     let outside: Vec<u8> = bytes
@@ -129,7 +145,9 @@ fn csv_has_a_header_and_a_row_per_game() {
     let mut lines = out.lines();
     assert_eq!(
         lines.next(),
-        Some("file,game,offset,length,line,plies,status,encoding,Event,Site,Date,Round,White,Black,Result,ECO")
+        Some(
+            "file,game,offset,length,line,plies,status,encoding,Event,Site,Date,Round,White,Black,Result,ECO"
+        )
     );
     let rows: Vec<_> = lines.collect();
     let bytes = std::fs::read(&path).unwrap();
@@ -138,7 +156,10 @@ fn csv_has_a_header_and_a_row_per_game() {
     let mut reader = csv::Reader::from_reader(out.as_bytes());
     for (rec, g) in reader.records().zip(&whole) {
         let rec = rec.unwrap();
-        assert_eq!(&rec[6], serde_json::to_value(g.status()).unwrap().as_str().unwrap());
+        assert_eq!(
+            &rec[6],
+            serde_json::to_value(g.status()).unwrap().as_str().unwrap()
+        );
         assert_eq!(&rec[12], g.tags.get("White").unwrap_or(""));
         assert_eq!(rec[5].parse::<usize>().unwrap(), g.moves.moves.len());
     }

@@ -28,9 +28,9 @@ use std::path::{Path, PathBuf};
 
 use kyphu::archive::read_bytes;
 use kyphu::model::diag::Code;
+use kyphu::text::EncodingSource;
 use kyphu::text::TextEncoding;
 use kyphu::text::legacy::Legacy;
-use kyphu::text::EncodingSource;
 use kyphu::{Item, ReadOptions, ReplayOptions, read_games_with};
 
 fn root() -> &'static Path {
@@ -91,8 +91,18 @@ fn legacy_files_are_guessed_and_decoded_to_nfc() {
                 .collect();
             assert_eq!(games.len(), want.len(), "{}", enc.name());
             for (g, (white, black)) in games.iter().zip(&want) {
-                assert_eq!(g.tag("White").as_deref(), Some(white.as_str()), "{}", enc.name());
-                assert_eq!(g.tag("Black").as_deref(), Some(black.as_str()), "{}", enc.name());
+                assert_eq!(
+                    g.tag("White").as_deref(),
+                    Some(white.as_str()),
+                    "{}",
+                    enc.name()
+                );
+                assert_eq!(
+                    g.tag("Black").as_deref(),
+                    Some(black.as_str()),
+                    "{}",
+                    enc.name()
+                );
                 assert_eq!(g.decoding.encoding, TextEncoding::Legacy(enc), "{forced:?}");
                 let source = if forced.is_some() {
                     EncodingSource::Forced
@@ -110,15 +120,23 @@ fn legacy_files_are_guessed_and_decoded_to_nfc() {
 #[test]
 fn the_encoding_is_reported_per_game() {
     let bytes = corpus("viscii/games.pgn");
-    let games: Vec<_> = read_games_with(&bytes[..], ReadOptions::default(), &ReplayOptions::default())
-        .map(|i| match i.unwrap() {
-            Item::Game(g) | Item::NonGame(g) => g,
-        })
-        .collect();
+    let games: Vec<_> = read_games_with(
+        &bytes[..],
+        ReadOptions::default(),
+        &ReplayOptions::default(),
+    )
+    .map(|i| match i.unwrap() {
+        Item::Game(g) | Item::NonGame(g) => g,
+    })
+    .collect();
     assert!(!games.is_empty());
     for g in &games {
         assert_eq!(g.source.encoding, Some("VISCII"));
-        assert!(g.diagnostics.iter().any(|d| d.code == Code::EncodingGuessed));
+        assert!(
+            g.diagnostics
+                .iter()
+                .any(|d| d.code == Code::EncodingGuessed)
+        );
     }
 }
 
@@ -127,10 +145,22 @@ fn the_encoding_is_reported_per_game() {
 #[test]
 fn windows_1252_is_not_guessed_vietnamese() {
     let names = [
-        "Hübner, Robert", "Pähtz, Elisabeth", "Blübaum, Matthias", "André, François",
-        "Sánchez, Peña", "Gonçalves, João", "Åström, Øystein", "Müller, Jörg",
-        "Fernández, Ángel", "Lévêque, Hélène", "Großmann, Jürgen", "Ibáñez, Iñaki",
-        "Dvořák", "Würishofen", "Cañete", "Nöel Désiré",
+        "Hübner, Robert",
+        "Pähtz, Elisabeth",
+        "Blübaum, Matthias",
+        "André, François",
+        "Sánchez, Peña",
+        "Gonçalves, João",
+        "Åström, Øystein",
+        "Müller, Jörg",
+        "Fernández, Ángel",
+        "Lévêque, Hélène",
+        "Großmann, Jürgen",
+        "Ibáñez, Iñaki",
+        "Dvořák",
+        "Würishofen",
+        "Cañete",
+        "Nöel Désiré",
     ];
     let mut text = String::new();
     for (i, pair) in names.chunks(2).enumerate() {
@@ -161,7 +191,10 @@ fn ascii_is_not_guessed_viqr() {
     let text = "[Event \"Hoogovens?\"]\n[White \"O'Kelly de Galway, Alberto\"]\n[Black \"Addison, William\"]\n[Annotator \"Dd. Lee, e.g.\"]\n\n1. e4 e5 *\n\n";
     for g in read_bytes(text.repeat(20).as_bytes(), ReadOptions::default()) {
         assert_eq!(g.decoding.encoding, TextEncoding::Std(encoding_rs::UTF_8));
-        assert_eq!(g.tag("White").as_deref(), Some("O'Kelly de Galway, Alberto"));
+        assert_eq!(
+            g.tag("White").as_deref(),
+            Some("O'Kelly de Galway, Alberto")
+        );
     }
 }
 
@@ -213,7 +246,12 @@ fn the_shared_corpus_is_never_guessed_vietnamese_nor_repaired() {
                 kyphu::archive::Element::Comment { body, .. } => Some(g.slice(*body).to_owned()),
                 _ => None,
             });
-            for text in g.tags.iter().map(|t| g.tag_value(t).into_owned()).chain(comments) {
+            for text in g
+                .tags
+                .iter()
+                .map(|t| g.tag_value(t).into_owned())
+                .chain(comments)
+            {
                 values += 1;
                 if let Some((fixed, _)) = kyphu::text::mojibake::repair(&text) {
                     repaired.push(format!("{}: {text:?} -> {fixed:?}", path.display()));
@@ -271,7 +309,11 @@ fn mojibake_in_tags_and_comments_is_repaired_per_game() {
         assert_eq!(notes, usize::from(changed), "{:?}", g.tags.get("White"));
         flagged += notes;
         // the expected (clean) file is never touched
-        assert!(w.diagnostics.iter().all(|d| d.code != Code::MojibakeRepaired));
+        assert!(
+            w.diagnostics
+                .iter()
+                .all(|d| d.code != Code::MojibakeRepaired)
+        );
     }
     eprintln!("mojibake: {flagged} of {} games repaired", got.len());
     assert!(flagged >= 40, "{flagged}");
@@ -287,9 +329,16 @@ fn mojibake_in_tags_and_comments_is_repaired_per_game() {
         .filter(|d| d.code == Code::MojibakeRepaired)
         .collect();
     assert_eq!(d.len(), 1);
-    assert!(d[0].message.contains("4 characters in 2 places"), "{}", d[0].message);
+    assert!(
+        d[0].message.contains("4 characters in 2 places"),
+        "{}",
+        d[0].message
+    );
     let span = d[0].span.unwrap();
-    assert_eq!(&g.source.text[span.start as usize..span.end as usize], "MÃ¼ller, JÃ¶rg");
+    assert_eq!(
+        &g.source.text[span.start as usize..span.end as usize],
+        "MÃ¼ller, JÃ¶rg"
+    );
 }
 
 /// VISCII and TCVN3 tables against glibc's charmaps (an independent published
@@ -302,7 +351,11 @@ fn viscii_and_tcvn3_agree_with_glibc() {
     ] {
         let path = Path::new("/usr/share/i18n/charmaps").join(file);
         let Ok(gz) = std::fs::read(&path) else {
-            eprintln!("note: {} absent: the {} check is skipped", path.display(), enc.name());
+            eprintln!(
+                "note: {} absent: the {} check is skipped",
+                path.display(),
+                enc.name()
+            );
             continue;
         };
         let mut text = String::new();

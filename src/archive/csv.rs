@@ -594,10 +594,7 @@ struct Transcode<R> {
 }
 
 impl<R: Read> Transcode<R> {
-    fn new(
-        mut inner: R,
-        forced: Option<crate::text::TextEncoding>,
-    ) -> io::Result<Transcode<R>> {
+    fn new(mut inner: R, forced: Option<crate::text::TextEncoding>) -> io::Result<Transcode<R>> {
         let mut input = vec![0; HEAD_BYTES];
         let mut in_end = 0;
         let mut eof = false;

@@ -558,7 +558,11 @@ impl<R: BufRead> DhtmlxqReader<R> {
             )
         };
         self.report = DecodeReport {
-            encoding: self.options.encoding.filter(|_| source == EncodingSource::Forced).unwrap_or(enc.into()),
+            encoding: self
+                .options
+                .encoding
+                .filter(|_| source == EncodingSource::Forced)
+                .unwrap_or(enc.into()),
             source,
             had_replacements: false,
         };

@@ -70,9 +70,11 @@ pub fn run(a: &IndexArgs) -> Result<ExitCode, CliError> {
     a.read.validate(&files)?;
     if a.to == IndexFormat::Csv {
         let mut header = csv_row(
-            ["file", "game", "offset", "length", "line", "plies", "status", "encoding"]
-                .into_iter()
-                .chain(CSV_TAGS.iter().copied()),
+            [
+                "file", "game", "offset", "length", "line", "plies", "status", "encoding",
+            ]
+            .into_iter()
+            .chain(CSV_TAGS.iter().copied()),
         );
         header.push('\n');
         out.write_all(header.as_bytes())?;

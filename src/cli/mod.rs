@@ -100,11 +100,13 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Index an archive: one record per game (file, byte offset and length, tags, ply
     /// count, status) as CSV or JSON Lines
-    #[command(after_help = "Exit status: 0 every game read completely, 1 some game partial \
+    #[command(
+        after_help = "Exit status: 0 every game read completely, 1 some game partial \
         or failed (it is still indexed), 2 usage or I/O error.\n\n\
         Examples:\n  \
         kyphu index corpus/chess/games.pgn > games.csv\n  \
-        kyphu index --to jsonl archive.pgn.zst > archive.jsonl")]
+        kyphu index --to jsonl archive.pgn.zst > archive.jsonl"
+    )]
     Index(index::IndexArgs),
 }
 

@@ -632,7 +632,10 @@ pub(crate) mod tests {
     #[test]
     fn hint_is_kept_when_plausible() {
         // a lone "é" scores the same in 1252 and 1258; the hint decides
-        assert_eq!(guess_legacy(b"Andr\xe9", Some(WINDOWS_1258.into())), WINDOWS_1258);
+        assert_eq!(
+            guess_legacy(b"Andr\xe9", Some(WINDOWS_1258.into())),
+            WINDOWS_1258
+        );
         // but a hint that cannot decode the chunk loses
         assert_eq!(
             guess_legacy(b"\xcd\xf5\xcc\xec\xd2\xbb", Some(WINDOWS_1252.into())),

@@ -175,10 +175,10 @@ const FINALS: [&str; 9] = ["", "c", "ch", "m", "n", "ng", "nh", "p", "t"];
 
 /// The vowel groups of Vietnamese syllables (with their glides: `oai`, `ươu`).
 const VOWELS: &[&str] = &[
-    "a", "ă", "â", "e", "ê", "i", "o", "ô", "ơ", "u", "ư", "y", "ai", "ao", "au", "ay", "âu",
-    "ây", "eo", "êu", "ia", "iê", "iu", "oa", "oă", "oe", "oi", "ôi", "ơi", "oo", "ua", "uâ",
-    "uê", "ui", "uô", "uơ", "uy", "ưa", "ưi", "ươ", "ưu", "yê", "iêu", "yêu", "oai", "oay",
-    "oeo", "uây", "uôi", "ươi", "ươu", "uya", "uyê", "uyu", "oao", "uâ", "uyê",
+    "a", "ă", "â", "e", "ê", "i", "o", "ô", "ơ", "u", "ư", "y", "ai", "ao", "au", "ay", "âu", "ây",
+    "eo", "êu", "ia", "iê", "iu", "oa", "oă", "oe", "oi", "ôi", "ơi", "oo", "ua", "uâ", "uê", "ui",
+    "uô", "uơ", "uy", "ưa", "ưi", "ươ", "ưu", "yê", "iêu", "yêu", "oai", "oay", "oeo", "uây",
+    "uôi", "ươi", "ươu", "uya", "uyê", "uyu", "oao", "uâ", "uyê",
 ];
 
 fn is_vowel(c: char) -> bool {
@@ -243,7 +243,10 @@ pub fn looks_viqr(head: &[u8]) -> bool {
             continue;
         };
         let value = &rest[q + 1..];
-        let value = &value[..value.iter().rposition(|&b| b == b'"').unwrap_or(value.len())];
+        let value = &value[..value
+            .iter()
+            .rposition(|&b| b == b'"')
+            .unwrap_or(value.len())];
         for word in value.split(|&b| b == b' ' || b == b',' || b == b'-') {
             if !strong_viqr_mark(word) {
                 continue;
@@ -276,14 +279,42 @@ mod tests {
     #[test]
     fn syllables() {
         for w in [
-            "Nguyễn", "Ngọc", "Trường", "Sơn", "Lê", "Quang", "Liêm", "Đào", "gì", "giêng",
-            "quốc", "NGUYỄN", "Khôi", "Thảo", "Hưng", "Nhất", "ò", "uyên",
+            "Nguyễn",
+            "Ngọc",
+            "Trường",
+            "Sơn",
+            "Lê",
+            "Quang",
+            "Liêm",
+            "Đào",
+            "gì",
+            "giêng",
+            "quốc",
+            "NGUYỄN",
+            "Khôi",
+            "Thảo",
+            "Hưng",
+            "Nhất",
+            "ò",
+            "uyên",
         ] {
             assert!(is_syllable(w), "{w}");
         }
         for w in [
-            "Hübner", "André", "Peña", "Müller", "Smyslov", "Carlsen", "ÓKelly", "Ađison",
-            "Nguyeãn", "Leâ", "Sánchez", "été", "Caf", "Nguyễễn",
+            "Hübner",
+            "André",
+            "Peña",
+            "Müller",
+            "Smyslov",
+            "Carlsen",
+            "ÓKelly",
+            "Ađison",
+            "Nguyeãn",
+            "Leâ",
+            "Sánchez",
+            "été",
+            "Caf",
+            "Nguyễễn",
         ] {
             assert!(!is_syllable(w), "{w}");
         }
@@ -309,7 +340,8 @@ mod tests {
         let viqr = b"[White \"Nguye^~n Ngo.c Tru+o+`ng So+n\"]\n[Black \"DDa`o Thie^n Ha?i\"]\n";
         assert!(looks_viqr(viqr));
         // apostrophes, question marks and dots are everyday ASCII
-        let plain = b"[White \"O'Kelly, Alberto?\"]\n[Black \"Addison, W.\"]\n[Event \"C++ vs. Ada^\"]\n";
+        let plain =
+            b"[White \"O'Kelly, Alberto?\"]\n[Black \"Addison, W.\"]\n[Event \"C++ vs. Ada^\"]\n";
         assert!(!looks_viqr(plain));
         // two marked words are not enough
         assert!(!looks_viqr(b"[White \"Le^ Lie^m\"]\n"));

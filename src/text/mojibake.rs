@@ -190,7 +190,13 @@ fn repair_1251(text: &str) -> Option<(String, usize)> {
     let mut flush = |word: &mut String, out: &mut String| {
         let bytes: Option<Vec<u8>> = word
             .chars()
-            .map(|c| if c.is_ascii() { Some(c as u8) } else { byte_1251(c) })
+            .map(|c| {
+                if c.is_ascii() {
+                    Some(c as u8)
+                } else {
+                    byte_1251(c)
+                }
+            })
             .collect();
         let fixed = bytes.and_then(|b| String::from_utf8(b).ok()).filter(|f| {
             let high = f.chars().filter(|c| !c.is_ascii()).count();
@@ -261,7 +267,11 @@ pub fn repair_game(game: &mut Game) -> Option<usize> {
         Code::MojibakeRepaired,
         format!(
             "text decoded twice (utf-8 read as windows-1252 or windows-1251) repaired: {chars} {} in {places} {}, `{old}` read as `{new}`",
-            if chars == 1 { "character" } else { "characters" },
+            if chars == 1 {
+                "character"
+            } else {
+                "characters"
+            },
             if places == 1 { "place" } else { "places" }
         ),
     );
