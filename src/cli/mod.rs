@@ -105,7 +105,7 @@ pub enum Command {
         or failed (it is still indexed), 2 usage or I/O error.\n\n\
         Examples:\n  \
         kyphu index corpus/chess/games.pgn > games.csv\n  \
-        kyphu index --to jsonl archive.pgn.zst > archive.jsonl"
+        kyphu index --to jsonl corpus/chess/games-latin1.pgn.zst > games.jsonl"
     )]
     Index(index::IndexArgs),
 }
