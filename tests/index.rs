@@ -97,7 +97,7 @@ fn check_slices(path: &Path) -> usize {
             r["offset"].as_u64().unwrap() as usize,
             r["length"].as_u64().unwrap() as usize,
         );
-        covered[o..o + l].iter_mut().for_each(|c| *c = true);
+        covered[o..o + l].fill(true);
     }
     let outside: Vec<u8> = bytes
         .iter()
