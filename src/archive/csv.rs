@@ -16,7 +16,7 @@ use crate::model::diag::Code;
 use std::io::{self, Read};
 
 use csv::{ReaderBuilder, StringRecord, Trim};
-use encoding_rs::{Encoding, UTF_8};
+use encoding_rs::UTF_8;
 use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
 
 use super::{CommentKind, Element, RawGame};
@@ -239,7 +239,10 @@ pub struct ScoresheetReader<R: Read> {
 
 impl<R: Read> ScoresheetReader<R> {
     /// Starts reading `input`; `forced` is the user's `--encoding` (a BOM still wins).
-    pub fn new(input: R, forced: Option<&'static Encoding>) -> io::Result<ScoresheetReader<R>> {
+    pub fn new(
+        input: R,
+        forced: Option<crate::text::TextEncoding>,
+    ) -> io::Result<ScoresheetReader<R>> {
         let mut t = Transcode::new(input, forced)?;
         let report = t.report;
         let mut head = Vec::with_capacity(HEAD_BYTES);
@@ -573,6 +576,8 @@ impl<R: Read> Iterator for ScoresheetReader<R> {
 struct Transcode<R> {
     inner: R,
     decoder: encoding_rs::Decoder,
+    /// A Vietnamese legacy encoding (issue 28) decodes through this, not `decoder`.
+    legacy: Option<crate::text::legacy::LegacyStream>,
     report: DecodeReport,
     input: Vec<u8>,
     in_start: usize,
@@ -589,7 +594,7 @@ struct Transcode<R> {
 }
 
 impl<R: Read> Transcode<R> {
-    fn new(mut inner: R, forced: Option<&'static Encoding>) -> io::Result<Transcode<R>> {
+    fn new(mut inner: R, forced: Option<crate::text::TextEncoding>) -> io::Result<Transcode<R>> {
         let mut input = vec![0; HEAD_BYTES];
         let mut in_end = 0;
         let mut eof = false;
@@ -607,7 +612,7 @@ impl<R: Read> Transcode<R> {
         let head = &input[..in_end];
         let (report, in_start) = if let Some((enc, bom)) = crate::text::sniff_bom(head) {
             let report = DecodeReport {
-                encoding: enc,
+                encoding: enc.into(),
                 source: EncodingSource::Bom,
                 had_replacements: false,
             };
@@ -623,7 +628,17 @@ impl<R: Read> Transcode<R> {
         };
         Ok(Transcode {
             inner,
-            decoder: report.encoding.new_decoder_without_bom_handling(),
+            decoder: report
+                .encoding
+                .std()
+                .unwrap_or(UTF_8)
+                .new_decoder_without_bom_handling(),
+            legacy: match report.encoding {
+                crate::text::TextEncoding::Legacy(l) => {
+                    Some(crate::text::legacy::LegacyStream::new(l))
+                }
+                crate::text::TextEncoding::Std(_) => None,
+            },
             report,
             input,
             in_start,
@@ -651,6 +666,16 @@ impl<R: Read> Transcode<R> {
             let last = self.in_start == self.in_end && self.eof;
             if last && self.finished {
                 return Ok(());
+            }
+            if let Some(stream) = &mut self.legacy {
+                let text = stream.feed(&self.input[self.in_start..self.in_end], last);
+                self.finished |= last;
+                self.in_start = self.in_end;
+                self.output.clear();
+                self.output.extend_from_slice(text.as_bytes());
+                self.out_start = 0;
+                self.out_end = self.output.len();
+                continue;
             }
             let (result, read, written, replaced) = self.decoder.decode_to_utf8(
                 &self.input[self.in_start..self.in_end],
@@ -812,7 +837,7 @@ pub fn sniff_delimiter(text: &str) -> u8 {
 
 fn decoding() -> DecodeReport {
     DecodeReport {
-        encoding: UTF_8,
+        encoding: UTF_8.into(),
         source: EncodingSource::Utf8,
         had_replacements: false,
     }

@@ -382,7 +382,7 @@ mod tests {
             result: GameResult::Unknown,
             diagnostics: Vec::new(),
             decoding: DecodeReport {
-                encoding: encoding_rs::GB18030,
+                encoding: encoding_rs::GB18030.into(),
                 source: EncodingSource::Forced,
                 had_replacements: false,
             },

@@ -222,6 +222,9 @@ pub enum Code {
     SwappedMoves,
     /// A legal move the rest of the game does not replay after: another is assumed.
     SuspectMove,
+    /// Tag values or comments decoded twice (UTF-8 read as windows-1252: `MÃ¼ller`)
+    /// were repaired (issue 28).
+    MojibakeRepaired,
 }
 
 impl Code {
@@ -293,6 +296,7 @@ impl Code {
         Code::MissingMove,
         Code::SwappedMoves,
         Code::SuspectMove,
+        Code::MojibakeRepaired,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -364,6 +368,7 @@ impl Code {
             Code::MissingMove => "missing-move",
             Code::SwappedMoves => "swapped-moves",
             Code::SuspectMove => "suspect-move",
+            Code::MojibakeRepaired => "mojibake-repaired",
         }
     }
 

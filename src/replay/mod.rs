@@ -82,7 +82,10 @@ enum Reader {
 
 /// Replays `raw` into a [`Game`], with all diagnostics of reading and replay.
 pub fn replay(raw: RawGame, options: &ReplayOptions) -> Game {
-    replay_with(raw, options, true)
+    let mut game = replay_with(raw, options, true);
+    // tags and comments decoded twice (issue 28): a warning when repaired
+    crate::text::mojibake::repair_game(&mut game);
+    game
 }
 
 /// [`replay`]; with `one_pass` off, a game whose letters name its table (Chinese,
@@ -531,7 +534,7 @@ mod tests {
             byte_end: text.len() as u64,
             first_line: 1,
             decoding: crate::text::DecodeReport {
-                encoding: encoding_rs::UTF_8,
+                encoding: encoding_rs::UTF_8.into(),
                 source: crate::text::EncodingSource::Utf8,
                 had_replacements: false,
             },
