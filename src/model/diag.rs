@@ -222,6 +222,10 @@ pub enum Code {
     SwappedMoves,
     /// A legal move the rest of the game does not replay after: another is assumed.
     SuspectMove,
+    /// An entry of a zip archive that is not read (encrypted, a zip bomb, corrupt, a
+    /// zip inside it, an unread compression method; a warning for a file that is not a
+    /// game file), named `archive.zip:entry`.
+    ArchiveEntryNotRead,
 }
 
 impl Code {
@@ -293,6 +297,7 @@ impl Code {
         Code::MissingMove,
         Code::SwappedMoves,
         Code::SuspectMove,
+        Code::ArchiveEntryNotRead,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -364,6 +369,7 @@ impl Code {
             Code::MissingMove => "missing-move",
             Code::SwappedMoves => "swapped-moves",
             Code::SuspectMove => "suspect-move",
+            Code::ArchiveEntryNotRead => "archive-entry-not-read",
         }
     }
 
