@@ -19,8 +19,12 @@ fn on_boundaries(text: &str, s: Span) -> bool {
 
 /// Every item of the zip `bytes`, or `None` when it is not a readable zip.
 fn read_zip(bytes: Vec<u8>) -> Option<Vec<RawGame>> {
-    let (games, _) =
-        zipfile::read(Box::new(Cursor::new(bytes)), "z.zip", ReadOptions::default()).ok()?;
+    let (games, _) = zipfile::read(
+        Box::new(Cursor::new(bytes)),
+        "z.zip",
+        ReadOptions::default(),
+    )
+    .ok()?;
     let mut out = Vec::new();
     for piece in games {
         match piece {
@@ -61,7 +65,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     // split the rest at 0xFF bytes into up to four files, zip them, read them back
-    let files: Vec<(&str, &[u8])> = NAMES.iter().copied().zip(rest.split(|&b| b == 0xff)).collect();
+    let files: Vec<(&str, &[u8])> = NAMES
+        .iter()
+        .copied()
+        .zip(rest.split(|&b| b == 0xff))
+        .collect();
     let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let method = if flags & 2 == 0 {
         zip::CompressionMethod::Deflated
@@ -77,10 +85,11 @@ fuzz_target!(|data: &[u8]| {
     let items = read_zip(zipped).expect("a zip the writer made reads");
     check(&items);
     // the same as each file read alone, in name order (when every entry was read)
-    if items
-        .iter()
-        .any(|g| g.diagnostics.iter().any(|d| d.code == Code::ArchiveEntryNotRead))
-    {
+    if items.iter().any(|g| {
+        g.diagnostics
+            .iter()
+            .any(|d| d.code == Code::ArchiveEntryNotRead)
+    }) {
         return;
     }
     let mut sorted = files.clone();
@@ -88,8 +97,12 @@ fuzz_target!(|data: &[u8]| {
     let mut alone = Vec::new();
     for (name, bytes) in sorted {
         let format = formats::sniff(&bytes[..bytes.len().min(4096)], name);
-        let Ok(pieces) = formats::pieces(format, Box::new(bytes), name, ReadOptions::default())
-        else {
+        let Ok(pieces) = formats::pieces(
+            format,
+            Box::new(Cursor::new(bytes.to_vec())),
+            name,
+            ReadOptions::default(),
+        ) else {
             return;
         };
         for p in pieces {

@@ -347,7 +347,11 @@ pub fn read(
              only the last of each name was read",
             if shared_names == 1 { "y" } else { "ies" }
         );
-        games.push(not_read(true, Diagnostic::warning(Code::ArchiveEntryNotRead, message)));
+        games.push(not_read(
+            true,
+            Diagnostic::warning(Code::ArchiveEntryNotRead, message),
+            name,
+        ));
     }
     Ok((games, origins))
 }
@@ -371,15 +375,16 @@ pub struct ZipGames {
 }
 
 /// A non-game item (`junk`) or an error game with one diagnostic, for an entry that is
-/// not read.
-fn not_read(junk: bool, diagnostic: Diagnostic) -> RawGame {
+/// not read; its text is the entry's name (what convert keeps of it, and what makes an
+/// error game a failed one: text not read).
+fn not_read(junk: bool, diagnostic: Diagnostic, name: &str) -> RawGame {
     RawGame {
         index: 0,
         junk,
         tags: Vec::new(),
         movetext: Vec::new(),
         result: None,
-        text: String::new(),
+        text: format!("{name}\n"),
         byte_start: 0,
         byte_end: 0,
         first_line: 1,
@@ -427,6 +432,7 @@ impl ZipGames {
         self.push(not_read(
             false,
             Diagnostic::error(Code::ArchiveEntryNotRead, format!("{label}: {message}")),
+            &label,
         ));
     }
 
@@ -496,6 +502,7 @@ impl ZipGames {
                 self.push(not_read(
                     true,
                     Diagnostic::warning(Code::ArchiveEntryNotRead, format!("{label}: {message}")),
+                    &label,
                 ));
                 return;
             }
