@@ -43,8 +43,8 @@ fn zip_of(files: &[(String, Vec<u8>)]) -> Vec<u8> {
 
 /// Every game and non-game item of the zip `bytes`, as the library reads it.
 fn zip_items(bytes: Vec<u8>, name: &str) -> Vec<RawGame> {
-    let (games, _) = zipfile::read(Box::new(Cursor::new(bytes)), name, ReadOptions::default())
-        .unwrap();
+    let (games, _) =
+        zipfile::read(Box::new(Cursor::new(bytes)), name, ReadOptions::default()).unwrap();
     let mut out = Vec::new();
     for piece in games {
         piece.unwrap().parse_into(&mut out);
@@ -77,19 +77,19 @@ fn corpus_files() -> Option<Vec<(String, Vec<u8>)>> {
     let lower = |n: &str| n.to_ascii_lowercase();
     // XQF from cchess's tests (a GB18030-named file among them), DhtmlXQ pages of
     // xqdb, PGN tactics, a chess PGN collection, kyphu's own DhtmlXQ and XQF files
-    add(
-        &shared.join("xiangqi/walker8088-cchess"),
-        "xqf",
-        &|n| lower(n).ends_with(".xqf"),
-    );
+    add(&shared.join("xiangqi/walker8088-cchess"), "xqf", &|n| {
+        lower(n).ends_with(".xqf")
+    });
     add(
         &shared.join("xiangqi/wukong-xiangqi-xqdb/games_html"),
         "dhtmlxq",
         &|n| n.ends_with(".html"),
     );
-    add(&shared.join("xiangqi/ccpd-yvonne761/tactics"), "pgn/tactics", &|n| {
-        n.starts_with("0000004")
-    });
+    add(
+        &shared.join("xiangqi/ccpd-yvonne761/tactics"),
+        "pgn/tactics",
+        &|n| n.starts_with("0000004"),
+    );
     add(&shared.join("chess/pgnmentor"), "pgn/chess", &|n| {
         n == "DeLaBourdonnais.pgn"
     });
@@ -186,13 +186,12 @@ fn kyphu(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
 }
 
 const GOOD: &str = "[Event \"a\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
-const BAD: &str = "[Event \"b\"]\n[White \"X\"]\n[Black \"Y\"]\n[Result \"*\"]\n\n1. e4 e5\n2. Ke3 *\n";
+const BAD: &str =
+    "[Event \"b\"]\n[White \"X\"]\n[Black \"Y\"]\n[Result \"*\"]\n\n1. e4 e5\n2. Ke3 *\n";
 
 fn xqf_file() -> Vec<u8> {
-    std::fs::read(
-        Path::new(ROOT).join("corpus/xiangqi/xqf/kyphu-made/v18-encrypted-mainline.xqf"),
-    )
-    .unwrap()
+    std::fs::read(Path::new(ROOT).join("corpus/xiangqi/xqf/kyphu-made/v18-encrypted-mainline.xqf"))
+        .unwrap()
 }
 
 /// The regression of the issue: a `.zip` given to `check` used to be read as PGN text
@@ -213,7 +212,10 @@ fn zip_is_read_by_check_and_convert_with_entries_named() {
     let said = format!("{out}{err}");
     assert_eq!(code, 1, "{said}");
     assert!(said.contains(": 3 games: 2 clean"), "{said}");
-    assert!(said.contains(&format!("--> {p}:sub/b.pgn:7:4 (game 3")), "{said}");
+    assert!(
+        said.contains(&format!("--> {p}:sub/b.pgn:7:4 (game 3")),
+        "{said}"
+    );
     // convert writes the games in name order: a.pgn, c.xqf, sub/b.pgn
     let (code, out, err) = kyphu(&["convert", "--to", "json", p], b"");
     let events: Vec<&str> = out
@@ -279,7 +281,10 @@ fn unreadable_entries_are_named_and_the_others_read() {
         ("a.pgn".to_owned(), GOOD.as_bytes().to_vec()),
         ("bomb.pgn".to_owned(), vec![b' '; 20 << 20]),
         ("cover.jpg".to_owned(), vec![0xff, 0xd8, 0xff, 0xe0]),
-        ("inner.zip".to_owned(), zip_of(&[("x.pgn".to_owned(), GOOD.into())])),
+        (
+            "inner.zip".to_owned(),
+            zip_of(&[("x.pgn".to_owned(), GOOD.into())]),
+        ),
         ("secret.pgn".to_owned(), GOOD.as_bytes().to_vec()),
         ("z.pgn".to_owned(), GOOD.as_bytes().to_vec()),
     ]);
@@ -291,7 +296,10 @@ fn unreadable_entries_are_named_and_the_others_read() {
     assert!(!f[0].0);
     assert!(f[1].1.starts_with("t.zip:cover.jpg: not a game file") && f[1].0);
     assert!(f[2].1.starts_with("t.zip:inner.zip: a zip inside the zip"));
-    assert!(f[3].1.starts_with("t.zip:secret.pgn: the entry is encrypted"));
+    assert!(
+        f[3].1
+            .starts_with("t.zip:secret.pgn: the entry is encrypted")
+    );
     // a.pgn and z.pgn read, with their moves
     let read: Vec<_> = moves(&items)
         .into_iter()
@@ -307,10 +315,15 @@ fn unreadable_entries_are_named_and_the_others_read() {
     let said = format!("{out}{err}");
     assert_eq!(code, 1, "{said}");
     assert!(
-        said.contains(": 5 games: 2 clean, 0 repaired, 0 partial, 3 failed; 1 stretch of non-game text"),
+        said.contains(
+            ": 5 games: 2 clean, 0 repaired, 0 partial, 3 failed; 1 stretch of non-game text"
+        ),
         "{said}"
     );
-    assert!(said.contains(&format!("--> {}:secret.pgn", path.display())), "{said}");
+    assert!(
+        said.contains(&format!("--> {}:secret.pgn", path.display())),
+        "{said}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -355,9 +368,17 @@ fn lying_and_corrupt_entries_are_errors() {
     let items = zip_items(zip, "t.zip");
     let f = findings(&items);
     assert_eq!(f.len(), 1, "{f:?}");
-    assert!(f[0].1.starts_with("t.zip:a.pgn: the entry is corrupt: its CRC-32"), "{f:?}");
+    assert!(
+        f[0].1
+            .starts_with("t.zip:a.pgn: the entry is corrupt: its CRC-32"),
+        "{f:?}"
+    );
     // z.pgn still read
-    assert!(moves(&items).iter().any(|(_, m, e)| m.len() == 7 && e.is_empty()));
+    assert!(
+        moves(&items)
+            .iter()
+            .any(|(_, m, e)| m.len() == 7 && e.is_empty())
+    );
 }
 
 /// A zip cut in half (its directory lost), and an empty zip: input errors naming the
@@ -374,7 +395,10 @@ fn truncated_and_empty_zips_are_input_errors() {
     let (code, out, err) = kyphu(&["check", cut.to_str().unwrap()], b"");
     assert_ne!(code, 0);
     assert!(
-        err.contains(&format!("cannot read {}: not a readable zip archive", cut.display())),
+        err.contains(&format!(
+            "cannot read {}: not a readable zip archive",
+            cut.display()
+        )),
         "{out}{err}"
     );
     let empty = ZipWriter::new(Cursor::new(Vec::new()))
@@ -408,7 +432,10 @@ fn gb18030_entry_names_are_decoded() {
         zipfile::read(Box::new(Cursor::new(zip)), "t.zip", ReadOptions::default()).unwrap();
     let n = games.count();
     assert_eq!(n, 1);
-    assert_eq!(origins.name_of(0, false).as_deref(), Some("t.zip:黄松轩.pgn"));
+    assert_eq!(
+        origins.name_of(0, false).as_deref(),
+        Some("t.zip:黄松轩.pgn")
+    );
 }
 
 /// Every item names its entry, the non-game text around a page's blocks too (it takes

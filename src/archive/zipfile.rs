@@ -188,9 +188,8 @@ fn spool(mut reader: Box<dyn BufRead + Send>, name: &str) -> io::Result<Box<dyn 
     #[cfg(unix)]
     let _ = std::fs::remove_file(&path);
     let mut spool = Spool { file, path };
-    io::copy(&mut reader, &mut spool.file).map_err(|e| {
-        io::Error::new(e.kind(), format!("cannot read the zip {name}: {e}"))
-    })?;
+    io::copy(&mut reader, &mut spool.file)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot read the zip {name}: {e}")))?;
     spool.file.seek(SeekFrom::Start(0)).map_err(named)?;
     Ok(Box::new(spool))
 }
@@ -224,9 +223,8 @@ impl Seek for Shared {
             SeekFrom::End(d) => self.len.checked_add_signed(d),
             SeekFrom::Current(d) => self.pos.checked_add_signed(d),
         };
-        self.pos = to.ok_or_else(|| {
-            io::Error::new(io::ErrorKind::InvalidInput, "seek before the start")
-        })?;
+        self.pos =
+            to.ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "seek before the start"))?;
         Ok(self.pos)
     }
 }
@@ -473,8 +471,10 @@ impl ZipGames {
                 Some(Skip::NotGame(format!(
                     "not a game file (.xqf, .pgn, .csv, .htm, .html, .txt): not read ({size} bytes)"
                 )))
-            } else if !matches!(method, CompressionMethod::Stored | CompressionMethod::Deflated)
-            {
+            } else if !matches!(
+                method,
+                CompressionMethod::Stored | CompressionMethod::Deflated
+            ) {
                 Some(Skip::Unreadable(format!(
                     "compression method {method:?} is not read (only stored and deflate): \
                      not read; unzip it and read the files"
@@ -545,7 +545,8 @@ impl ZipGames {
             Err(e) => return self.fail(format!("{e}: not read")),
         };
         if format == Format::Zip {
-            return self.fail("a zip inside the zip: not read; unzip the outer one first".to_owned());
+            return self
+                .fail("a zip inside the zip: not read; unzip the outer one first".to_owned());
         }
         match formats::pieces(format, input.reader, &self.label, self.options) {
             Ok(pieces) => self.current = Some(pieces),

@@ -529,7 +529,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         let mut progress = super::progress::Progress::new(file);
         let process = |raw: RawGame| {
             // a game of a zip entry is named `archive.zip:entry` in messages
-            let origin = origins.as_ref().and_then(|o| o.name_of(raw.index, raw.junk));
+            let origin = origins
+                .as_ref()
+                .and_then(|o| o.name_of(raw.index, raw.junk));
             let file_name = origin.as_deref().unwrap_or(file_name);
             let junk = raw.junk;
             let byte_end = raw.byte_end;
