@@ -235,7 +235,7 @@ fn zip_is_read_by_check_and_convert_with_entries_named() {
     // standard input: the same games
     let (code2, out2, err) = kyphu(&["convert", "--to", "json", "-"], &zip);
     assert_eq!(code2, code, "{err}");
-    assert_eq!(out2, out);
+    assert_eq!(out.replace(p, "-"), out2);
     assert!(err.contains("-:sub/b.pgn:7:4"), "{err}");
     // show and diff read a zip too
     let (code, out, err) = kyphu(&["show", p, "-n", "1"], b"");
@@ -316,7 +316,7 @@ fn unreadable_entries_are_named_and_the_others_read() {
     assert_eq!(code, 1, "{said}");
     assert!(
         said.contains(
-            ": 5 games: 2 clean, 0 repaired, 0 partial, 3 failed; 1 stretch of non-game text"
+            ": 5 games: 2 clean, 0 repaired, 1 partial, 2 failed; 1 stretch of non-game text"
         ),
         "{said}"
     );
