@@ -20,6 +20,7 @@ pub mod split;
 pub mod text;
 pub mod tree;
 pub mod xqf;
+pub mod zipfile;
 
 pub use pgn::{GameSyntax, parse_game};
 pub use split::{ArchiveReader, Piece, Pieces, ReadOptions, number_games, read_bytes, read_str};

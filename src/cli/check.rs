@@ -67,7 +67,7 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
             go_on: true,
             ..a.read.replay_options(&file)?
         };
-        let reader = convert::source(&a.read, a.from, &file)?;
+        let (reader, origins) = convert::source_named(&a.read, a.from, &file)?;
         let mut counts = Counts::default();
         let format = a.format;
         let quiet = a.quiet;
@@ -77,6 +77,11 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
             reader,
             a.read.threads(),
             |raw| {
+                // a game of a zip entry is named `archive.zip:entry` in messages
+                let origin = origins
+                    .as_ref()
+                    .and_then(|o| o.name_of(raw.index, raw.junk));
+                let file_name = origin.as_deref().unwrap_or(file_name);
                 let junk = raw.junk;
                 let byte_end = raw.byte_end;
                 let game = replay(raw, &options);

@@ -44,7 +44,8 @@ pub enum InputFormat {
     /// By file name (`.csv` is a scoresheet, `.htm`/`.html` a DhtmlXQ page) or content
     /// (a first line naming the white and black columns is a scoresheet header; the
     /// `XQ` signature an XQF file; a `[DhtmlXQ` block a DhtmlXQ page), else PGN or
-    /// plain movetext
+    /// plain movetext. A `.zip` (by content) is read whatever this says: each of its
+    /// files by its own name and content
     Auto,
     /// PGN, or plain movetext with or without tags
     Pgn,
@@ -563,7 +564,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             repair: a.repair,
             ..a.read.replay_options(file)?
         };
-        let source = match source(&a.read, a.from, file) {
+        let (source, origins) = match source_named(&a.read, a.from, file) {
             Ok(source) => source,
             Err(e) => {
                 failure = Some(e);
@@ -576,6 +577,11 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         let file_name = file.as_str();
         let mut progress = super::progress::Progress::new(file);
         let process = |raw: RawGame| {
+            // a game of a zip entry is named `archive.zip:entry` in messages
+            let origin = origins
+                .as_ref()
+                .and_then(|o| o.name_of(raw.index, raw.junk));
+            let file_name = origin.as_deref().unwrap_or(file_name);
             let junk = raw.junk;
             let byte_end = raw.byte_end;
             let mut game = replay(raw, &options);
@@ -861,31 +867,41 @@ fn write_error(output: Option<&Output>, e: io::Error) -> Result<CliError, CliErr
     )))
 }
 
+/// The games of a `.zip` input name their entry (`archive.zip:entry`) in messages.
+type Origins = Option<kyphu::archive::zipfile::Origins>;
+
 /// The games of `file` as the pipeline takes them, streamed: a scoresheet CSV
 /// (`--from csv`, a `.csv` name, or a first line that is a scoresheet header), an XQF
 /// file (its `XQ` signature), a DhtmlXQ page (a `[DhtmlXQ` block in its first bytes,
 /// or an `.htm`/`.html` name), else PGN or movetext; a folder: every game file in it,
-/// in name order (`kyphu::archive::formats`).
-pub(super) fn source(
+/// in name order (`kyphu::archive::formats`); a `.zip` (by content: `PK\3\4`): every
+/// game file in it, in name order, and which entry each game came from.
+pub(super) fn source_named(
     read: &ReadArgs,
     from: InputFormat,
     file: &str,
-) -> Result<Box<dyn Iterator<Item = io::Result<Piece>> + Send>, CliError> {
+) -> Result<(Box<dyn Iterator<Item = io::Result<Piece>> + Send>, Origins), CliError> {
     use kyphu::archive::formats::{self, Format};
     let options = read.read_options()?;
     if file != "-" && Path::new(file).is_dir() {
-        return formats::folder(Path::new(file), options).map_err(CliError::Input);
+        return formats::folder(Path::new(file), options)
+            .map(|f| (f, None))
+            .map_err(CliError::Input);
     }
     let mut input =
         kyphu::bytes::open_wrapped(file, super::progress::counted).map_err(CliError::Input)?;
     let format = match from {
+        // a zip is read as one, whatever `--from` says of the files in it
+        _ if kyphu::archive::zipfile::is_zip(input.peek(4).map_err(CliError::Input)?) => {
+            Format::Zip
+        }
         InputFormat::Csv => Format::Csv,
         InputFormat::Pgn => Format::Pgn,
         InputFormat::Xqf => Format::Xqf,
         InputFormat::Dhtmlxq => Format::Dhtmlxq,
         InputFormat::Auto => formats::sniff(input.peek(4096).map_err(CliError::Input)?, file),
     };
-    formats::pieces(format, input.reader, file, options).map_err(CliError::Input)
+    formats::pieces_named(format, input.reader, file, options).map_err(CliError::Input)
 }
 
 #[cfg(test)]

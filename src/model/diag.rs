@@ -225,6 +225,10 @@ pub enum Code {
     /// Tag values or comments decoded twice (UTF-8 read as windows-1252: `MÃ¼ller`)
     /// were repaired (issue 28).
     MojibakeRepaired,
+    /// An entry of a zip archive that is not read (encrypted, a zip bomb, corrupt, a
+    /// zip inside it, an unread compression method; a warning for a file that is not a
+    /// game file), named `archive.zip:entry`.
+    ArchiveEntryNotRead,
 }
 
 impl Code {
@@ -297,6 +301,7 @@ impl Code {
         Code::SwappedMoves,
         Code::SuspectMove,
         Code::MojibakeRepaired,
+        Code::ArchiveEntryNotRead,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -369,6 +374,7 @@ impl Code {
             Code::SwappedMoves => "swapped-moves",
             Code::SuspectMove => "suspect-move",
             Code::MojibakeRepaired => "mojibake-repaired",
+            Code::ArchiveEntryNotRead => "archive-entry-not-read",
         }
     }
 
