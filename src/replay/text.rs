@@ -282,8 +282,14 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         plies += made;
         board = trial;
         last_end = elements.end;
-        if failed_at.is_some() {
-            stopped = true;
+        match failed_at {
+            // the run's last move starts a line of prose (`7. KKt-K2` / `Kt-B3 would
+            // have been better`): a note, not the record's error
+            Some(i) if free && chessy && note_line(raw, moves, i, run.prose_after) => {
+                last_end = i;
+            }
+            Some(_) => stopped = true,
+            None => {}
         }
     }
     if !stopped {
@@ -341,6 +347,20 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         prose: spans,
         plies,
     }
+}
+
+/// Is the move element `i`, the last of a run's `moves` and not its first, the first
+/// word of a line that goes on in prose (`prose_after`)?
+fn note_line(raw: &RawGame, moves: &[usize], i: usize, prose_after: bool) -> bool {
+    let (Some(&last), true) = (moves.last(), moves.len() > 1 && prose_after) else {
+        return false;
+    };
+    last == i
+        && i > 0
+        && raw
+            .text
+            .get(raw.movetext[i - 1].span().end as usize..raw.movetext[i].span().start as usize)
+            .is_some_and(|gap| gap.contains('\n'))
 }
 
 /// A move token without the full stop, comma or semicolon typed after it (`Nf6.`,
@@ -463,8 +483,7 @@ const LOOKALIKES: &str = include_str!("../../grammars/chess-lookalikes.tsv");
 /// (`grammars/chess-lookalikes.tsv`: `K`, `C`): a record typed partly on a Latin
 /// keyboard. `None` for a record without Cyrillic piece letters: there `K` is a king.
 fn lookalike_table(raw: &RawGame) -> Option<&'static PieceTable> {
-    static TABLES: std::sync::OnceLock<Option<&'static [PieceTable]>> =
-        std::sync::OnceLock::new();
+    static TABLES: std::sync::OnceLock<Option<&'static [PieceTable]>> = std::sync::OnceLock::new();
     let cyrillic = |t: &str| {
         t.chars()
             .next()
@@ -526,7 +545,8 @@ pub(super) fn read_descriptive_move(
     let Board::Chess(pos) = &mut frame.pos else {
         return Err(kind_mismatch(span, ply));
     };
-    let mv = san::descriptive::read_move(token, table, pos).map_err(|d| move_error(d, span, ply))?;
+    let mv =
+        san::descriptive::read_move(token, table, pos).map_err(|d| move_error(d, span, ply))?;
     let mut written = String::new();
     san::write_pgn_san(&mut written, pos, &mv);
     let mut syntax = san::SanSyntax::blank();
@@ -540,7 +560,8 @@ pub(super) fn read_descriptive_move(
     if frame.keep_before {
         frame.before_last = Board::Chess(pos.clone());
     }
-    let resolved = san::resolve_play(&syntax, pos, &written).map_err(|e| move_error(e.to_diagnostic(), span, ply))?;
+    let resolved = san::resolve_play(&syntax, pos, &written)
+        .map_err(|e| move_error(e.to_diagnostic(), span, ply))?;
     let mut node = MoveNode::new(resolved.mv.map_or(AnyMove::Null, AnyMove::Chess), span);
     node.san = Some(resolved.hint());
     frame.line.moves.push(node);

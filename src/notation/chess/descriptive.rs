@@ -38,8 +38,8 @@
 //! assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
 //! ```
 
-use crate::color::Color;
 use crate::chess::{CastlingSide, Move, Position, Role};
+use crate::color::Color;
 use crate::model::diag::{Code, Diagnostic};
 use std::sync::OnceLock;
 
@@ -236,16 +236,34 @@ enum Kind {
 /// One descriptive move, read without a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DescMove {
+    claim: Claim,
     piece: Piece,
     from: Option<Squares>,
     kind: Kind,
     promotion: Option<Role>,
 }
 
-/// The token without what does not name the move: dots (`K.Sq.`, `e.p.`), check and
-/// end marks, glyphs, a trailing comma.
-fn normalize(token: &str) -> String {
-    let mut s: String = token.chars().filter(|c| *c != '.').collect();
+/// The token without what does not name the move: dots (`K.Sq.`, `e.p.`), spaces,
+/// check and end marks, glyphs, a trailing comma; and the check or mate the marks
+/// claim (`ch`, `+`: check; `++`, `#`, `mate`: mate), which picks among several
+/// candidates.
+fn normalize_marked(token: &str) -> (String, Claim) {
+    let mut s: String = token
+        .chars()
+        .filter(|c| *c != '.' && !c.is_whitespace())
+        .collect();
+    let mut claim = Claim::None;
+    for (mark, c) in [
+        ("++", Claim::Mate),
+        ("#", Claim::Mate),
+        ("mate", Claim::Mate),
+        ("+", Claim::Check),
+        ("ch", Claim::Check),
+    ] {
+        if s.contains(mark) && claim == Claim::None {
+            claim = c;
+        }
+    }
     loop {
         let before = s.len();
         for suffix in [
@@ -257,9 +275,17 @@ fn normalize(token: &str) -> String {
             }
         }
         if s.len() == before {
-            return s;
+            return (s, claim);
         }
     }
+}
+
+/// What a move's marks say it does to the other king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Claim {
+    None,
+    Check,
+    Mate,
 }
 
 /// A cursor over the token.
@@ -293,7 +319,10 @@ impl<'a> Cursor<'a> {
     }
 
     fn next_is_digit(&self) -> bool {
-        self.s.as_bytes().first().is_some_and(|b| (b'1'..=b'8').contains(b))
+        self.s
+            .as_bytes()
+            .first()
+            .is_some_and(|b| (b'1'..=b'8').contains(b))
     }
 }
 
@@ -512,7 +541,11 @@ impl Descriptive {
     }
 
     fn castle(&self, s: &str) -> Option<Castle> {
-        let (form, side) = self.castles.iter().copied().find(|(f, _)| s.starts_with(f))?;
+        let (form, side) = self
+            .castles
+            .iter()
+            .copied()
+            .find(|(f, _)| s.starts_with(f))?;
         let rest = s[form.len()..].trim_matches(|c| matches!(c, '(' | ')' | ' '));
         match (side, rest) {
             (side, "") => Some(side),
@@ -534,9 +567,10 @@ impl Descriptive {
 
 /// Reads `token` as a descriptive move of `table`, without a position.
 pub fn parse(token: &str, table: &Descriptive) -> Result<DescMove, Diagnostic> {
-    let s = normalize(token.trim());
+    let (s, claim) = normalize_marked(token.trim());
     if let Some(side) = table.castle(&s) {
         return Ok(DescMove {
+            claim,
             piece: Piece {
                 role: Role::King,
                 files: ALL_FILES,
@@ -589,6 +623,7 @@ pub fn parse(token: &str, table: &Descriptive) -> Result<DescMove, Diagnostic> {
         return Err(invalid());
     }
     Ok(DescMove {
+        claim,
         piece,
         from,
         kind,
@@ -670,6 +705,20 @@ pub fn resolve(m: &DescMove, pos: &Position, token: &str) -> Result<Move, Diagno
         };
         if found.iter().any(on_wing) {
             found.retain(on_wing);
+        }
+    }
+    // soft: the check or mate the marks claim (`DxP++`: the capture that mates)
+    if found.len() > 1 && m.claim != Claim::None {
+        let claimed = |mv: &Move| {
+            let mut after = pos.clone();
+            after.play_legal(mv);
+            match m.claim {
+                Claim::Mate => after.is_checkmate(),
+                _ => after.is_check(),
+            }
+        };
+        if found.iter().any(claimed) {
+            found.retain(claimed);
         }
     }
     match found[..] {
@@ -798,9 +847,13 @@ mod tests {
         assert_eq!(
             line(
                 es,
-                &["P4R", "P4R", "C3AR", "C3AD", "A4A", "C3A", "C5C", "C2R??", "AxP++"]
+                &[
+                    "P4R", "P4R", "C3AR", "C3AD", "A4A", "C3A", "C5C", "C2R??", "AxP++"
+                ]
             ),
-            ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Ng5", "Ne7", "Bxf7#"]
+            [
+                "e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Ng5", "Ne7", "Bxf7#"
+            ]
         );
     }
 
@@ -816,7 +869,7 @@ mod tests {
         let rooks = "4k3/8/8/8/8/8/4K3/R6R w - - 0 1";
         assert_eq!(read(rooks, "R-Q1"), Err(Code::AmbiguousMove));
         assert_eq!(read(rooks, "QR-Q1").as_deref(), Ok("Rad1"));
-        assert_eq!(read(rooks, "KR-KB1").as_deref(), Ok("Rf1"));
+        assert_eq!(read(rooks, "KR-KB1").as_deref(), Ok("Rhf1"));
         assert_eq!(read(rooks, "R(QR1)-Q1").as_deref(), Ok("Rad1"));
         assert_eq!(read(rooks, "R/KR1-Q1").as_deref(), Ok("Rhd1"));
         assert_eq!(read(rooks, "P-K4"), Err(Code::IllegalMove));
