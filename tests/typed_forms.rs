@@ -403,3 +403,30 @@ fn xiangqi_vietnamese_dashes_between_the_moves() {
     xiangqi_clean("1. P2-5 – M8.7 2. M2.3 – X9-8 *", &OPENING);
     xiangqi_clean("1. P2-5-M8.7 2. M2.3-X9-8 *", &OPENING);
 }
+
+// ---- free text: punctuation and plans in the notes (session 15)
+
+/// A full stop or a comma typed after a move (`1. e4, e5`, `Bb5.`) is punctuation of the
+/// line: the move reads without it (before: the move was prose and the game stopped).
+#[test]
+fn full_stop_or_comma_after_a_move() {
+    reads_clean(
+        "1. e4, e5\n2. Nf3, Nc6\n3. Bb5. a6. *\n",
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *",
+    );
+}
+
+/// A numbered move that prose leads into on its line is a plan in the notes when it is
+/// another move's number (`Coupled with 4. e4`), or when the same number starts a line
+/// of its own later (`White can play 2. e3 …` before `2. d5 d6`); before, `2. e3` was
+/// taken for the game's move.
+#[test]
+fn numbered_plans_in_the_notes_are_prose() {
+    let g = game(
+        "1. d4 c5\nWhite can play 2. e3 or 2. dxc5 here.\n2. d5 d6\nCoupled with 4. e4 this is fine.\n3. c4 g6 *\n",
+    );
+    assert_eq!(
+        movetext(&g),
+        "1. d4 c5 {White can play 2. e3 or 2. dxc5 here.} 2. d5 d6 {Coupled with 4. e4 this is fine.} 3. c4 g6 *"
+    );
+}
