@@ -884,7 +884,7 @@ mod tests {
         assert_eq!(read(knights, "N/3-K4").as_deref(), Ok("Nce4"));
         assert_eq!(read(knights, "Kt(B2)-K4").as_deref(), Ok("Nfe4"));
         assert_eq!(read(knights, "N-KR8"), Err(Code::IllegalMove));
-        let promote = "8/4P3/8/8/8/8/k7/4K3 w - - 0 1";
+        let promote = "8/4P3/8/8/k7/8/8/4K3 w - - 0 1";
         assert_eq!(read(promote, "P-K8(Q)").as_deref(), Ok("e8=Q+"));
         assert_eq!(read(promote, "P-K8=N").as_deref(), Ok("e8=N"));
         assert_eq!(read(promote, "P-K8").as_deref(), Ok("e8=Q+"));
