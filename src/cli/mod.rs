@@ -183,7 +183,9 @@ pub(crate) fn language_codes() -> String {
 fn notation_help() -> String {
     format!(
         "Notation of xiangqi moves: auto (inferred per game from the whole main line) or \
-         {}. Chess moves are read in every style (SAN, long algebraic, UCI) without it",
+         {}. Chess moves are read in every style (SAN, long algebraic, UCI) without it; \
+         descriptive reads chess moves as descriptive notation (P-K4, P4R), which is \
+         otherwise told from the content",
         notation_names(", ")
     )
 }
@@ -295,7 +297,8 @@ impl ReadArgs {
     fn notation(&self) -> Result<Option<Dialect>, CliError> {
         let name = self.notation.trim().to_ascii_lowercase();
         match name.as_str() {
-            "auto" => Ok(None),
+            // chess descriptive notation: `descriptive()`
+            "auto" | "descriptive" => Ok(None),
             "san" | "lan" | "uci" | "fide" | "figurine" => Err(CliError::Usage(format!(
                 "--notation {name}: chess moves are read in every style without it; --notation names a xiangqi notation (auto, {})",
                 notation_names(", ")
@@ -323,7 +326,13 @@ impl ReadArgs {
             },
             go_on: false,
             repair: false,
+            descriptive: self.descriptive(),
         })
+    }
+
+    /// `--notation descriptive`: chess moves read as descriptive notation (`P-K4`).
+    fn descriptive(&self) -> bool {
+        self.notation.trim().eq_ignore_ascii_case("descriptive")
     }
 
     /// Opens `file` and streams its raw games (junk items included), numbered, in the

@@ -71,6 +71,10 @@ pub struct ReplayOptions {
     /// With `go_on`: the assumptions are warnings, the game repaired (`convert
     /// --repair`), not errors.
     pub repair: bool,
+    /// Read chess moves as descriptive notation (`P-K4`, `P4R`: `--notation
+    /// descriptive`), in the language that replays furthest; without it descriptive
+    /// notation is told from the content where the SAN reading stops.
+    pub descriptive: bool,
 }
 
 /// How move tokens are read: a chess piece-letter table or a xiangqi dialect.
@@ -78,6 +82,9 @@ pub struct ReplayOptions {
 enum Reader {
     Chess(&'static PieceTable),
     Xiangqi(xq_notation::Dialect),
+    /// Descriptive notation (`P-K4`, `P4R`), read only where the SAN reading stops or
+    /// `--notation descriptive` names it ([`text`]).
+    Descriptive(&'static san::descriptive::Descriptive),
 }
 
 /// Replays `raw` into a [`Game`], with all diagnostics of reading and replay.
@@ -163,6 +170,11 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
     }
     let mut reading = MainReading::Parse;
     let reader = match &start {
+        Board::Chess(p) if options.descriptive => {
+            let table = text::choose_descriptive(&raw, p);
+            diagnostics.extend(text::descriptive_note(table));
+            Reader::Descriptive(table)
+        }
         Board::Chess(p) => {
             let (table, r) = choose_table(&raw, p, options, one_pass, &mut diagnostics);
             reading = r;
@@ -188,8 +200,11 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
     };
     let walk_from = diagnostics.len();
     // the diagnostics before the walk, for a walk again under a repair plan
-    let before_walk = (options.go_on && !options.keep_illegal && matches!(start, Board::Chess(_)))
-        .then(|| diagnostics.clone());
+    let before_walk = (options.go_on
+        && !options.keep_illegal
+        && !options.descriptive
+        && matches!(start, Board::Chess(_)))
+    .then(|| diagnostics.clone());
     let (mut line, mut unparsed, mut end) = walk_reading(
         &raw,
         start,
@@ -236,8 +251,10 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
                     | Code::NotationUnknown
             )
         });
-        if let Reader::Chess(table) = re.reader {
-            diagnostics.extend(language_note(table));
+        match re.reader {
+            Reader::Chess(table) => diagnostics.extend(language_note(table)),
+            Reader::Descriptive(table) => diagnostics.extend(text::descriptive_note(table)),
+            Reader::Xiangqi(_) => {}
         }
         diagnostics.retain(|d| {
             d.code != Code::UnclosedVariation

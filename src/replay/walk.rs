@@ -807,6 +807,9 @@ pub(super) fn read_move(
         Reader::Xiangqi(dialect) => {
             read_xiangqi_move(span.slice(text), dialect, frame, span, diagnostics)
         }
+        Reader::Descriptive(table) => {
+            super::text::read_descriptive_move(span.slice(text), table, frame, span, diagnostics)
+        }
     }
 }
 
