@@ -1079,6 +1079,7 @@ impl<R: BufRead> ArchiveReader<R> {
             diagnostics,
             move_letters: None,
             counts: None,
+            sheet: None,
         }));
     }
 
@@ -1430,6 +1431,7 @@ impl Segment {
                     } else {
                         syntax.counts
                     }),
+                    sheet: None,
                 });
             }
             match tail {
