@@ -218,21 +218,27 @@ fn chess_repetition(at: &At<'_>, start: &chess::Position, h: u32, out: &mut Vec<
     let stretch = (h as usize).min(n);
     let first = n - stretch;
     let mut pos = start.clone();
-    for node in &moves[..first] {
+    let play = |pos: &mut chess::Position, node: &crate::model::game::MoveNode| {
         match &node.mv {
+            // the moves replayed: legal, but for one kept illegal (`--keep-illegal`)
+            AnyMove::Chess(m) if !node.illegal => pos.play_legal(m),
             AnyMove::Chess(m) => pos.play_unchecked(m),
             AnyMove::Null => pos.play_null(),
-            AnyMove::Xiangqi(_) => return,
+            AnyMove::Xiangqi(_) => return false,
+        }
+        true
+    };
+    for node in &moves[..first] {
+        if !play(&mut pos, node) {
+            return;
         }
     }
     // hashes[i]: the position after ply first + i (hashes[0]: before the stretch)
     let mut hashes = Vec::with_capacity(stretch + 1);
     hashes.push(pos.zobrist());
     for node in &moves[first..] {
-        match &node.mv {
-            AnyMove::Chess(m) => pos.play_unchecked(m),
-            AnyMove::Null => pos.play_null(),
-            AnyMove::Xiangqi(_) => return,
+        if !play(&mut pos, node) {
+            return;
         }
         let hash = pos.zobrist();
         hashes.push(hash);
@@ -252,20 +258,11 @@ fn chess_repetition(at: &At<'_>, start: &chess::Position, h: u32, out: &mut Vec<
                     p => at.label(p),
                 })
                 .collect();
-            let total = {
-                let last = hashes.len() - 1;
-                // how often the final position occurs, for the note's tail
-                let end = hashes[stretch];
-                let times = hashes.iter().filter(|&&x| x == end).count();
-                (last, times)
-            };
-            let tail = if total.1 >= 3 && ply_of(total.0) != now {
-                format!(
-                    "; the final position occurs {} times",
-                    total.1
-                )
-            } else {
+            let tail = if now == ply_of(stretch) {
                 String::new()
+            } else {
+                // the claim came before the last move: the game went on
+                String::from("; play went on")
             };
             out.push(at.about_move(
                 Diagnostic::note(
@@ -593,13 +590,78 @@ mod tests {
         assert!(d[0].message.contains("60... Kd8"), "{}", d[0].message);
     }
 
+    fn xiangqi(fen: &str, moves: &str, result: &str) -> Game {
+        let pgn = format!(
+            "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n[FEN \"{fen}\"]\n[Result \"{result}\"]\n\n{moves} {result}\n"
+        );
+        let g = games(&pgn).remove(0);
+        assert!(g.unparsed.is_none(), "{:?}", g.diagnostics);
+        g
+    }
+
     #[test]
     fn xiangqi_no_legal_move_loses() {
-        // Black general e9 hemmed in by red chariots on the d and f files and a red
-        // horse: after Red's move Black has no legal move
-        let pgn = "[Game \"Chinese Chess\"]\n[FEN \"4k4/9/3R1R3/9/9/9/9/9/9/4K4 w - - 0 1\"]\n\n\
-                   1. Rd2-d8 1/2-1/2\n";
-        let g = &games(pgn)[0];
-        let _ = g;
+        // checkmate: the chariot on b9 checks along rank 9, the one on a8 holds rank
+        // 8, the red general on d0 holds the d file (the generals may not face)
+        let mate = "4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1";
+        let g = xiangqi(mate, "1. b1b9", "1/2-1/2");
+        assert_eq!(codes(&g), [("xq-no-legal-move", "warning".to_owned())]);
+        assert!(g.diagnostics[0].message.contains("checkmated"));
+        assert!(codes(&xiangqi(mate, "1. b1b9", "1-0")).is_empty());
+        // no legal move and not in check: a loss as well (Art. 7.b), unlike chess
+        let stalemate = "4k4/9/R8/9/9/9/9/9/5R3/3K5 w - - 0 1";
+        let g = xiangqi(stalemate, "1. a7a8", "1/2-1/2");
+        assert_eq!(codes(&g), [("xq-no-legal-move", "warning".to_owned())]);
+        assert!(g.diagnostics[0].message.contains("not in check"));
+        assert!(codes(&xiangqi(stalemate, "1. a7a8", "1-0")).is_empty());
+        let g = xiangqi(stalemate, "1. a7a8", "*");
+        assert_eq!(codes(&g), [("xq-no-legal-move", "note".to_owned())]);
+    }
+
+    /// A red chariot follows a black cannon that shuttles between b7 and c7: every red
+    /// move threatens the same unprotected cannon.
+    #[test]
+    fn xiangqi_perpetual_chase() {
+        let fen = "4k4/9/1c7/9/9/9/9/1R7/9/3K5 b - - 0 1";
+        let moves = "1... b7c7 2. b2c2 c7b7 3. c2b2 b7c7 4. b2c2 c7b7 5. c2b2";
+        let g = xiangqi(fen, moves, "*");
+        let chase: Vec<_> = g
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "xq-perpetual-chase")
+            .collect();
+        assert_eq!(chase.len(), 1, "{:?}", g.diagnostics);
+        let d = chase[0];
+        assert_eq!(d.ply, Some(8));
+        assert!(d.message.starts_with("red chases the black cannon"), "{}", d.message);
+        for m in ["2. b2c2", "3. c2b2", "4. b2c2", "5. c2b2"] {
+            assert!(d.message.contains(m), "{m}: {}", d.message);
+        }
+        assert!(g.diagnostics.iter().any(|d| d.code == "xq-repetition"));
+        // the cannon protected by a black chariot on b9 (it takes back on b7): the
+        // chariot's threat is not a chase (point 6)... but it is once the cannon is
+        // on c7 and unprotected there: not every move chases a protected piece
+        let protected = "1r2k4/9/1c7/9/9/9/9/1R7/9/3K5 b - - 0 1";
+        let g = xiangqi(protected, moves, "*");
+        assert!(
+            g.diagnostics.iter().all(|d| d.code != "xq-perpetual-chase"),
+            "{:?}",
+            g.diagnostics
+        );
+    }
+
+    /// Perpetual check (Art. 23 point 1) through replay: the tracker is wired in.
+    #[test]
+    fn xiangqi_perpetual_check_through_replay() {
+        let fen = "3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1";
+        let moves = "1. i0i9 d9d8 2. i9i8 d8d9 3. i8i9 d9d8 4. i9i8 d8d9 5. i8i9";
+        let g = xiangqi(fen, moves, "*");
+        let d: Vec<_> = g
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "xq-perpetual-check")
+            .collect();
+        assert_eq!(d.len(), 1, "{:?}", g.diagnostics);
+        assert_eq!(d[0].ply, Some(9));
     }
 }
