@@ -39,9 +39,12 @@ fn csv_sheet_slips_name_row_and_column() {
     );
     // the JSON says it too
     let r = kyphu(&["check", "--format", "json", SHEET], "");
-    let first: serde_json::Value =
-        serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
-    assert_eq!(first["cell"], "row 8, column \"Đen\" (Black)", "{}", r.stdout);
+    let first: serde_json::Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        first["cell"], "row 8, column \"Đen\" (Black)",
+        "{}",
+        r.stdout
+    );
 }
 
 /// The notes column and a column kyphu does not know are kept as comments on the
@@ -57,8 +60,14 @@ fn csv_every_column_is_kept() {
         .iter()
         .flat_map(|n| n.comments().iter().cloned())
         .collect();
-    assert!(comments.contains(&"Đen viết không rõ".to_owned()), "{comments:?}");
-    assert!(comments.contains(&"Trắng đề nghị hòa".to_owned()), "{comments:?}");
+    assert!(
+        comments.contains(&"Đen viết không rõ".to_owned()),
+        "{comments:?}"
+    );
+    assert!(
+        comments.contains(&"Trắng đề nghị hòa".to_owned()),
+        "{comments:?}"
+    );
     assert!(
         comments.contains(&"Xác nhận: trọng tài ký".to_owned()),
         "{comments:?}"
@@ -83,7 +92,8 @@ fn csv_every_column_is_kept() {
 fn games_csv_on_input_gives_the_tags() {
     let r = kyphu(&["check", "--games-csv", GAMES, SHEET], "");
     assert!(
-        r.stdout.contains("(game 1, Lê Minh Châu – Phạm Quốc Dũng, move 7 black)"),
+        r.stdout
+            .contains("(game 1, Lê Minh Châu – Phạm Quốc Dũng, move 7 black)"),
         "{}",
         r.stdout
     );
@@ -121,7 +131,17 @@ fn games_csv_on_input_gives_the_tags() {
 #[test]
 fn csv_encoding_is_reported_as_used() {
     let sheet = "corpus/chess/scoresheet-vi-1258.csv";
-    let r = kyphu(&["convert", "--encoding", "windows-1258", "--to", "json", sheet], "");
+    let r = kyphu(
+        &[
+            "convert",
+            "--encoding",
+            "windows-1258",
+            "--to",
+            "json",
+            sheet,
+        ],
+        "",
+    );
     let game: serde_json::Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
     assert_eq!(game["encoding"], "windows-1258", "{}", r.stdout);
     assert!(r.stderr.contains("windows-1258"), "{}", r.stderr);
@@ -147,10 +167,19 @@ fn draw_offers_are_read_by_other_tools() {
     assert!(r.stdout.contains("{(=)}"), "{}", r.stdout);
     // read back by kyphu: the draw offer again, not a comment
     let back = kyphu(&["convert", "--to", "json", "-"], &r.stdout);
-    let game: serde_json::Value = serde_json::from_str(back.stdout.lines().next().unwrap()).unwrap();
+    let game: serde_json::Value =
+        serde_json::from_str(back.stdout.lines().next().unwrap()).unwrap();
     let moves = game["moves"].as_array().unwrap();
-    assert!(moves.iter().any(|m| m["draw_offer"] == true), "{}", back.stdout);
-    assert!(moves.iter().all(|m| m["comments"].as_array().unwrap().is_empty()));
+    assert!(
+        moves.iter().any(|m| m["draw_offer"] == true),
+        "{}",
+        back.stdout
+    );
+    assert!(
+        moves
+            .iter()
+            .all(|m| m["comments"].as_array().unwrap().is_empty())
+    );
     let dir = std::env::temp_dir().join(format!("kyphu-draw-offers-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("offers.pgn");
@@ -189,7 +218,11 @@ fn draw_offers_are_read_by_other_tools() {
             "python-chess: {stdout} {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        assert_eq!(stdout.trim(), "1", "python-chess keeps the offer as a comment");
+        assert_eq!(
+            stdout.trim(),
+            "1",
+            "python-chess keeps the offer as a comment"
+        );
     } else {
         eprintln!("note: python-chess is not installed; its reading is not checked");
     }
@@ -275,7 +308,11 @@ fn end_of_game_facts_agree_with_python_chess() {
             .arg(&file)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let python = String::from_utf8_lossy(&out.stdout);
         let skipped: std::collections::BTreeSet<u64> = python
             .lines()
@@ -323,5 +360,8 @@ fn end_of_game_facts_agree_with_python_chess() {
         }
     }
     eprintln!("end-of-game facts agreeing with python-chess: {total:?}");
-    assert!(total.get("repetition-claim").copied().unwrap_or(0) > 0, "{total:?}");
+    assert!(
+        total.get("repetition-claim").copied().unwrap_or(0) > 0,
+        "{total:?}"
+    );
 }

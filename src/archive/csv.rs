@@ -956,7 +956,9 @@ fn line_breaks(rec: &StringRecord) -> u64 {
         .map(|f| {
             let b = f.as_bytes();
             (memchr::memchr_iter(b'\n', b).count()
-                + b.windows(2).filter(|w| w[0] == b'\r' && w[1] != b'\n').count()
+                + b.windows(2)
+                    .filter(|w| w[0] == b'\r' && w[1] != b'\n')
+                    .count()
                 + usize::from(b.last() == Some(&b'\r'))) as u64
         })
         .sum()
@@ -1201,7 +1203,13 @@ impl Builder {
                 .map(str::trim)
                 .any(|f| !f.is_empty() && !KNOWN_FLAGS.contains(&f))
         {
-            self.comment(Some("flags"), get(Column::Flags), line, i, Some(Column::Flags));
+            self.comment(
+                Some("flags"),
+                get(Column::Flags),
+                line,
+                i,
+                Some(Column::Flags),
+            );
         }
         let notes = get(Column::Notes);
         if !notes.is_empty()

@@ -465,7 +465,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             a.games_csv.as_deref().filter(|_| games_in.is_none()),
         ]
         .into_iter()
-            .flatten()
+        .flatten()
         {
             let parent = Path::new(t)
                 .parent()
@@ -769,9 +769,12 @@ pub(super) fn source(
     };
     match games {
         Some(table) if format == Format::Csv => {
-            let pieces =
-                kyphu::archive::csv::pieces_with_games(input.reader, options.encoding, Arc::clone(table))
-                    .map_err(|e| CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))))?;
+            let pieces = kyphu::archive::csv::pieces_with_games(
+                input.reader,
+                options.encoding,
+                Arc::clone(table),
+            )
+            .map_err(|e| CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))))?;
             Ok(Box::new(pieces))
         }
         Some(_) => Err(CliError::Usage(format!(

@@ -295,9 +295,7 @@ impl<'a> Located<'a> {
             side,
             fen,
             candidates: &d.candidates,
-            cell: d
-                .span
-                .and_then(|s| game.source.sheet.as_ref()?.describe(s)),
+            cell: d.span.and_then(|s| game.source.sheet.as_ref()?.describe(s)),
             source_line,
             caret,
         }

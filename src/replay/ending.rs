@@ -124,7 +124,12 @@ fn decisive(r: GameResult) -> bool {
     matches!(r, GameResult::WhiteWins | GameResult::BlackWins)
 }
 
-fn chess_end(at: &At<'_>, start: &chess::Position, end: &chess::Position, out: &mut Vec<Diagnostic>) {
+fn chess_end(
+    at: &At<'_>,
+    start: &chess::Position,
+    end: &chess::Position,
+    out: &mut Vec<Diagnostic>,
+) {
     let r = at.game.result;
     let side = |c: Color| c.fold("white", "black");
     if !end.has_legal_moves() {
@@ -633,7 +638,11 @@ mod tests {
         assert_eq!(chase.len(), 1, "{:?}", g.diagnostics);
         let d = chase[0];
         assert_eq!(d.ply, Some(8));
-        assert!(d.message.starts_with("red chases the black cannon"), "{}", d.message);
+        assert!(
+            d.message.starts_with("red chases the black cannon"),
+            "{}",
+            d.message
+        );
         for m in ["2. b2c2", "3. c2b2", "4. b2c2", "5. c2b2"] {
             assert!(d.message.contains(m), "{m}: {}", d.message);
         }
