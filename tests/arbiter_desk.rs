@@ -245,9 +245,7 @@ while True:
     i += 1
     if g.errors: print(i, 'skip', 0); continue
     b = g.board()
-    keys = []
-    stretch_start = 0
-    for n, m in enumerate(g.mainline_moves()):
+    for m in g.mainline_moves():
         b.push(m)
     res = g.headers.get('Result', '*')
     plies = len(b.move_stack)
@@ -345,7 +343,7 @@ fn end_of_game_facts_agree_with_python_chess() {
                 let code = d["code"].as_str().unwrap();
                 // the fifty-move warning (seventy-five moves) is kyphu's own
                 if codes.contains(&code)
-                    && !(code == "fifty-move-claim" && d["severity"] == "warning")
+                    && (code != "fifty-move-claim" || d["severity"] != "warning")
                 {
                     got.push((index, code.to_owned(), d["ply"].as_u64().unwrap_or(0)));
                 }
