@@ -53,7 +53,14 @@ fn csv_sheet_slips_name_row_and_column() {
 fn csv_every_column_is_kept() {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(SHEET)).unwrap();
     let sheet = read_scoresheet(&text);
-    let g: Game = replay(sheet[0].raw.clone(), &ReplayOptions::default());
+    // replay goes on after each slip (as `check` and `convert --repair` do), so that
+    // the rows after the first slip are moves with their comments
+    let options = ReplayOptions {
+        go_on: true,
+        repair: true,
+        ..ReplayOptions::default()
+    };
+    let g: Game = replay(sheet[0].raw.clone(), &options);
     let comments: Vec<String> = g
         .moves
         .moves
@@ -81,8 +88,13 @@ fn csv_every_column_is_kept() {
         .unwrap();
     assert_eq!(unknown.severity.as_str(), "note");
     // and the comments are written in the PGN
-    let r = kyphu(&["convert", "--to", "pgn", SHEET], "");
+    let r = kyphu(&["convert", "--repair", "--to", "pgn", SHEET], "");
     assert!(r.stdout.contains("{Đen viết không rõ}"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("{Xác nhận: trọng tài ký}"),
+        "{}",
+        r.stdout
+    );
 }
 
 /// `--games-csv` on input gives the games their tags (names, event, round): `check`
@@ -162,7 +174,10 @@ fn have(program: &str, args: &[&str]) -> bool {
 /// warning, and read back by kyphu as draw offers.
 #[test]
 fn draw_offers_are_read_by_other_tools() {
-    let r = kyphu(&["convert", "corpus/chess/scoresheet-vi.pgn"], "");
+    // the FIDE Laws' sample game (Appendix C, in Vietnamese letters) with its draw offer
+    let sample = "1. e4 e5 2. Mf3 Mf6 3. d4 exd4 4. e5 Me4 5. Hxd4 d5 6. exd6 e.p. Mxd6 \
+                  7. Tg5 Mc6 8. He3+ Te7 9. Mbd2 0-0 10. 0-0-0 Xe8 11. Vb1 (=) *\n";
+    let r = kyphu(&["convert", "-"], sample);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("{(=)}"), "{}", r.stdout);
     // read back by kyphu: the draw offer again, not a comment
