@@ -347,7 +347,11 @@ fn end_of_game_facts_agree_with_python_chess() {
         let mut got = Vec::new();
         for line in r.stdout.lines() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let Some(index) = v["source"]["game_index"].as_u64() else {
+            // the JSON's game_index counts from 1, python's from 0
+            let Some(index) = v["source"]["game_index"]
+                .as_u64()
+                .and_then(|i| i.checked_sub(1))
+            else {
                 continue;
             };
             if skipped.contains(&index) || v["status"] == "partial" || v["status"] == "failed" {
