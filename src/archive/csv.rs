@@ -1325,7 +1325,10 @@ mod tests {
             ("white_clock", Some(Column::WhiteClock)),
             ("Draw offer", Some(Column::DrawOffer)),
             ("Ván", Some(Column::Game)),
-            ("comment", None),
+            ("Ghi chú", Some(Column::Notes)),
+            ("comment", Some(Column::Notes)),
+            ("flags", Some(Column::Flags)),
+            ("Xác nhận", None),
         ];
         for (h, want) in cases {
             assert_eq!(Column::from_header(h), want, "{h}");
