@@ -247,13 +247,14 @@ fn chess_repetition(at: &At<'_>, start: &chess::Position, h: u32, out: &mut Vec<
         }
         let hash = pos.zobrist();
         hashes.push(hash);
-        let seen: Vec<usize> = hashes
-            .iter()
-            .enumerate()
-            .filter(|&(_, &x)| x == hash)
-            .map(|(i, _)| i)
-            .collect();
-        if seen.len() == 3 {
+        // counted without a list: most plies repeat nothing
+        if hashes.iter().filter(|&&x| x == hash).count() == 3 {
+            let seen: Vec<usize> = hashes
+                .iter()
+                .enumerate()
+                .filter(|&(_, &x)| x == hash)
+                .map(|(i, _)| i)
+                .collect();
             let ply_of = |i: usize| u32::try_from(first + i).unwrap_or(u32::MAX);
             let now = ply_of(hashes.len() - 1);
             let earlier: Vec<String> = seen[..2]
