@@ -643,6 +643,7 @@ impl<R: BufRead> DhtmlxqReader<R> {
                 diagnostics,
                 move_letters: None,
                 counts: None,
+                sheet: None,
             }));
         }
         self.offset += n as u64;

@@ -210,6 +210,9 @@ pub struct RawGame {
     /// ([`GameSyntax::counts`]), so that the replay need not count again; `None` when
     /// not known (other formats). Code that edits `movetext` must set it to `None`.
     pub counts: Option<MovetextCounts>,
+    /// For a game read from a scoresheet CSV, the cell each span of `text` came from
+    /// (`csv`); `None` for every other format.
+    pub sheet: Option<std::sync::Arc<crate::model::game::SheetCells>>,
 }
 
 /// Counts of a movetext that the replay needs before it walks the elements: how many

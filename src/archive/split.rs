@@ -1092,6 +1092,7 @@ impl<R: BufRead> ArchiveReader<R> {
             diagnostics,
             move_letters: None,
             counts: None,
+            sheet: None,
         }));
     }
 
@@ -1446,6 +1447,7 @@ impl Segment {
                     } else {
                         syntax.counts
                     }),
+                    sheet: None,
                 });
             }
             match tail {

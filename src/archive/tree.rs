@@ -335,6 +335,7 @@ impl TreeGame {
             diagnostics: all,
             move_letters: None,
             counts: Some(counts),
+            sheet: None,
         }
     }
 }

@@ -387,11 +387,12 @@ fn not_read(junk: bool, diagnostic: Diagnostic, name: &str) -> RawGame {
         byte_end: 0,
         first_line: 1,
         decoding: DecodeReport {
-            encoding: encoding_rs::UTF_8,
+            encoding: crate::text::TextEncoding::Std(encoding_rs::UTF_8),
             source: EncodingSource::Utf8,
             had_replacements: false,
         },
         diagnostics: vec![diagnostic],
+        sheet: None,
         move_letters: None,
         counts: None,
     }

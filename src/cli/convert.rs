@@ -1,10 +1,10 @@
 //! `kyphu convert`: any input to PGN, JSON Lines or scoresheet CSV.
 
 use std::{
-    io::{self, IoSlice, Write},
+    io::{self, IoSlice, Read, Write},
     path::Path,
     process::ExitCode,
-    sync::Mutex,
+    sync::{Arc, Mutex},
 };
 
 use clap::ValueEnum;
@@ -16,7 +16,7 @@ use super::{
     render::{Fens, Located},
 };
 use kyphu::{
-    archive::{Piece, RawGame},
+    archive::{Piece, RawGame, csv::GamesTable},
     emit::{
         self, CsvOptions, JsonOptions, MoveStyle, PgnOptions, ScoresheetWriter, XiangqiNotation,
         json::{JsonBuf, JsonRenderer},
@@ -98,7 +98,10 @@ pub struct ConvertArgs {
     /// PGN: the reduced export format (Seven Tag Roster, moves, result only)
     #[arg(long)]
     pub reduced: bool,
-    /// CSV: also write the header fields of the games to this file (games.csv)
+    /// CSV output: also write the header fields of the games to this file (games.csv).
+    /// With any other output: read the games' tags (names, event, round…) from this
+    /// per-game table for scoresheet CSV inputs (its `game` column names the sheet's
+    /// games; a sheet without one is one game, given the table's only row)
     #[arg(long)]
     pub games_csv: Option<String>,
     /// CSV: write cells that begin with = + - @ (a formula to a spreadsheet) as they
@@ -443,12 +446,11 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     // every input can be opened, that no output is an input.
     let format = a.format()?;
     let style = a.style()?;
-    if a.games_csv.is_some() && format != OutputFormat::Csv {
-        return Err(CliError::Usage(
-            "--games-csv is written with CSV output only: add --to csv, or name the -o file *.csv"
-                .to_owned(),
-        ));
-    }
+    // with CSV output --games-csv is written; with any other it is read (issue 27)
+    let games_in = match &a.games_csv {
+        Some(g) if format != OutputFormat::Csv => Some(read_games_table(g)?),
+        _ => None,
+    };
     let selection = a.select.selection().map_err(CliError::Usage)?;
     let add_eco = a.select.add_eco;
     let files = a.read.files();
@@ -484,6 +486,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     let games_csv = a
         .games_csv
         .as_deref()
+        .filter(|_| games_in.is_none())
         .map(|g| Target::new("--games-csv", g))
         .transpose()?;
     let targets: Vec<&Target> = output.iter().chain(&games_csv).collect();
@@ -493,9 +496,12 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         let Ok(dir) = Path::new(f).canonicalize() else {
             continue;
         };
-        for t in [a.output.as_deref(), a.games_csv.as_deref()]
-            .into_iter()
-            .flatten()
+        for t in [
+            a.output.as_deref(),
+            a.games_csv.as_deref().filter(|_| games_in.is_none()),
+        ]
+        .into_iter()
+        .flatten()
         {
             let parent = Path::new(t)
                 .parent()
@@ -564,7 +570,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             repair: a.repair,
             ..a.read.replay_options(file)?
         };
-        let (source, origins) = match source_named(&a.read, a.from, file) {
+        let (source, origins) = match source_named(&a.read, a.from, file, games_in.as_ref()) {
             Ok(source) => source,
             Err(e) => {
                 failure = Some(e);
@@ -880,6 +886,7 @@ pub(super) fn source_named(
     read: &ReadArgs,
     from: InputFormat,
     file: &str,
+    games: Option<&Arc<GamesTable>>,
 ) -> Result<(Box<dyn Iterator<Item = io::Result<Piece>> + Send>, Origins), CliError> {
     use kyphu::archive::formats::{self, Format};
     let options = read.read_options()?;
@@ -901,7 +908,51 @@ pub(super) fn source_named(
         InputFormat::Dhtmlxq => Format::Dhtmlxq,
         InputFormat::Auto => formats::sniff(input.peek(4096).map_err(CliError::Input)?, file),
     };
-    formats::pieces_named(format, input.reader, file, options).map_err(CliError::Input)
+    match games {
+        Some(table) if format == Format::Csv => {
+            let pieces = kyphu::archive::csv::pieces_with_games(
+                input.reader,
+                options.encoding,
+                Arc::clone(table),
+            )
+            .map_err(|e| CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))))?;
+            Ok((Box::new(pieces), None))
+        }
+        Some(_) => Err(CliError::Usage(format!(
+            "--games-csv: expected scoresheet CSV inputs, found {file} read as {format:?}; the per-game table gives tags to scoresheets only"
+        ))),
+        None => formats::pieces_named(format, input.reader, file, options).map_err(CliError::Input),
+    }
+}
+
+/// Reads a per-game table (`--games-csv` on input), at most
+/// [`kyphu::archive::csv::MAX_GAMES_FILE_BYTES`], decoded as any input (a BOM, UTF-8,
+/// else a guessed legacy encoding).
+pub(super) fn read_games_table(file: &str) -> Result<Arc<GamesTable>, CliError> {
+    use kyphu::archive::csv::MAX_GAMES_FILE_BYTES;
+    let named = |e: io::Error| {
+        CliError::Input(io::Error::new(
+            e.kind(),
+            format!("--games-csv: cannot read {file}: {e}"),
+        ))
+    };
+    let input = kyphu::bytes::open(file).map_err(named)?;
+    let mut data = Vec::new();
+    input
+        .reader
+        .take(MAX_GAMES_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut data)
+        .map_err(named)?;
+    if data.len() > MAX_GAMES_FILE_BYTES {
+        return Err(CliError::Input(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "--games-csv: expected a games table of at most {MAX_GAMES_FILE_BYTES} bytes, found a longer {file}"
+            ),
+        )));
+    }
+    let (text, _) = kyphu::text::decode_chunk(&data, None, None);
+    Ok(Arc::new(GamesTable::read(&text)))
 }
 
 #[cfg(test)]

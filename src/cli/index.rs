@@ -82,7 +82,7 @@ pub fn run(a: &IndexArgs) -> Result<ExitCode, CliError> {
     let mut problems = false;
     for file in files {
         let options = a.read.replay_options(&file)?;
-        let reader = convert::source(&a.read, a.from, &file)?;
+        let (reader, _) = convert::source_named(&a.read, a.from, &file, None)?;
         let mut counts = Counts::default();
         let to = a.to;
         let file_name = file.as_str();

@@ -229,6 +229,25 @@ pub enum Code {
     /// zip inside it, an unread compression method; a warning for a file that is not a
     /// game file), named `archive.zip:entry`.
     ArchiveEntryNotRead,
+    /// The final position is checkmate and the result says otherwise (a warning), or
+    /// is `*` (a note).
+    CheckmateResult,
+    /// The final position is stalemate and the result is decisive (a warning), or `*`.
+    StalemateResult,
+    /// The final position is dead (neither side has mating material) and the result
+    /// is decisive.
+    DeadPositionResult,
+    /// A position occurred for the third time: a draw could be claimed (FIDE 9.2).
+    RepetitionClaim,
+    /// Fifty moves by each side without a capture or pawn move: a draw could be
+    /// claimed (FIDE 9.3); seventy-five with a decisive result is a warning (9.6.2).
+    FiftyMoveClaim,
+    /// Xiangqi: the side to move has no legal move, so it has lost (Art. 7.b), and the
+    /// result says otherwise (a warning) or is `*` (a note).
+    XqNoLegalMove,
+    /// Xiangqi: a side chases the same piece with every move of a repeated stretch
+    /// (Art. 23: perpetual chase).
+    XqPerpetualChase,
 }
 
 impl Code {
@@ -302,6 +321,13 @@ impl Code {
         Code::SuspectMove,
         Code::MojibakeRepaired,
         Code::ArchiveEntryNotRead,
+        Code::CheckmateResult,
+        Code::StalemateResult,
+        Code::DeadPositionResult,
+        Code::RepetitionClaim,
+        Code::FiftyMoveClaim,
+        Code::XqNoLegalMove,
+        Code::XqPerpetualChase,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -375,6 +401,13 @@ impl Code {
             Code::SuspectMove => "suspect-move",
             Code::MojibakeRepaired => "mojibake-repaired",
             Code::ArchiveEntryNotRead => "archive-entry-not-read",
+            Code::CheckmateResult => "checkmate-result",
+            Code::StalemateResult => "stalemate-result",
+            Code::DeadPositionResult => "dead-position-result",
+            Code::RepetitionClaim => "repetition-claim",
+            Code::FiftyMoveClaim => "fifty-move-claim",
+            Code::XqNoLegalMove => "xq-no-legal-move",
+            Code::XqPerpetualChase => "xq-perpetual-chase",
         }
     }
 

@@ -499,6 +499,86 @@ pub struct Source {
     pub text: String,
     /// The encoding the file was decoded from (`UTF-8`, `windows-1252`, …).
     pub encoding: Option<&'static str>,
+    /// For a game read from a scoresheet CSV, the cell each span of `text` came from
+    /// (`text` is synthesized from the cells), so that a diagnostic can name the
+    /// sheet's row and column.
+    pub sheet: Option<Arc<SheetCells>>,
+}
+
+/// The cells of a scoresheet CSV copied into a game's synthesized text (`archive::csv`),
+/// each with its spreadsheet row and column.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SheetCells {
+    /// The header cells of the moves file, as written.
+    pub headers: Arc<[String]>,
+    /// The header cells of the games file (`--games-csv`), when one was read.
+    pub games_headers: Arc<[String]>,
+    /// Every cell copied into the text, in text order.
+    pub cells: Vec<SheetCell>,
+}
+
+/// One cell of a scoresheet CSV in a game's synthesized text.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SheetCell {
+    /// Its span in [`Source::text`].
+    pub span: Span,
+    /// The 1-based row of the sheet as a spreadsheet shows it (the header is row 1 when
+    /// it is the file's first line; a quoted cell over several lines is one row).
+    pub row: u64,
+    /// The 0-based field (column) index.
+    pub field: u32,
+    /// What kyphu read the column as (`White`, `Black`, `Move`, `Notes`, …), when the
+    /// header named a known column.
+    pub role: Option<&'static str>,
+    /// The cell is from the games file, not the moves file.
+    pub games_file: bool,
+}
+
+impl SheetCells {
+    /// The cell that `span` starts in.
+    pub fn cell_at(&self, span: Span) -> Option<&SheetCell> {
+        let i = self.cells.partition_point(|c| c.span.end < span.start);
+        self.cells[i..]
+            .iter()
+            .take_while(|c| c.span.start <= span.start)
+            .find(|c| c.span.start <= span.start && span.start <= c.span.end)
+    }
+
+    /// Where `span` is in the sheet, as an arbiter reads it: `row 7, column "Đen"
+    /// (Black)`; the games file's cells say so (`games file row 2, column "Event"`).
+    pub fn describe(&self, span: Span) -> Option<String> {
+        let c = self.cell_at(span)?;
+        let headers = if c.games_file {
+            &self.games_headers
+        } else {
+            &self.headers
+        };
+        let mut out = String::new();
+        if c.games_file {
+            out.push_str("games file ");
+        }
+        out.push_str("row ");
+        out.push_str(&c.row.to_string());
+        out.push_str(", column ");
+        match headers.get(c.field as usize).filter(|h| !h.is_empty()) {
+            Some(name) => {
+                out.push('"');
+                out.push_str(name);
+                out.push('"');
+            }
+            None => out.push_str(&(c.field + 1).to_string()),
+        }
+        if let Some(role) = c.role
+            && !headers
+                .get(c.field as usize)
+                .is_some_and(|h| h.eq_ignore_ascii_case(role))
+        {
+            out.push_str(" (");
+            out.push_str(role);
+            out.push(')');
+        }
+        Some(out)
+    }
 }
 
 /// What a pass over the moves of a game's main line finds ([`Game::main_line`]), for

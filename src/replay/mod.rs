@@ -12,6 +12,7 @@ use crate::model::diag::Code;
 use std::sync::Arc;
 
 pub mod diff;
+pub mod ending;
 pub mod repair;
 pub mod suggest;
 pub mod xiangqi_rules;
@@ -319,6 +320,16 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         // text the reader kept without reading it (a game over a budget): verbatim
         game.unparsed = Some(raw.text.trim().to_owned());
     }
+    if game.unparsed.is_none() && !raw.junk {
+        // the result against the final position, and the claims (issue 27)
+        ending::check(
+            &game,
+            &end,
+            &raw.text,
+            raw.result.map(|(_, s)| s),
+            &mut diagnostics,
+        );
+    }
     game.record_end(end);
     diagnostics.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
     game.diagnostics = diagnostics;
@@ -344,6 +355,7 @@ fn source(raw: RawGame, options: &ReplayOptions) -> Source {
         byte_end: raw.byte_end,
         first_line: raw.first_line,
         encoding: Some(raw.decoding.encoding.name()),
+        sheet: raw.sheet,
         text: raw.text,
     }
 }
@@ -561,6 +573,7 @@ mod tests {
             )],
             move_letters: None,
             counts: None,
+            sheet: None,
         };
         let g = replay(raw, &ReplayOptions::default());
         assert_eq!(g.unparsed.as_deref(), Some(text.trim()));

@@ -7,6 +7,10 @@ use crate::model::diag::Code;
 use crate::model::game::Repair;
 use crate::notation::chess::SanStyle;
 
+/// A comment that is a draw offer: the FIDE mark `(=)` in braces, as kyphu writes it
+/// (`emit::DrawOffers::Comment`) so that other PGN readers take it without a warning.
+pub const DRAW_OFFER_COMMENT: &str = "(=)";
+
 /// One open line of the move tree: the main line or a variation being read.
 pub(super) struct Frame {
     pub(super) line: Line,
@@ -604,6 +608,13 @@ pub(super) fn read_other(
             }
             let node = frame.line.moves.last_mut();
             let comment = take_clock_commands(&text, node);
+            // `{(=)}`: a draw offer as kyphu writes it for other PGN readers (issue 27)
+            if comment.trim() == DRAW_OFFER_COMMENT
+                && let Some(n) = frame.line.moves.last_mut()
+            {
+                n.draw_offer = true;
+                return;
+            }
             if !comment.is_empty() {
                 match frame.line.moves.last_mut() {
                     Some(n) => n.extras_mut().comments.push(comment),

@@ -101,11 +101,14 @@ impl Cursor {
 /// How a draw offer (FIDE `(=)`, [`crate::model::game::MoveNode::draw_offer`]) is written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum DrawOffers {
-    /// The FIDE scoresheet mark `(=)` after the move (and its NAGs); kyphu reads it
-    /// back as a draw offer. Strict PGN readers may take it for a variation.
-    #[default]
+    /// The FIDE scoresheet mark `(=)` after the move (and its NAGs), bare; kyphu reads
+    /// it back as a draw offer, but other PGN readers do not: pgn-extract takes it for
+    /// an empty variation (with a warning) and python-chess drops it.
     Mark,
-    /// A comment `{(=)}`: valid PGN for every reader, but read back as a comment.
+    /// A comment `{(=)}` after the move (the default): PGN every reader takes without a
+    /// warning (pgn-extract and python-chess keep it as a comment), and kyphu reads a
+    /// comment that is exactly `(=)` back as a draw offer (issue 27).
+    #[default]
     Comment,
     /// Not written.
     Omit,
@@ -149,7 +152,7 @@ impl Default for PgnOptions {
         PgnOptions {
             reduced: false,
             moves: MoveStyle::default(),
-            draw_offers: DrawOffers::Mark,
+            draw_offers: DrawOffers::Comment,
             max_line: 79,
             chess_moves: ChessMoves::San,
             fen_each: false,
