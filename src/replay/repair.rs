@@ -124,10 +124,6 @@ const RECAPTURE: f32 = 0.3;
 /// `marks_disagree`), within this many plies of the reading.
 const MARK: f32 = 0.1;
 const MARKS_PLIES: usize = 12;
-/// What each step (file or rank) of a reading's destination away from the centre
-/// costs (0 on d4, e4, d5, e5; 0.18 in a corner): the usual order of moves by
-/// likelihood, a tie-breaker where nothing written tells readings apart.
-const CENTRE: f32 = 0.03;
 /// A reading that does not give check where the cell has a check mark (`+`, `#`).
 const CHECK_MARK: f32 = 0.3;
 
@@ -172,18 +168,13 @@ fn material(pos: &Position, mv: &Move, after: &Position) -> f32 {
 }
 
 /// What a reading's likelihood as a chess move adds to its cost: [`material`] (a
-/// blunder is unlikely), its destination's distance from the centre ([`CENTRE`]), and
-/// a check mark written on a cell whose reading gives no
+/// blunder is unlikely), and a check mark written on a cell whose reading gives no
 /// check ([`CHECK_MARK`]).
 fn prior(pos: &Position, mv: &Move, cell: &str) -> f32 {
     let mut after = pos.clone();
     after.play_unchecked(mv);
     let net = material(pos, mv, &after).clamp(-MATERIAL_CAP, MATERIAL_CAP);
     let mut cost = if net < 0.0 { -net * LOSES } else { -net * WINS };
-    // pieces and pawns go to the centre more often than to the rim
-    let to = mv.to();
-    let off = |i: u8| (f32::from(i) - 3.5).abs();
-    cost += CENTRE * (off(to.file().index()) + off(to.rank().index()) - 1.0);
     if check_marked(cell) && !after.is_check() {
         cost += CHECK_MARK;
     }
