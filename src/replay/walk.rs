@@ -526,7 +526,13 @@ pub(super) fn walk_planned(
 ) -> Option<(Walked, Vec<Repair>)> {
     let cells = main_cells(raw);
     let texts: Vec<&str> = cells.iter().map(|c| c.1).collect();
-    let plan = repair::plan(start, &texts, table)?;
+    // `check` only shows the slips: a smaller search than `convert --repair`'s
+    let budget = if repair {
+        repair::Budget::REPAIR
+    } else {
+        repair::Budget::CHECK
+    };
+    let plan = repair::plan_within(start, &texts, table, budget)?;
     let changes = plan
         .changes
         .into_iter()
