@@ -768,7 +768,14 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         progress.finish();
         if let Err(e) = result {
             if output_failed {
-                failure = Some(write_error(output.as_ref(), e)?);
+                failure = Some(match (&split, a.output.as_deref()) {
+                    // the files of --split-by / --split-every, named by -o
+                    (Some(_), Some(pattern)) => CliError::Io(io::Error::new(
+                        e.kind(),
+                        format!("cannot write {}: {e}", super::render::escape(pattern)),
+                    )),
+                    _ => write_error(output.as_ref(), e)?,
+                });
             } else {
                 // what was read is reported, and written below, before the error
                 log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
