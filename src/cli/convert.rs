@@ -584,16 +584,18 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             let classified = selected && !junk && add_eco && super::select::add_eco(&mut game);
             let mut messages = String::new();
             let mut fixed = false;
-            if shaping && selected && !junk {
-                if let Some(fix) = shape.apply(&mut game) {
-                    fixed = true;
-                    if !quiet {
-                        messages.push_str(&format!(
-                            "{}: game {}: {fix}\n",
-                            super::render::escape(file_name),
-                            game.source.game_index + 1
-                        ));
-                    }
+            if shaping
+                && selected
+                && !junk
+                && let Some(fix) = shape.apply(&mut game)
+            {
+                fixed = true;
+                if !quiet {
+                    messages.push_str(&format!(
+                        "{}: game {}: {fix}\n",
+                        super::render::escape(file_name),
+                        game.source.game_index + 1
+                    ));
                 }
             }
             if !game.repairs.is_empty() {
