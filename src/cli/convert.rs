@@ -121,7 +121,7 @@ pub struct ConvertArgs {
     #[command(flatten)]
     pub select: super::select::SelectArgs,
     #[command(flatten)]
-    pub shape: super::shape::ShapeArgs,
+    pub shape: Box<super::shape::ShapeArgs>,
 }
 
 impl ConvertArgs {
