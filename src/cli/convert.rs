@@ -125,7 +125,7 @@ pub struct ConvertArgs {
     #[command(flatten)]
     pub select: super::select::SelectArgs,
     #[command(flatten)]
-    pub shape: super::shape::ShapeArgs,
+    pub shape: Box<super::shape::ShapeArgs>,
 }
 
 impl ConvertArgs {
@@ -596,16 +596,18 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             let classified = selected && !junk && add_eco && super::select::add_eco(&mut game);
             let mut messages = String::new();
             let mut fixed = false;
-            if shaping && selected && !junk {
-                if let Some(fix) = shape.apply(&mut game) {
-                    fixed = true;
-                    if !quiet {
-                        messages.push_str(&format!(
-                            "{}: game {}: {fix}\n",
-                            super::render::escape(file_name),
-                            game.source.game_index + 1
-                        ));
-                    }
+            if shaping
+                && selected
+                && !junk
+                && let Some(fix) = shape.apply(&mut game)
+            {
+                fixed = true;
+                if !quiet {
+                    messages.push_str(&format!(
+                        "{}: game {}: {fix}\n",
+                        super::render::escape(file_name),
+                        game.source.game_index + 1
+                    ));
                 }
             }
             if !game.repairs.is_empty() {
@@ -780,7 +782,14 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         progress.finish();
         if let Err(e) = result {
             if output_failed {
-                failure = Some(write_error(output.as_ref(), e)?);
+                failure = Some(match (&split, a.output.as_deref()) {
+                    // the files of --split-by / --split-every, named by -o
+                    (Some(_), Some(pattern)) => CliError::Io(io::Error::new(
+                        e.kind(),
+                        format!("cannot write {}: {e}", super::render::escape(pattern)),
+                    )),
+                    _ => write_error(output.as_ref(), e)?,
+                });
             } else {
                 // what was read is reported, and written below, before the error
                 log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;

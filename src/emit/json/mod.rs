@@ -781,6 +781,7 @@ mod tests {
                         scratch: [0; SCRATCH],
                         plain_path: true,
                         san_words: &SanWords::new(&style.chess),
+                        shaped: None,
                     };
                     let mut board = Board::Chess(pos.clone());
                     let mut got = JsonBuf::default();
