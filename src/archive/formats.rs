@@ -69,6 +69,9 @@ pub fn pieces(
     pieces_named(format, reader, name, options).map(|(pieces, _)| pieces)
 }
 
+/// The games of an input as the pipeline takes them.
+pub type Pieces = Box<dyn Iterator<Item = io::Result<Piece>> + Send>;
+
 /// [`pieces`], and for a zip archive which entry each game came from
 /// ([`zipfile::Origins`]), for messages that name `archive.zip:entry`.
 pub fn pieces_named(
@@ -76,10 +79,7 @@ pub fn pieces_named(
     reader: Box<dyn BufRead + Send>,
     name: &str,
     options: ReadOptions,
-) -> io::Result<(
-    Box<dyn Iterator<Item = io::Result<Piece>> + Send>,
-    Option<zipfile::Origins>,
-)> {
+) -> io::Result<(Pieces, Option<zipfile::Origins>)> {
     if format == Format::Zip {
         let (games, origins) = zipfile::read(zipfile::source(reader, name)?, name, options)?;
         return Ok((Box::new(games), Some(origins)));

@@ -16,7 +16,7 @@ use super::{
     render::{Fens, Located},
 };
 use kyphu::{
-    archive::{Piece, RawGame, csv::GamesTable},
+    archive::{RawGame, csv::GamesTable},
     emit::{
         self, CsvOptions, JsonOptions, MoveStyle, PgnOptions, ScoresheetWriter, XiangqiNotation,
         json::{JsonBuf, JsonRenderer},
@@ -896,7 +896,7 @@ pub(super) fn source_named(
     from: InputFormat,
     file: &str,
     games: Option<&Arc<GamesTable>>,
-) -> Result<(Box<dyn Iterator<Item = io::Result<Piece>> + Send>, Origins), CliError> {
+) -> Result<(kyphu::archive::formats::Pieces, Origins), CliError> {
     use kyphu::archive::formats::{self, Format};
     let options = read.read_options()?;
     if file != "-" && Path::new(file).is_dir() {

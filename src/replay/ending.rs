@@ -395,7 +395,7 @@ fn threats(pos: &xiangqi::Position, color: Color) -> Vec<(xiangqi::Square, xiang
             let t = p.piece_at(m.to)?;
             let chases = !matches!(a.role, xiangqi::Role::General | xiangqi::Role::Soldier)
                 && t.role != xiangqi::Role::General
-                && !(t.role == xiangqi::Role::Soldier && m.to.on_own_side(t.color))
+                && (t.role != xiangqi::Role::Soldier || !m.to.on_own_side(t.color))
                 && !truly_protected(&p, m, a.role, t.role);
             chases.then_some((m.from, m.to))
         })
