@@ -124,9 +124,14 @@ fn offsets_slice_files_into_their_games() {
     ];
     let shared = root().join("../shared/corpus/chess/pgnmentor");
     if shared.is_dir() {
-        for e in std::fs::read_dir(&shared).unwrap().flatten() {
-            files.push(e.path());
-        }
+        let mut pgns: Vec<PathBuf> = std::fs::read_dir(&shared)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+            .collect();
+        pgns.sort();
+        files.extend(pgns);
     } else {
         eprintln!("note: {} absent: its files are skipped", shared.display());
     }

@@ -106,8 +106,14 @@ fn repair_once(text: &str) -> Option<(String, usize)> {
     let mut repaired = 0usize;
     let mut i = 0;
     while let Some(&c) = chars.get(i) {
+        // a C1 control after a lead byte's character is the continuation byte of a
+        // text decoded twice (`Ã„Â\u{8d}` → `Ä\u{8d}` → `č`): the next round reads it
+        let after_lead = out
+            .chars()
+            .next_back()
+            .is_some_and(|p| ('\u{C2}'..='\u{F4}').contains(&p));
         if let Some(n) = byte_of(c).map(sequence_len).filter(|&n| n > 0)
-            && let Some(ch) = decode_run(chars.get(i..i + n))
+            && let Some(ch) = decode_run(chars.get(i..i + n), after_lead)
         {
             out.push(ch);
             repaired += 1;
@@ -121,7 +127,7 @@ fn repair_once(text: &str) -> Option<(String, usize)> {
 }
 
 /// The plausible character the characters of `run` spell as UTF-8 bytes, if any.
-fn decode_run(run: Option<&[char]>) -> Option<char> {
+fn decode_run(run: Option<&[char]>, after_lead: bool) -> Option<char> {
     let run = run?;
     let mut bytes = [0u8; 4];
     for (slot, &c) in bytes.iter_mut().zip(run) {
@@ -130,7 +136,8 @@ fn decode_run(run: Option<&[char]>) -> Option<char> {
     let s = std::str::from_utf8(bytes.get(..run.len())?).ok()?;
     let mut it = s.chars();
     let ch = it.next()?;
-    (it.next().is_none() && plausible(ch)).then_some(ch)
+    let continuation = after_lead && ('\u{80}'..='\u{BF}').contains(&ch);
+    (it.next().is_none() && (plausible(ch) || continuation)).then_some(ch)
 }
 
 /// `text` with doubly decoded characters repaired, and how many characters were
