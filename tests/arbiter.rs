@@ -333,3 +333,28 @@ fn illegible_cell_after_a_capture_is_the_recapture() {
     let first = found[0]["candidates"][0].as_str().unwrap();
     assert!(first.ends_with("xd2"), "{}", r.stdout);
 }
+
+/// The page's three-slip Vietnamese sheet (`tests/browser/data`): `check` (go on, no
+/// repair) assumes the moves played, as `convert --repair` does. With a third of the
+/// search for `check` (session 15) it assumed `2. Mc3` and found two slips that are
+/// not there.
+#[test]
+fn check_assumes_what_repair_plays_on_the_three_slip_sheet() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/browser/data/scoresheet-vi-3-slips.pgn"),
+    )
+    .unwrap();
+    let checked = game(&text, true, false);
+    let repaired = game(&text, true, true);
+    let written: Vec<(u32, &str, &str)> = checked
+        .repairs
+        .iter()
+        .map(|r| (r.ply, r.written.as_str(), r.san.as_str()))
+        .collect();
+    assert_eq!(
+        written,
+        [(3, "Mg3", "Mf3"), (11, "Tc5", "Tc4"), (17, "Tg6", "Tg5")]
+    );
+    assert_eq!(uci(&checked), uci(&repaired));
+}
