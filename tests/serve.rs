@@ -470,6 +470,24 @@ fn hostile_requests_get_a_clear_4xx_and_the_server_goes_on() {
     assert_eq!(answer["counts"]["clean"], 1);
 }
 
+/// `POST /api/check` with `body` from a client thread of its own (the whole body sent
+/// before the answer is read): the status and the answer's body.
+fn check_at(addr: SocketAddr, body: &str, timeout_secs: u64) -> (u16, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(timeout_secs)))
+        .ok();
+    let head = format!(
+        "POST /api/check HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).expect("write");
+    s.write_all(body.as_bytes()).expect("write");
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).expect("read");
+    let (status, _, body) = parse_answer(&answer);
+    (status, body)
+}
+
 #[test]
 fn many_requests_at_once_are_all_answered() {
     let server = Server::start();
@@ -480,17 +498,7 @@ fn many_requests_at_once_are_all_answered() {
         .map(|_| {
             let body = body.clone();
             std::thread::spawn(move || {
-                let mut s = TcpStream::connect(addr).expect("connect");
-                s.set_read_timeout(Some(Duration::from_secs(120))).ok();
-                let head = format!(
-                    "POST /api/check HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
-                s.write_all(head.as_bytes()).expect("write");
-                s.write_all(body.as_bytes()).expect("write");
-                let mut answer = Vec::new();
-                s.read_to_end(&mut answer).expect("read");
-                let (status, _, body) = parse_answer(&answer);
+                let (status, body) = check_at(addr, &body, 120);
                 (status, json_of(&body)["counts"]["read"].as_u64())
             })
         })
@@ -546,19 +554,7 @@ fn two_large_archives_at_once_stay_under_64_mb() {
     let threads: Vec<_> = (0..2)
         .map(|_| {
             let body = body.clone();
-            std::thread::spawn(move || {
-                let mut s = TcpStream::connect(addr).expect("connect");
-                s.set_read_timeout(Some(Duration::from_secs(300))).ok();
-                let head = format!(
-                    "POST /api/check HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
-                s.write_all(head.as_bytes()).expect("write");
-                s.write_all(body.as_bytes()).expect("write");
-                let mut answer = Vec::new();
-                s.read_to_end(&mut answer).expect("read");
-                parse_answer(&answer).0
-            })
+            std::thread::spawn(move || check_at(addr, &body, 300).0)
         })
         .collect();
     for t in threads {
