@@ -319,6 +319,8 @@ struct Depth {
     to_line_end: bool,
     /// `to` is at the start of a line (where `%` starts an escape line).
     line_start: bool,
+    /// Text outside comments has been followed (not only comments and spaces).
+    saw_text: bool,
 }
 
 impl Depth {
@@ -363,10 +365,22 @@ impl Depth {
                     b'%' if self.line_start => self.to_line_end = true,
                     _ => {}
                 }
+                self.saw_text |= !matches!(b, b'{' | b';' | b'%') && !b.is_ascii_whitespace();
             }
             self.line_start = line_end;
         }
     }
+}
+
+/// Whether a line of movetext kind ([`LineKind::FirstMove`], [`LineKind::Other`]) ending
+/// at chunk position `end`, before any movetext of the chunk but after a comment line,
+/// holds only the rest of that comment (`{a note` / `over two lines}`): then it is a
+/// comment line too, and the chunk's movetext has not started (the move 1 after it
+/// does not start a new game). Asked only for such lines.
+#[cold]
+fn only_comment(text: ChunkText<'_>, end: usize, notes: &mut LineNotes) -> bool {
+    notes.depth.closed_at(text, end);
+    !notes.depth.saw_text
 }
 
 /// Whether `line`, a [`LineKind::FirstMove`] line right after a non-blank line of
@@ -842,6 +856,23 @@ impl<R: BufRead> ArchiveReader<R> {
             if boundary {
                 break;
             }
+            let kind = match kind {
+                LineKind::FirstMove | LineKind::Other
+                    if !has_movetext
+                        && notes.from_comment
+                        && only_comment(
+                            ChunkText {
+                                chunk,
+                                buf: &buf[..pos + next],
+                            },
+                            at + next,
+                            notes,
+                        ) =>
+                {
+                    LineKind::Comment
+                }
+                kind => kind,
+            };
             note_line(
                 kind,
                 at,
@@ -970,6 +1001,23 @@ impl<R: BufRead> ArchiveReader<R> {
             self.flush_parts(self.chunk.len(), false);
             return Ok(true);
         }
+        let kind = match kind {
+            LineKind::FirstMove | LineKind::Other
+                if !self.has_movetext
+                    && self.notes.from_comment
+                    && only_comment(
+                        ChunkText {
+                            chunk: &self.chunk,
+                            buf: &[],
+                        },
+                        self.chunk.len(),
+                        &mut self.notes,
+                    ) =>
+            {
+                LineKind::Comment
+            }
+            kind => kind,
+        };
         note_line(
             kind,
             start,
@@ -1503,6 +1551,21 @@ mod tests {
     fn splitting() {
         type Case = (&'static str, &'static str, Vec<(String, bool, u64)>);
         let cases: &[Case] = &[
+            (
+                "a comment over two lines before move 1 (fuzz: pgn_roundtrip)",
+                "[Event \"a\"]\n\n{a note\nover two lines}\n1. e4 e5 *\n",
+                vec![s("a", false, 1)],
+            ),
+            (
+                "a comment over two lines and a blank line before move 1",
+                "[Event \"a\"]\n\n{a note\nover two lines}\n\n1. e4 e5 *\n",
+                vec![s("a", false, 1)],
+            ),
+            (
+                "a comment line, then a game without tags after a result",
+                "{a note\nover two lines} 1. e4 e5 *\n1. d4 d5 *\n",
+                vec![s("e4", false, 1), s("d4", false, 3)],
+            ),
             (
                 "lf",
                 "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n",
