@@ -222,6 +222,9 @@ fn chess_repetition(at: &At<'_>, start: &chess::Position, h: u32, out: &mut Vec<
     let n = moves.len();
     let stretch = (h as usize).min(n);
     let first = n - stretch;
+    if !placement_may_repeat(&moves[first..]) {
+        return;
+    }
     let mut pos = start.clone();
     let play = |pos: &mut chess::Position, node: &crate::model::game::MoveNode| {
         match &node.mv {
@@ -286,6 +289,49 @@ fn chess_repetition(at: &At<'_>, start: &chess::Position, h: u32, out: &mut Vec<
             return;
         }
     }
+}
+
+/// Whether some placement of the pieces may occur three times with the same side to
+/// move in `stretch` (plies without capture or pawn move), told from the moves alone:
+/// each ply's key is the XOR of its moves' changes (a piece off one square, onto
+/// another: the Zobrist idea without a board), so two positions with the same pieces
+/// on the same squares have the same key. No triple key, no repetition: the game is
+/// not played again (the replay is for the few games where a key repeats, and it
+/// compares the whole position). A castling changes the rights, so no position before
+/// it equals one after: any change works for it.
+fn placement_may_repeat(stretch: &[crate::model::game::MoveNode]) -> bool {
+    // a square's and a role's key (splitmix64 of the pair)
+    fn key(role: chess::Role, square: chess::Square) -> u64 {
+        let mut z = ((role.index() as u64) << 6 | square.index() as u64)
+            .wrapping_add(1)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    const SIDE: u64 = 0x5555_5555_5555_5555;
+    let mut keys = Vec::with_capacity(stretch.len() + 1);
+    let mut k = 0u64;
+    keys.push(k);
+    for node in stretch {
+        k ^= SIDE;
+        match node.mv {
+            AnyMove::Chess(chess::Move::Normal { role, from, to, .. }) => {
+                k ^= key(role, from) ^ key(role, to);
+            }
+            AnyMove::Chess(chess::Move::Castle { king, rook }) => {
+                k ^= key(chess::Role::King, king) ^ key(chess::Role::Rook, rook) ^ 1;
+            }
+            AnyMove::Chess(chess::Move::EnPassant { from, to }) => {
+                k ^= key(chess::Role::Pawn, from) ^ key(chess::Role::Pawn, to) ^ 2;
+            }
+            AnyMove::Null => {}
+            AnyMove::Xiangqi(_) => return false,
+        }
+        keys.push(k);
+    }
+    keys.sort_unstable();
+    keys.windows(3).any(|w| w[0] == w[2])
 }
 
 fn xiangqi_end(
@@ -578,6 +624,30 @@ mod tests {
         // a decisive result: no repetition looked for
         let g = &games("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1-0\n")[0];
         assert!(g.diagnostics.iter().all(|d| d.code != "repetition-claim"));
+    }
+
+    #[test]
+    fn threefold_repetition_by_triangulation() {
+        // White's king goes round a triangle (e1 d1 d2), Black's back and forth: the
+        // start position comes back after 6... Ke8 and 12... Ke8 (the moves alone
+        // tell it may repeat; the replay confirms)
+        let pgn = "[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n\
+                   1. Kd1 Kd8 2. Kd2 Ke8 3. Ke1 Kd8 4. Kd1 Ke8 5. Kd2 Kd8 6. Ke1 Ke8 \
+                   7. Kd1 Kd8 8. Kd2 Ke8 9. Ke1 Kd8 10. Kd1 Ke8 11. Kd2 Kd8 12. Ke1 Ke8 \
+                   1/2-1/2\n";
+        let g = &games(pgn)[0];
+        assert!(
+            codes(g).contains(&("repetition-claim", "note".to_owned())),
+            "{:?}",
+            g.diagnostics
+        );
+        // the same moves but for the last: no position three times
+        let g = &games(&pgn.replace("12. Ke1 Ke8", "12. Ke3 Ke7"))[0];
+        assert!(
+            !codes(g).contains(&("repetition-claim", "note".to_owned())),
+            "{:?}",
+            g.diagnostics
+        );
     }
 
     #[test]
