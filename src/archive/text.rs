@@ -307,6 +307,9 @@ pub fn move_shaped(token: &str) -> bool {
         // a sentence: moves do not hold the full stop or comma of Chinese prose
         return false;
     }
+    if !token.is_ascii() && chinese_prose(token) {
+        return false;
+    }
     token.bytes().any(|b| b.is_ascii_digit())
         || token.chars().any(|c| {
             matches!(
@@ -327,10 +330,33 @@ pub fn move_shaped(token: &str) -> bool {
                     | '♔'..='♟'
             )
         })
-        || token
-            .trim_end_matches(['+', '#', '!', '?'])
-            .bytes()
-            .all(|b| matches!(b, b'O' | b'o' | b'0' | b'-'))
+        || {
+            let castling = token.trim_end_matches(['+', '#', '!', '?']);
+            // `O-O`, `--`: two marks at least (`o` is a word: Spanish "or")
+            castling.len() >= 2
+                && castling
+                    .bytes()
+                    .all(|b| matches!(b, b'O' | b'o' | b'0' | b'-'))
+        }
+}
+
+/// Does `token` hold a Chinese character that no xiangqi move word has (a sentence
+/// with moves quoted in it: `如图形势,黑方主要有车2进5和车2平6两种着法`)?
+fn chinese_prose(token: &str) -> bool {
+    token.chars().any(|c| {
+        ('\u{4e00}'..='\u{9fff}').contains(&c)
+            && !"车車俥马馬傌炮砲包相象仕士兵卒帅帥将將进進退平前后後中一二三四五六七八九"
+                .contains(c)
+    })
+}
+
+/// Is there a blank line between elements `a` and `b`?
+fn paragraph(text: &str, a: &Element, b: &Element) -> bool {
+    text.get(a.span().end as usize..b.span().start as usize)
+        .is_some_and(|gap| match (gap.find('\n'), gap.rfind('\n')) {
+            (Some(first), Some(last)) => first < last && gap[first..last].trim().is_empty(),
+            _ => false,
+        })
 }
 
 /// The candidate runs of moves of `raw`'s main line, in order. A main-line move token is
@@ -391,6 +417,10 @@ pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
         let mut seen_move = false;
         let mut depth = 0usize;
         while i < elements.len() && !prose[i] {
+            // a paragraph ends the run (`9.Jbd2.` / blank line / `Dg6`)
+            if seen_move && depth == 0 && paragraph(text, &elements[i - 1], &elements[i]) {
+                break;
+            }
             match elements[i] {
                 Element::Move { .. } => seen_move = true,
                 Element::StartVariation { .. } => depth += 1,
