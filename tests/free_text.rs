@@ -367,3 +367,10 @@ fn placeholder_glued_to_chinese_moves() {
     assert_eq!(g.variant, Variant::Xiangqi);
     assert_eq!(moves(&g), ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]);
 }
+
+/// A capital `X` after the square as the mate sign (pl/dawchess: `2. … Hh4X`).
+#[test]
+fn capital_x_as_the_mate_sign() {
+    let g = one("1. f3 e5 2. g4 Hh4X\n");
+    assert_eq!(moves(&g), ["f2f3", "e7e5", "g2g4", "d8h4"]);
+}

@@ -401,7 +401,8 @@ fn note_line(raw: &RawGame, moves: &[usize], i: usize, prose_after: bool) -> boo
 /// A move token without what is typed after it and is not the move: the full stop,
 /// comma or semicolon of the sentence (`Nf6.`, `e4,`), the placeholder of Black's
 /// move glued to Red's or White's (`车九平八…………`), and an evaluation glued to the move
-/// (`Nc5=+`, `Bg7+–`, `Nb4-/+`, `cd5=`), which the text keeps.
+/// (`Nc5=+`, `Bg7+–`, `Nb4-/+`, `cd5=`) or a capital `X` typed as the mate sign
+/// (`Hh4X`), which the text keeps.
 fn stem(token: &str) -> &str {
     let mut s = token;
     let bare = s.trim_end_matches('…');
@@ -411,6 +412,12 @@ fn stem(token: &str) -> &str {
     if let Some(t) = s.strip_suffix(['.', ',', ';'])
         && !t.is_empty()
         && !t.ends_with('.')
+    {
+        s = t;
+    }
+    // `Hh4X`: a capital X after the square, the mate sign of some Polish texts
+    if let Some(t) = s.strip_suffix('X')
+        && t.ends_with(|c: char| c.is_ascii_digit())
     {
         s = t;
     }
