@@ -374,3 +374,18 @@ fn capital_x_as_the_mate_sign() {
     let g = one("1. f3 e5 2. g4 Hh4X\n");
     assert_eq!(moves(&g), ["f2f3", "e7e5", "g2g4", "d8h4"]);
 }
+
+/// A note in square brackets is prose as a whole, its moves a side line, even numbered
+/// as the game's next move (de/herderschach: `[ 6.Lh4?? … Am besten war 6.Le3 Lxe3
+/// 7.fxe3 Sc6 …] 6…Lxf2#`).
+#[test]
+fn note_in_square_brackets_is_prose() {
+    let g = one(
+        "1.e4 e5 2.Sf3 Sc6 3.Lc4 Lc5\n[ 4.c3 Sf6 5.d4 Lb6 und eine ganz andere Partie beginnt.]\n4.b4 Lxb4\n",
+    );
+    let want = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "b2b4", "c5b4",
+    ];
+    assert_eq!(moves(&g), want);
+    assert_eq!(g.status(), Status::Clean);
+}

@@ -368,12 +368,28 @@ pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
     let text = raw.text.as_str();
     let elements = &raw.movetext;
     let mut prose = vec![false; elements.len()];
+    // a note in square brackets (`[ 6.Lh4?? scheitert an 6…Dxh4! … beginnt.]`): prose as
+    // a whole, as a variation that opens on a word, when its `]` comes
+    let token = |e: &Element| match e {
+        Element::Move { span, .. } => span.slice(text),
+        _ => "",
+    };
+    let mut i = 0;
+    while i < elements.len() {
+        if token(&elements[i]).starts_with('[')
+            && let Some(close) = elements[i..].iter().position(|e| token(e).contains(']'))
+        {
+            prose[i..=i + close].fill(true);
+            i += close;
+        }
+        i += 1;
+    }
     let mut i = 0;
     while i < elements.len() {
         match elements[i] {
             Element::Move { span, .. } => {
                 let t = span.slice(text);
-                prose[i] = !reads(t) && !move_shaped(t);
+                prose[i] |= !reads(t) && !move_shaped(t);
                 i += 1;
             }
             Element::StartVariation { .. } => {
