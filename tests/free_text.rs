@@ -389,3 +389,14 @@ fn note_in_square_brackets_is_prose() {
     assert_eq!(moves(&g), want);
     assert_eq!(g.status(), Status::Clean);
 }
+
+/// PGN pasted into a page with its HTML tags (`<p style="…">`, `<br />`, `</p>`) on one
+/// line: the tags are masked, the game read, the text kept (it/sstdeepsys).
+#[test]
+fn pgn_inside_html_tags() {
+    let g = one(
+        "</p> <p style=\"text-align: justify;\">[Event \"x\"]<br />[White \"A\"]<br />{ Notes } 1.e4 { good }<br />1...e5 2.Nf3 Nc6 *</p>\n",
+    );
+    assert_eq!(moves(&g), ["e2e4", "e7e5", "g1f3", "b8c6"]);
+    assert_eq!(g.tags.get("White"), Some("A"));
+}

@@ -120,7 +120,8 @@ pub fn join_headings(games: &mut Vec<RawGame>) {
 
 /// Forum markup around a game: `[pgn]…[/pgn]`, and the BBCode `[game]…[/game]` block of
 /// xiangqi forums with its moves in `START{…}END`, a diagram `DIAG{…}` and comments in
-/// `/* … */`. The PGN reader takes `[pgn]` for a tag and `START{` for a comment that
+/// `/* … */`, and the HTML tags of a page PGN was pasted from (`<br />`, `<p …>`,
+/// `</p>`). The PGN reader takes `[pgn]` for a tag and `START{` for a comment that
 /// holds every move; here the markup is masked (spaces of the same length, `/* */` as
 /// `{ }`) and the record parsed again, so that its spans still index its text, which is
 /// kept as written. A record with none of the markup is left as it is (one search of its
@@ -136,7 +137,9 @@ pub fn unwrap_markup(raw: &mut RawGame) {
     let text = raw.text.as_bytes();
     let pgn = memchr::memmem::find(text, b"[/pgn]").is_some();
     let block = memchr::memmem::find(text, b"START{").is_some();
-    if !pgn && !block {
+    let html = memchr::memmem::find(text, b"<br").is_some()
+        || memchr::memmem::find(text, b"</p>").is_some();
+    if !pgn && !block && !html {
         return;
     }
     let mut masked = raw.text.clone().into_bytes();
@@ -160,6 +163,28 @@ pub fn unwrap_markup(raw: &mut RawGame) {
         let found: Vec<usize> = memchr::memmem::find_iter(text, word).collect();
         for k in found {
             blank(&mut masked, k, word.len());
+        }
+    }
+    // HTML tags of a page the PGN was pasted from (`<br />`, `<p style="…">`, `</p>`):
+    // `<`, a letter or `/`, to the `>` on the same line
+    if html {
+        let mut k = 0;
+        while let Some(d) = memchr::memchr(b'<', &text[k..]) {
+            let from = k + d;
+            let tag = text
+                .get(from + 1)
+                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'/');
+            let close = text[from..]
+                .iter()
+                .take(512)
+                .position(|&b| b == b'>' || b == b'\n');
+            match close {
+                Some(e) if tag && text[from + e] == b'>' => {
+                    blank(&mut masked, from, e + 1);
+                    k = from + e + 1;
+                }
+                _ => k = from + 1,
+            }
         }
     }
     // DIAG{ … } and /* … */ (to the end when not closed)
