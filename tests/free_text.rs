@@ -400,3 +400,11 @@ fn pgn_inside_html_tags() {
     assert_eq!(moves(&g), ["e2e4", "e7e5", "g1f3", "b8c6"]);
     assert_eq!(g.tags.get("White"), Some("A"));
 }
+
+/// A sentence glued to the first move number by its colon (`one move per line:1. d4`):
+/// the word is prose, the moves after it the game (en/dignifiedexit).
+#[test]
+fn move_number_glued_to_a_colon() {
+    let g = one("We post moves in turn.\nOr, one move per line:1. d4 d5\n2. Nf3 Bf5\n3. c4 c6\n");
+    assert_eq!(moves(&g), ["d2d4", "d7d5", "g1f3", "c8f5", "c2c4", "c7c6"]);
+}

@@ -335,6 +335,14 @@ pub fn move_shaped(token: &str) -> bool {
     if !token.is_ascii() && chinese_prose(token) {
         return false;
     }
+    if let Some((word, _)) = token.split_once(':')
+        && word.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && word.chars().all(char::is_alphabetic)
+    {
+        // a word and its colon glued to what follows (`line:1.`): the moves, if any,
+        // come after it
+        return false;
+    }
     token.bytes().any(|b| b.is_ascii_digit())
         || token.chars().any(|c| {
             matches!(
@@ -550,6 +558,11 @@ mod tests {
             ("Partie", false),
             ("Hier", false),
             ("--", true),
+            ("o", false),
+            ("line:1.", false),
+            ("Kf3:e5", true),
+            ("如图形势,黑方主要有车2进5", false),
+            ("马七退八卒1进1", true),
         ] {
             assert_eq!(move_shaped(t), m, "{t}");
         }
