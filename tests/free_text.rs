@@ -408,3 +408,13 @@ fn move_number_glued_to_a_colon() {
     let g = one("We post moves in turn.\nOr, one move per line:1. d4 d5\n2. Nf3 Bf5\n3. c4 c6\n");
     assert_eq!(moves(&g), ["d2d4", "d7d5", "g1f3", "c8f5", "c2c4", "c7c6"]);
 }
+
+/// A caption mark glued after a move (`马2进3(图)`, "diagram") is read without it
+/// (zh/sanwenwang).
+#[test]
+fn caption_mark_glued_to_a_chinese_move() {
+    let g = one(
+        "1.炮二平五马8进7 2.马二进三车9平8\n\n3.车一平二马2进3(图)\n\n至此,红方主要有两大变例\n",
+    );
+    assert_eq!(moves(&g), ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]);
+}

@@ -401,10 +401,19 @@ fn note_line(raw: &RawGame, moves: &[usize], i: usize, prose_after: bool) -> boo
 /// A move token without what is typed after it and is not the move: the full stop,
 /// comma or semicolon of the sentence (`Nf6.`, `e4,`), the placeholder of Black's
 /// move glued to Red's or White's (`车九平八…………`), and an evaluation glued to the move
-/// (`Nc5=+`, `Bg7+–`, `Nb4-/+`, `cd5=`) or a capital `X` typed as the mate sign
-/// (`Hh4X`), which the text keeps.
+/// (`Nc5=+`, `Bg7+–`, `Nb4-/+`, `cd5=`), a capital `X` typed as the mate sign
+/// (`Hh4X`) or a caption mark (`马2进3(图)`), which the text keeps.
 fn stem(token: &str) -> &str {
     let mut s = token;
+    // a caption mark glued after the move: `马2进3(图)` ("diagram")
+    if let Some(t) = s.strip_suffix(')')
+        && let Some((move_, mark)) = t.rsplit_once('(')
+        && !move_.is_empty()
+        && !mark.is_empty()
+        && !mark.is_ascii()
+    {
+        s = move_;
+    }
     let bare = s.trim_end_matches('…');
     if !bare.is_empty() {
         s = bare;
