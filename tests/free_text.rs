@@ -277,3 +277,144 @@ fn half_moves_in_paragraphs() {
         ["Pedone di Regina.", "Una risposta naturale."]
     );
 }
+
+/// A side line going back to an earlier move, on a line of its own (`2. Bc4 Bc5` after
+/// move 3): not the game's, although it plays; the game goes on at `4. Ba4`
+/// (zh/allenun, zh/060s: `9.…………车2平6` after move 18).
+#[test]
+fn side_line_numbered_back_is_prose() {
+    let g = one("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n2. Bc4 Bc5 is a quieter game\n4. Ba4 Nf6\n");
+    let want = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6",
+    ];
+    assert_eq!(moves(&g), want);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// A plan ahead in the notes (`5. Nxe5`, numbered past the game's next move) is not the
+/// game's when the game's own move comes later with its number (ru/litfond:
+/// `после 4.Cb5:c6 d7:c6 5. Kf3:e5`).
+#[test]
+fn plan_numbered_ahead_is_prose() {
+    let g =
+        one("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\nNot 4.Bxc6 dxc6 5. Nxe5 as then Qd4.\n4. Ba4 Nf6\n");
+    let want = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6",
+    ];
+    assert_eq!(moves(&g), want);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// A side line read as prose goes on with its own numbers (`3. c3 Nf6 4. d4 Bb6`): its
+/// move that does not play in the game is the side line's, not the record's error
+/// (zh/allenun: `第二种下法:炮2退1 11. … 14. 车四退二 炮7进1`).
+#[test]
+fn side_line_going_on_is_not_an_error() {
+    let g = one("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\nSecond line: 2. Bc4 Bc5 3. c3 Nf6 4. d4 Bb6\n");
+    let want = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"];
+    assert_eq!(moves(&g), want);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// A paragraph ends a run: the game's move on a line of its own after a paragraph of
+/// notes whose moves do not play (cs/czwiki-nevadnouci: `9.Jbd2.` / blank line / `Dg6`).
+#[test]
+fn move_after_a_paragraph_is_its_own_run() {
+    let g = one("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. b4\n\nOften 4.c3 and also 4.d4.\n\nBxb4\n");
+    let want = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "b2b4", "c5b4",
+    ];
+    assert_eq!(moves(&g), want);
+}
+
+/// A lone move inside a sentence (`White then plays Nf3.`) is prose, not the game's next
+/// move (ru/litfond: `с подготовкой d2-d4.`).
+#[test]
+fn lone_move_inside_a_sentence_is_prose() {
+    let g = one("1. e4 e5\nWhite then plays Nf3.\n2. Nc3 Nf6\n");
+    assert_eq!(moves(&g), ["e2e4", "e7e5", "b1c3", "g8f6"]);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// An evaluation glued to a move (`dc6=`, `Bg4+/-`) is read without it; the text keeps
+/// it (en/b2b4: `8.cd5= b6`).
+#[test]
+fn evaluation_glued_to_a_move() {
+    let g = one("1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Bxc6 dc6= 5.O-O f6 6.d4 Bg4+/-\nThe exchange.\n");
+    assert_eq!(moves(&g).len(), 12);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// Black's move written after `n. ...,` (`1. ..., e5`), White's with `, ...` after it,
+/// and `o` (Spanish "or") in the prose (es/aminoapps, nl/depion).
+#[test]
+fn dots_and_comma_before_blacks_move() {
+    let g = one(
+        "1. e4, ...\n1. ..., e5\n2. f4, ...\nEl Gambito de Rey.\n2. ..., d6\nCc6 o tomar en f4 era mejor.\n3. Ac4, ...\n",
+    );
+    assert_eq!(moves(&g), ["e2e4", "e7e5", "f2f4", "d7d6", "f1c4"]);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// The placeholder of Black's move glued to Red's (`车一平二…………`) and to Black's move
+/// after its number (`3.…………马2进3`), with a sentence of prose quoting moves between
+/// (zh/060s).
+#[test]
+fn placeholder_glued_to_chinese_moves() {
+    let g = one(
+        "1.炮二平五马8进7 2.马二进三车9平8 3.车一平二…………\n如图形势,黑方主要有马2进3和卒7进1两种着法:\n3.…………马2进3\n",
+    );
+    assert_eq!(g.variant, Variant::Xiangqi);
+    assert_eq!(moves(&g), ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]);
+}
+
+/// A capital `X` after the square as the mate sign (pl/dawchess: `2. … Hh4X`).
+#[test]
+fn capital_x_as_the_mate_sign() {
+    let g = one("1. f3 e5 2. g4 Hh4X\n");
+    assert_eq!(moves(&g), ["f2f3", "e7e5", "g2g4", "d8h4"]);
+}
+
+/// A note in square brackets is prose as a whole, its moves a side line, even numbered
+/// as the game's next move (de/herderschach: `[ 6.Lh4?? … Am besten war 6.Le3 Lxe3
+/// 7.fxe3 Sc6 …] 6…Lxf2#`).
+#[test]
+fn note_in_square_brackets_is_prose() {
+    let g = one(
+        "1.e4 e5 2.Sf3 Sc6 3.Lc4 Lc5\n[ 4.c3 Sf6 5.d4 Lb6 und eine ganz andere Partie beginnt.]\n4.b4 Lxb4\n",
+    );
+    let want = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "b2b4", "c5b4",
+    ];
+    assert_eq!(moves(&g), want);
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// PGN pasted into a page with its HTML tags (`<p style="…">`, `<br />`, `</p>`) on one
+/// line: the tags are masked, the game read, the text kept (it/sstdeepsys).
+#[test]
+fn pgn_inside_html_tags() {
+    let g = one(
+        "</p> <p style=\"text-align: justify;\">[Event \"x\"]<br />[White \"A\"]<br />{ Notes } 1.e4 { good }<br />1...e5 2.Nf3 Nc6 *</p>\n",
+    );
+    assert_eq!(moves(&g), ["e2e4", "e7e5", "g1f3", "b8c6"]);
+    assert_eq!(g.tags.get("White"), Some("A"));
+}
+
+/// A sentence glued to the first move number by its colon (`one move per line:1. d4`):
+/// the word is prose, the moves after it the game (en/dignifiedexit).
+#[test]
+fn move_number_glued_to_a_colon() {
+    let g = one("We post moves in turn.\nOr, one move per line:1. d4 d5\n2. Nf3 Bf5\n3. c4 c6\n");
+    assert_eq!(moves(&g), ["d2d4", "d7d5", "g1f3", "c8f5", "c2c4", "c7c6"]);
+}
+
+/// A caption mark glued after a move (`马2进3(图)`, "diagram") is read without it
+/// (zh/sanwenwang).
+#[test]
+fn caption_mark_glued_to_a_chinese_move() {
+    let g = one(
+        "1.炮二平五马8进7 2.马二进三车9平8\n\n3.车一平二马2进3(图)\n\n至此,红方主要有两大变例\n",
+    );
+    assert_eq!(moves(&g), ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]);
+}

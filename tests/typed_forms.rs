@@ -430,3 +430,13 @@ fn numbered_plans_in_the_notes_are_prose() {
         "1. d4 c5 {White can play 2. e3 or 2. dxc5 here.} 2. d5 d6 {Coupled with 4. e4 this is fine.} 3. c4 g6 *"
     );
 }
+
+/// A Russian record typed partly on a Latin keyboard: Cyrillic `с` for the file `c`
+/// before a rank (`Кb1—с3`), Latin `Kp` for the king `Кр` (ru/fb2book).
+#[test]
+fn cyrillic_c_in_a_square_and_latin_kp() {
+    reads_clean(
+        "1. d2—d4 d7—d5\n2. c2—c4 e7—е6\n3. Кb1—с3 Kg8—f6\n4. Kpe1—d2 Kpe8—e7\n",
+        "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Kd2 Ke7 *",
+    );
+}

@@ -120,7 +120,8 @@ pub fn join_headings(games: &mut Vec<RawGame>) {
 
 /// Forum markup around a game: `[pgn]…[/pgn]`, and the BBCode `[game]…[/game]` block of
 /// xiangqi forums with its moves in `START{…}END`, a diagram `DIAG{…}` and comments in
-/// `/* … */`. The PGN reader takes `[pgn]` for a tag and `START{` for a comment that
+/// `/* … */`, and the HTML tags of a page PGN was pasted from (`<br />`, `<p …>`,
+/// `</p>`). The PGN reader takes `[pgn]` for a tag and `START{` for a comment that
 /// holds every move; here the markup is masked (spaces of the same length, `/* */` as
 /// `{ }`) and the record parsed again, so that its spans still index its text, which is
 /// kept as written. A record with none of the markup is left as it is (one search of its
@@ -136,7 +137,9 @@ pub fn unwrap_markup(raw: &mut RawGame) {
     let text = raw.text.as_bytes();
     let pgn = memchr::memmem::find(text, b"[/pgn]").is_some();
     let block = memchr::memmem::find(text, b"START{").is_some();
-    if !pgn && !block {
+    let html = memchr::memmem::find(text, b"<br").is_some()
+        || memchr::memmem::find(text, b"</p>").is_some();
+    if !pgn && !block && !html {
         return;
     }
     let mut masked = raw.text.clone().into_bytes();
@@ -160,6 +163,28 @@ pub fn unwrap_markup(raw: &mut RawGame) {
         let found: Vec<usize> = memchr::memmem::find_iter(text, word).collect();
         for k in found {
             blank(&mut masked, k, word.len());
+        }
+    }
+    // HTML tags of a page the PGN was pasted from (`<br />`, `<p style="…">`, `</p>`):
+    // `<`, a letter or `/`, to the `>` on the same line
+    if html {
+        let mut k = 0;
+        while let Some(d) = memchr::memchr(b'<', &text[k..]) {
+            let from = k + d;
+            let tag = text
+                .get(from + 1)
+                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'/');
+            let close = text[from..]
+                .iter()
+                .take(512)
+                .position(|&b| b == b'>' || b == b'\n');
+            match close {
+                Some(e) if tag && text[from + e] == b'>' => {
+                    blank(&mut masked, from, e + 1);
+                    k = from + e + 1;
+                }
+                _ => k = from + 1,
+            }
         }
     }
     // DIAG{ … } and /* … */ (to the end when not closed)
@@ -307,6 +332,17 @@ pub fn move_shaped(token: &str) -> bool {
         // a sentence: moves do not hold the full stop or comma of Chinese prose
         return false;
     }
+    if !token.is_ascii() && chinese_prose(token) {
+        return false;
+    }
+    if let Some((word, _)) = token.split_once(':')
+        && word.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && word.chars().all(char::is_alphabetic)
+    {
+        // a word and its colon glued to what follows (`line:1.`): the moves, if any,
+        // come after it
+        return false;
+    }
     token.bytes().any(|b| b.is_ascii_digit())
         || token.chars().any(|c| {
             matches!(
@@ -327,10 +363,33 @@ pub fn move_shaped(token: &str) -> bool {
                     | '♔'..='♟'
             )
         })
-        || token
-            .trim_end_matches(['+', '#', '!', '?'])
-            .bytes()
-            .all(|b| matches!(b, b'O' | b'o' | b'0' | b'-'))
+        || {
+            let castling = token.trim_end_matches(['+', '#', '!', '?']);
+            // `O-O`, `--`: two marks at least (`o` is a word: Spanish "or")
+            castling.len() >= 2
+                && castling
+                    .bytes()
+                    .all(|b| matches!(b, b'O' | b'o' | b'0' | b'-'))
+        }
+}
+
+/// Does `token` hold a Chinese character that no xiangqi move word has (a sentence
+/// with moves quoted in it: `如图形势,黑方主要有车2进5和车2平6两种着法`)?
+fn chinese_prose(token: &str) -> bool {
+    token.chars().any(|c| {
+        ('\u{4e00}'..='\u{9fff}').contains(&c)
+            && !"车車俥马馬傌炮砲包相象仕士兵卒帅帥将將进進退平前后後中一二三四五六七八九"
+                .contains(c)
+    })
+}
+
+/// Is there a blank line between elements `a` and `b`?
+fn paragraph(text: &str, a: &Element, b: &Element) -> bool {
+    text.get(a.span().end as usize..b.span().start as usize)
+        .is_some_and(|gap| match (gap.find('\n'), gap.rfind('\n')) {
+            (Some(first), Some(last)) => first < last && gap[first..last].trim().is_empty(),
+            _ => false,
+        })
 }
 
 /// The candidate runs of moves of `raw`'s main line, in order. A main-line move token is
@@ -342,12 +401,28 @@ pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
     let text = raw.text.as_str();
     let elements = &raw.movetext;
     let mut prose = vec![false; elements.len()];
+    // a note in square brackets (`[ 6.Lh4?? scheitert an 6…Dxh4! … beginnt.]`): prose as
+    // a whole, as a variation that opens on a word, when its `]` comes
+    let token = |e: &Element| match e {
+        Element::Move { span, .. } => span.slice(text),
+        _ => "",
+    };
+    let mut i = 0;
+    while i < elements.len() {
+        if token(&elements[i]).starts_with('[')
+            && let Some(close) = elements[i..].iter().position(|e| token(e).contains(']'))
+        {
+            prose[i..=i + close].fill(true);
+            i += close;
+        }
+        i += 1;
+    }
     let mut i = 0;
     while i < elements.len() {
         match elements[i] {
             Element::Move { span, .. } => {
                 let t = span.slice(text);
-                prose[i] = !reads(t) && !move_shaped(t);
+                prose[i] |= !reads(t) && !move_shaped(t);
                 i += 1;
             }
             Element::StartVariation { .. } => {
@@ -391,6 +466,10 @@ pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
         let mut seen_move = false;
         let mut depth = 0usize;
         while i < elements.len() && !prose[i] {
+            // a paragraph ends the run (`9.Jbd2.` / blank line / `Dg6`)
+            if seen_move && depth == 0 && paragraph(text, &elements[i - 1], &elements[i]) {
+                break;
+            }
             match elements[i] {
                 Element::Move { .. } => seen_move = true,
                 Element::StartVariation { .. } => depth += 1,
@@ -479,6 +558,11 @@ mod tests {
             ("Partie", false),
             ("Hier", false),
             ("--", true),
+            ("o", false),
+            ("line:1.", false),
+            ("Kf3:e5", true),
+            ("如图形势,黑方主要有车2进5", false),
+            ("马七退八卒1进1", true),
         ] {
             assert_eq!(move_shaped(t), m, "{t}");
         }

@@ -197,6 +197,10 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         })
         .collect();
     let mut prose_from: Option<usize> = None;
+    // the number a side line read as prose goes on with (`第二种下法:炮2退1 11. 炮2退1
+    // 12. 车四退三 … 14. 车四退二 炮7进1`): a run so numbered that does not play is that
+    // side line's, not the record's error
+    let mut side_next: Option<u32> = None;
     for (k, run) in found.iter().enumerate() {
         let Run {
             elements,
@@ -229,45 +233,76 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         let numbered_here = numbered.is_some_and(|(n, black)| {
             n == expected && black == (plies % 2 == 1) || plies == 0 && n == 1
         });
-        let accepted = match failed_at {
-            // a PGN game (with tags) is read by replay alone: its words are not prose
-            _ if !free => true,
-            // a plan or a side line in the notes, numbered as another move (`Coupled with
-            // 4. P-K4`), or as this one when the game's move comes on a line of its own
-            // later (`If 2. PxP, …` before `2. P-Q5 P-Q3`)
-            None if mid_prose[k]
-                && numbered.is_some_and(|(n, _)| {
-                    n != expected
-                        || found[k + 1..]
-                            .iter()
-                            .enumerate()
-                            .take(RESYNC_RUNS)
-                            .any(|(j, later)| {
-                                later.numbered.is_some_and(|(m, _)| m == n)
-                                    && !mid_prose[k + 1 + j]
-                                    && later.moves.first().is_some_and(|&i| {
-                                        play(word(i), reader, &mut board.clone(), &mut scratch)
-                                            .is_ok()
-                                    })
-                            })
-                }) =>
-            {
-                false
-            }
-            None => !(moves.len() == 1 && numbered.is_none() && between_prose && run.prose_after),
-            Some(_) if played > 0 => true,
-            // the record's error, unless a later run numbered the same plays from here
-            // (the failing one is a side line in the notes: `[6.Lh4 … 6…Dxh4!]` before
-            // the game's `6…Lxf2#`)
-            Some(_) => {
-                numbered_here
-                    && !found[k + 1..].iter().take(RESYNC_RUNS).any(|later| {
-                        later.numbered == *numbered
-                            && later.moves.first().is_some_and(|&i| {
-                                play(word(i), reader, &mut board.clone(), &mut scratch).is_ok()
-                            })
-                    })
-            }
+        // a run numbered as another move than the game's next one, once the game has
+        // begun: a side line going back (`9.…………车2平6` after move 18, the notes'
+        // `(16. ... Dxd1+`), or a plan ahead (`после 4.Cb5:c6 d7:c6 5. Kf3:e5`) when the
+        // game's own move comes later with its number
+        let elsewhere = free
+            && plies > 0
+            && numbered.is_some_and(|(n, _)| {
+                n < expected
+                    || n > expected
+                        && found[k + 1..].iter().take(RESYNC_RUNS).any(|later| {
+                            later.numbered.is_some_and(|(m, _)| m == expected)
+                                && later.moves.first().is_some_and(|&i| {
+                                    play(word(i), reader, &mut board.clone(), &mut scratch).is_ok()
+                                })
+                        })
+            });
+        let side_line = numbered.is_some_and(|(n, _)| {
+            side_next.is_some_and(|s| n == s || n + 1 == s) && (elsewhere || failed_at.is_some())
+        });
+        let accepted =
+            match failed_at {
+                // a PGN game (with tags) is read by replay alone: its words are not prose
+                _ if !free => true,
+                _ if elsewhere || side_line => false,
+                // a plan or a side line in the notes, numbered as another move (`Coupled with
+                // 4. P-K4`), or as this one when the game's move comes on a line of its own
+                // later (`If 2. PxP, …` before `2. P-Q5 P-Q3`)
+                None if mid_prose[k]
+                    && numbered.is_some_and(|(n, _)| {
+                        n != expected
+                            || found[k + 1..].iter().enumerate().take(RESYNC_RUNS).any(
+                                |(j, later)| {
+                                    later.numbered.is_some_and(|(m, _)| m == n)
+                                        && !mid_prose[k + 1 + j]
+                                        && later.moves.first().is_some_and(|&i| {
+                                            play(word(i), reader, &mut board.clone(), &mut scratch)
+                                                .is_ok()
+                                        })
+                                },
+                            )
+                    }) =>
+                {
+                    false
+                }
+                // a lone move amid words: prose after it, or before it on its line
+                // (`с подготовкой d2-d4.`)
+                None => {
+                    !(moves.len() == 1
+                        && numbered.is_none()
+                        && between_prose
+                        && (run.prose_after || mid_prose[k]))
+                }
+                Some(_) if played > 0 => true,
+                // the record's error, unless a later run numbered the same plays from here
+                // (the failing one is a side line in the notes: `[6.Lh4 … 6…Dxh4!]` before
+                // the game's `6…Lxf2#`)
+                Some(_) => {
+                    numbered_here
+                        && !found[k + 1..].iter().take(RESYNC_RUNS).any(|later| {
+                            later.numbered == *numbered
+                                && later.moves.first().is_some_and(|&i| {
+                                    play(word(i), reader, &mut board.clone(), &mut scratch).is_ok()
+                                })
+                        })
+                }
+            };
+        side_next = match (accepted, numbered) {
+            (false, Some((n, _))) if elsewhere || side_line => Some(n + 1),
+            (false, _) => side_next,
+            (true, _) => None,
         };
         if !accepted {
             // prose: from where the prose began (or this run) to the run's end
@@ -363,13 +398,43 @@ fn note_line(raw: &RawGame, moves: &[usize], i: usize, prose_after: bool) -> boo
             .is_some_and(|gap| gap.contains('\n'))
 }
 
-/// A move token without the full stop, comma or semicolon typed after it (`Nf6.`,
-/// `e4,`): punctuation of the sentence or the line, not of the move.
+/// A move token without what is typed after it and is not the move: the full stop,
+/// comma or semicolon of the sentence (`Nf6.`, `e4,`), the placeholder of Black's
+/// move glued to Red's or White's (`车九平八…………`), and an evaluation glued to the move
+/// (`Nc5=+`, `Bg7+–`, `Nb4-/+`, `cd5=`), a capital `X` typed as the mate sign
+/// (`Hh4X`) or a caption mark (`马2进3(图)`), which the text keeps.
 fn stem(token: &str) -> &str {
-    match token.strip_suffix(['.', ',', ';']) {
-        Some(s) if !s.is_empty() && !s.ends_with('.') => s,
-        _ => token,
+    let mut s = token;
+    // a caption mark glued after the move: `马2进3(图)` ("diagram")
+    if let Some(t) = s.strip_suffix(')')
+        && let Some((move_, mark)) = t.rsplit_once('(')
+        && !move_.is_empty()
+        && !mark.is_empty()
+        && !mark.is_ascii()
+    {
+        s = move_;
     }
+    let bare = s.trim_end_matches('…');
+    if !bare.is_empty() {
+        s = bare;
+    }
+    if let Some(t) = s.strip_suffix(['.', ',', ';'])
+        && !t.is_empty()
+        && !t.ends_with('.')
+    {
+        s = t;
+    }
+    // `Hh4X`: a capital X after the square, the mate sign of some Polish texts
+    if let Some(t) = s.strip_suffix('X')
+        && t.ends_with(|c: char| c.is_ascii_digit())
+    {
+        s = t;
+    }
+    let bare = s.trim_end_matches(['=', '+', '-', '–', '—', '/', '±', '∓', '⩲', '⩱', '∞']);
+    if bare.len() >= 2 && bare.len() < s.len() {
+        s = bare;
+    }
+    s
 }
 
 /// Do `elements` hold text that is not already a comment, a NAG or an annotation (a

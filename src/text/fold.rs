@@ -7,7 +7,8 @@
 //! Arabic-Indic `٠`–`٩` digits to `0`–`9`; Arabic `ي`/`ك` to Persian `ی`/`ک`;
 //! hyphen look-alikes (‐ ‑ ‒ – — ― −) to `-`; no-break and other spaces to ` `;
 //! `×` to `x`; `‼ ⁇ ⁈ ⁉` to `!! ?? ?! !?`; the look-alikes people type for a
-//! file or castling letter: French `ç` for `c`, Cyrillic `О о а е` for `O o a e`. Strips RLM, LRM, ALM, ZWNJ, ZWJ, ZWSP,
+//! file or castling letter: French `ç` for `c`, Cyrillic `О о а е` for `O o a e`, and
+//! Cyrillic `с` for `c` before a rank (`Кb1—с3`). Strips RLM, LRM, ALM, ZWNJ, ZWJ, ZWSP,
 //! BOM and soft hyphens, and trims spaces at both ends.
 
 use std::borrow::Cow;
@@ -19,13 +20,17 @@ pub fn move_token(token: &str) -> Cow<'_, str> {
         if !trimmed.bytes().any(|b| b == b'\t') {
             return Cow::Borrowed(trimmed);
         }
-    } else if !trimmed.chars().any(needs_fold) {
+    } else if !trimmed.chars().any(needs_fold) && !c_square(trimmed) {
         // Cyrillic, CJK, Persian letters, figurines: nothing to change
         return Cow::Borrowed(trimmed);
     }
     let mut out = String::with_capacity(token.len());
-    for c in token.chars() {
+    let mut chars = token.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
+            // Cyrillic `с` typed for the file `c` before a rank (`Кb1—с3`); before
+            // anything else it may be the lower-case bishop `С`
+            '\u{0441}' if chars.peek().is_some_and(|d| ('1'..='8').contains(d)) => out.push('c'),
             '\u{FF01}'..='\u{FF5E}' => {
                 // full-width ASCII block: same order, offset 0xFEE0
                 if let Some(a) = char::from_u32(c as u32 - 0xFEE0) {
@@ -41,6 +46,15 @@ pub fn move_token(token: &str) -> Cow<'_, str> {
     } else {
         Cow::Owned(t.to_owned())
     }
+}
+
+/// Does `token` hold a Cyrillic `с` before a rank, the file `c` typed on a Russian
+/// keyboard (`Кb1—с3`)?
+fn c_square(token: &str) -> bool {
+    token
+        .split('\u{0441}')
+        .skip(1)
+        .any(|rest| rest.starts_with(|d: char| ('1'..='8').contains(&d)))
 }
 
 /// Could `token` fold to a result (`1-0`, `0-1`, `½-½`, `*`)? A test of the first
@@ -151,6 +165,9 @@ mod tests {
             ("e4\u{2049}", "e4!?", false),
             ("\u{200E}Nf3\u{200C}", "Nf3", false),
             ("Крe2", "Крe2", true),
+            ("Кb1—с3", "Кb1-c3", false),
+            ("Сс4", "Сc4", false),
+            ("Ссd4", "Ссd4", true),
             ("马f3", "马f3", true),
             ("♘f3+", "♘f3+", true),
         ];
@@ -159,7 +176,7 @@ mod tests {
             assert_eq!(got, want, "{input:?}");
             assert_eq!(matches!(got, Cow::Borrowed(_)), borrowed, "{input:?}");
             // the fast check agrees with the fold
-            let changes = input.trim_matches(' ').chars().any(needs_fold);
+            let changes = input.trim_matches(' ').chars().any(needs_fold) || c_square(input);
             assert_eq!(
                 changes,
                 move_token(input) != input.trim_matches(' '),

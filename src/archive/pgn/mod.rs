@@ -1553,14 +1553,28 @@ impl<'a, 'l> Parser_<'a, 'l> {
             self.pos = e;
             return;
         }
-        if tok.starts_with(['.', '…']) && tok.chars().all(|c| c == '.' || c == '…') {
-            // `1. ... Nf6`: the dots mark Black's move of the number before them
-            if let Some(Element::MoveNumber { black, span: s, .. }) = self.out.movetext.last_mut() {
-                *black = true;
-                *s = s.join(span(start, end));
+        if tok.starts_with(['.', '…']) {
+            let rest = tok.trim_start_matches(['.', '…']);
+            let dots = start + tok.len() - rest.len();
+            if rest.is_empty() || rest == "," {
+                // `1. ... Nf6`, `1. ..., Nf6`: the dots (and the comma typed after them)
+                // mark Black's move of the number before them
+                if let Some(Element::MoveNumber { black, span: s, .. }) =
+                    self.out.movetext.last_mut()
+                {
+                    *black = true;
+                    *s = s.join(span(start, end));
+                }
+                self.pos = end;
+                return;
             }
-            self.pos = end;
-            return;
+            if let Some(Element::MoveNumber { black, span: s, .. }) = self.out.movetext.last_mut() {
+                // `1. ...e5`, `9.…………车2进5`: the dots glued to Black's move
+                *black = true;
+                *s = s.join(span(start, dots));
+                self.move_token(dots, end);
+                return;
+            }
         }
         if tok.starts_with(is_glyph_char) && tok != "--" && tok.chars().all(is_glyph_char) {
             self.odd = true;
