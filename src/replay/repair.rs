@@ -823,7 +823,7 @@ pub fn plan_within(
         // once a complete plan is found, the cheapest partial plan and the one that
         // reads furthest take turns
         turn += 1;
-        let popped = if proving && turn % 2 == 0 {
+        let popped = if proving && turn.is_multiple_of(2) {
             cheap.pop().or_else(|| heap.pop())
         } else {
             heap.pop().or_else(|| cheap.pop())
