@@ -294,7 +294,7 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         // furthest (what `rechoose` settles on after a failed walk)
         let table = options.lang.unwrap_or_else(|| {
             let tokens: Vec<&str> = raw.main_line().collect();
-            san::infer_language(p, &tokens).table
+            repair::letters_of(&tokens, san::infer_language(p, &tokens).table)
         });
         let mut again = Vec::new();
         if let Some((walked, repairs)) =
@@ -408,8 +408,21 @@ fn has_prose(raw: &RawGame) -> bool {
 }
 
 /// Four letters or more, two of them vowels (or letters of a script without Latin
-/// vowels): a word of a language, not a slip of a move.
+/// vowels): a word of a language, not a slip of a move. A token that ends in a file
+/// and a letter handwriting makes of a rank digit (`Xael`, `Rael`: `l` for `1`) is a
+/// move's slip.
 fn spoken(t: &str) -> bool {
+    let end: Vec<char> = t
+        .trim_end_matches(['+', '#'])
+        .chars()
+        .rev()
+        .take(2)
+        .collect();
+    if let [digit, 'a'..='h'] = end[..]
+        && matches!(digit, 'l' | 'I' | 'S' | 'b' | 'Z')
+    {
+        return false;
+    }
     t.chars().count() >= 4
         && t.chars().all(char::is_alphabetic)
         && t.chars()

@@ -126,6 +126,15 @@ const MARK: f32 = 0.1;
 const MARKS_PLIES: usize = 12;
 /// A reading that does not give check where the cell has a check mark (`+`, `#`).
 const CHECK_MARK: f32 = 0.3;
+/// What each pawn's worth of a better square for the piece moved takes off a reading
+/// the writing tells nothing of (an illegible cell, a move left out), up to
+/// [`PLACEMENT_CAP`]: players put their pieces where they stand well.
+const PLACEMENT: f32 = 0.3;
+const PLACEMENT_CAP: f32 = 0.15;
+/// A reading whose piece its side moves on, within [`MOVES_ON_PLIES`], to a square it
+/// could have gone to at once: a detour players seldom make (the piece moving on no
+/// longer makes the reading likelier; this is added instead).
+const DETOUR: f32 = 0.25;
 
 /// A piece's worth in pawns (the king's is not at stake in a capture).
 fn worth(role: Role) -> f32 {
@@ -167,14 +176,97 @@ fn material(pos: &Position, mv: &Move, after: &Position) -> f32 {
     gain - risk
 }
 
+/// Where a piece stands well, in centipawns, from White's side (rank 8 first): the
+/// classical piece-square tables of Tomasz Michniewski's "simplified evaluation
+/// function" (knights and bishops towards the centre, rooks on the seventh, the king
+/// behind his pawns in the middle game and in the centre in the ending).
+#[rustfmt::skip]
+const SQUARE_WORTH: [[i8; 64]; 7] = [
+    // pawn
+    [0, 0, 0, 0, 0, 0, 0, 0, 50, 50, 50, 50, 50, 50, 50, 50, 10, 10, 20, 30, 30, 20, 10, 10,
+     5, 5, 10, 25, 25, 10, 5, 5, 0, 0, 0, 20, 20, 0, 0, 0, 5, -5, -10, 0, 0, -10, -5, 5,
+     5, 10, 10, -20, -20, 10, 10, 5, 0, 0, 0, 0, 0, 0, 0, 0],
+    // knight
+    [-50, -40, -30, -30, -30, -30, -40, -50, -40, -20, 0, 0, 0, 0, -20, -40,
+     -30, 0, 10, 15, 15, 10, 0, -30, -30, 5, 15, 20, 20, 15, 5, -30,
+     -30, 0, 15, 20, 20, 15, 0, -30, -30, 5, 10, 15, 15, 10, 5, -30,
+     -40, -20, 0, 5, 5, 0, -20, -40, -50, -40, -30, -30, -30, -30, -40, -50],
+    // bishop
+    [-20, -10, -10, -10, -10, -10, -10, -20, -10, 0, 0, 0, 0, 0, 0, -10,
+     -10, 0, 5, 10, 10, 5, 0, -10, -10, 5, 5, 10, 10, 5, 5, -10,
+     -10, 0, 10, 10, 10, 10, 0, -10, -10, 10, 10, 10, 10, 10, 10, -10,
+     -10, 5, 0, 0, 0, 0, 5, -10, -20, -10, -10, -10, -10, -10, -10, -20],
+    // rook
+    [0, 0, 0, 0, 0, 0, 0, 0, 5, 10, 10, 10, 10, 10, 10, 5, -5, 0, 0, 0, 0, 0, 0, -5,
+     -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5,
+     -5, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, 5, 5, 0, 0, 0],
+    // queen
+    [-20, -10, -10, -5, -5, -10, -10, -20, -10, 0, 0, 0, 0, 0, 0, -10,
+     -10, 0, 5, 5, 5, 5, 0, -10, -5, 0, 5, 5, 5, 5, 0, -5, 0, 0, 5, 5, 5, 5, 0, -5,
+     -10, 5, 5, 5, 5, 5, 0, -10, -10, 0, 5, 0, 0, 0, 0, -10, -20, -10, -10, -5, -5, -10, -10, -20],
+    // king, middle game
+    [-30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30,
+     -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30,
+     -20, -30, -30, -40, -40, -30, -30, -20, -10, -20, -20, -20, -20, -20, -20, -10,
+     20, 20, 0, 0, 0, 0, 20, 20, 20, 30, 10, 0, 0, 10, 30, 20],
+    // king, ending
+    [-50, -40, -30, -20, -20, -30, -40, -50, -30, -20, -10, 0, 0, -10, -20, -30,
+     -30, -10, 20, 30, 30, 20, -10, -30, -30, -10, 30, 40, 40, 30, -10, -30,
+     -30, -10, 30, 40, 40, 30, -10, -30, -30, -10, 20, 30, 30, 20, -10, -30,
+     -30, -30, 0, 0, 0, 0, -30, -30, -50, -30, -30, -30, -30, -30, -30, -50],
+];
+
+/// What standing on `sq` is worth to a `role` of the side to move of `pos`, in pawns
+/// ([`SQUARE_WORTH`]; the king's ending table once no queen is left or little else).
+fn square_worth(pos: &Position, role: Role, sq: crate::chess::Square) -> f32 {
+    let table = match role {
+        Role::Pawn => 0,
+        Role::Knight => 1,
+        Role::Bishop => 2,
+        Role::Rook => 3,
+        Role::Queen => 4,
+        Role::King => {
+            let heavy = pos.by_role(Role::Queen).count() * 9 + pos.by_role(Role::Rook).count() * 5;
+            let minor = (pos.by_role(Role::Knight).count() + pos.by_role(Role::Bishop).count()) * 3;
+            if pos.by_role(Role::Queen).is_empty() || heavy + minor <= 26 {
+                6
+            } else {
+                5
+            }
+        }
+    };
+    // the table is drawn from White's side, rank 8 first
+    let rank = sq.index() / 8;
+    let file = sq.index() % 8;
+    let row = match pos.turn() {
+        crate::color::Color::White => 7 - rank,
+        crate::color::Color::Black => rank,
+    };
+    f32::from(SQUARE_WORTH[table][usize::from(row * 8 + file)]) / 100.0
+}
+
+/// How much better the moved piece stands after `mv` ([`square_worth`]), in pawns.
+fn placement(pos: &Position, mv: &Move) -> f32 {
+    let role = mv.role();
+    let to = match mv.promotion() {
+        Some(r) => square_worth(pos, r, mv.to()),
+        None => square_worth(pos, role, mv.to()),
+    };
+    to - square_worth(pos, role, mv.from())
+}
+
 /// What a reading's likelihood as a chess move adds to its cost: [`material`] (a
-/// blunder is unlikely), and a check mark written on a cell whose reading gives no
-/// check ([`CHECK_MARK`]).
+/// blunder is unlikely), a check mark written on a cell whose reading gives no check
+/// ([`CHECK_MARK`]), and where the writing tells nothing of the move (an illegible cell,
+/// a move left out) the [`placement`] of the piece moved ([`PLACEMENT`]).
 fn prior(pos: &Position, mv: &Move, cell: &str) -> f32 {
     let mut after = pos.clone();
     after.play_unchecked(mv);
     let net = material(pos, mv, &after).clamp(-MATERIAL_CAP, MATERIAL_CAP);
     let mut cost = if net < 0.0 { -net * LOSES } else { -net * WINS };
+    if cell.is_empty() || is_illegible(cell) {
+        cost -= (placement(pos, mv) * PLACEMENT).clamp(-PLACEMENT_CAP, PLACEMENT_CAP);
+    }
     if check_marked(cell) && !after.is_check() {
         cost += CHECK_MARK;
     }
@@ -196,6 +288,23 @@ fn capture_marked(cell: &str) -> bool {
 /// Whether a cell is written as illegible: `?` or `??` alone.
 pub fn is_illegible(cell: &str) -> bool {
     matches!(cell.trim(), "?" | "??")
+}
+
+/// The piece letters to plan a sheet's `cells` in: `inferred` (the table whose replay
+/// went furthest), unless another table reads more of the cells as moves. A replay
+/// that fails at once (an illegible or left-out first move) tells nothing of the
+/// letters, and its tie goes to English; the letters the cells are written in still
+/// tell (`Sf3`, `Lb5`: German). A tie keeps `inferred`.
+pub fn letters_of(cells: &[&str], inferred: &'static PieceTable) -> &'static PieceTable {
+    let count = |t: &PieceTable| cells.iter().filter(|c| parse(c, t).is_ok()).count();
+    let mut best = (count(inferred), inferred);
+    for t in crate::notation::chess::tables() {
+        let n = count(t);
+        if n > best.0 {
+            best = (n, t);
+        }
+    }
+    best.1
 }
 
 struct Search<'a> {
@@ -509,9 +618,18 @@ impl Search<'_> {
             let total = if self.reads > budget.reads && mv != step.mv {
                 continue;
             } else {
+                // the squares the piece could have gone to at once
+                let direct: Vec<crate::chess::Square> = p
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| m.from() == mv.from() && m.role() == mv.role())
+                    .map(|m| m.to())
+                    .collect();
                 p.play_unchecked(&mv);
-                // the piece moved on later by its side: the move fits the game
+                // the piece moved on later by its side: the move fits the game, unless
+                // the piece goes on to a square it could have gone to at once
                 let mut moves_on = false;
+                let mut detour = false;
                 let mut ply = 0usize;
                 let mut note = |m: Option<Move>, ply: &mut usize| {
                     *ply += 1;
@@ -521,6 +639,9 @@ impl Search<'_> {
                         && m.from() == mv.to()
                         && m.role() == mv.role()
                     {
+                        if !moves_on {
+                            detour = direct.contains(&m.to());
+                        }
                         moves_on = true;
                     }
                 };
@@ -574,7 +695,15 @@ impl Search<'_> {
                     next += 1;
                 }
                 // changes skipped past the end of the reading count as not made
-                total + UNREAD * (n - next) as f32 - if moves_on { MOVES_ON } else { 0.0 }
+                total
+                    + UNREAD * (n - next) as f32
+                    + if detour {
+                        DETOUR
+                    } else if moves_on {
+                        -MOVES_ON
+                    } else {
+                        0.0
+                    }
             };
             scored.push((mv, total));
         }
@@ -685,7 +814,26 @@ pub fn plan_within(
     // the cheapest complete plan so far: the search goes on while a partial plan
     // costs less (costs only grow), within its budget
     let mut done_cost = f32::INFINITY;
-    while let Some(Queued(_, _, id, back)) = heap.pop() {
+    // a complete plan was found: `cheap` orders the partial plans by cost alone
+    let mut proving = false;
+    let mut cheap = BinaryHeap::new();
+    let mut taken: std::collections::HashSet<(usize, bool)> = std::collections::HashSet::new();
+    let mut turn = 0usize;
+    loop {
+        // once a complete plan is found, the cheapest partial plan and the one that
+        // reads furthest take turns
+        turn += 1;
+        let popped = if proving && turn.is_multiple_of(2) {
+            cheap.pop().or_else(|| heap.pop())
+        } else {
+            heap.pop().or_else(|| cheap.pop())
+        };
+        let Some(Queued(_, _, id, back)) = popped else {
+            break;
+        };
+        if !taken.insert((id, back)) {
+            continue;
+        }
         let node = nodes[id].clone();
         let least = if back { LOOK_BACK_LEAST } else { 0.0 };
         if node.cost + least >= done_cost {
@@ -707,6 +855,22 @@ pub fn plan_within(
             if budget.first_complete {
                 break;
             }
+            if !proving {
+                // from now on the cheapest partial plan takes every other turn: the
+                // plan that reads furthest led here, and a cheaper one that reads
+                // less far so far would wait behind every costlier one that reads
+                // further
+                proving = true;
+                for &Queued(_, next, id, back) in heap.iter() {
+                    let least = if back { LOOK_BACK_LEAST } else { 0.0 };
+                    cheap.push(Queued(
+                        ((nodes[id].cost + least) * 1000.0) as u32,
+                        next,
+                        id,
+                        back,
+                    ));
+                }
+            }
             continue;
         }
         let b = &nodes[best_partial];
@@ -721,12 +885,11 @@ pub fn plan_within(
             search.expand(&node, &mut children);
             // the look-back waits as long as its cheapest change could (a child's
             // priority is at least its cost)
-            heap.push(Queued(
-                ((node.cost + LOOK_BACK_LEAST) * 1000.0) as u32,
-                node.next,
-                id,
-                true,
-            ));
+            let least = node.cost + LOOK_BACK_LEAST;
+            heap.push(Queued((least * 1000.0) as u32, node.next, id, true));
+            if proving {
+                cheap.push(Queued((least * 1000.0) as u32, node.next, id, true));
+            }
         }
         for child in children.drain(..) {
             if child.cost >= done_cost {
@@ -741,6 +904,14 @@ pub fn plan_within(
             }
             let priority = (child.priority(n) * 1000.0) as u32;
             heap.push(Queued(priority, child.next, nodes.len(), false));
+            if proving {
+                cheap.push(Queued(
+                    (child.cost * 1000.0) as u32,
+                    child.next,
+                    nodes.len(),
+                    false,
+                ));
+            }
             nodes.push(child);
         }
     }
