@@ -116,6 +116,8 @@ pub struct ConvertArgs {
     pub repair: bool,
     #[command(flatten)]
     pub select: super::select::SelectArgs,
+    #[command(flatten)]
+    pub dedupe: super::dedupe::DedupeArgs,
 }
 
 impl ConvertArgs {
@@ -369,6 +371,11 @@ struct Item {
     /// `--add-eco` classified the game.
     classified: bool,
     game: Option<Game>,
+    /// `--dedupe`: the game's line hashes (empty when it takes no part), first line and
+    /// number of tags.
+    hashes: Vec<u64>,
+    line: u64,
+    tags: usize,
     /// The output of the game: the first `rendered_len` bytes of `rendered`.
     rendered: Vec<u8>,
     rendered_len: usize,
@@ -425,6 +432,23 @@ fn flag_repairs(game: &mut Game, messages: Option<&mut String>, file: &str) {
     }
 }
 
+/// A game read as `convert` writes it: replayed, then selected (`--where`…; text that
+/// is not a game is kept) and classified (`--add-eco`): whether it is junk, the game,
+/// whether it is selected and whether it was classified.
+fn prepare(
+    raw: RawGame,
+    options: &kyphu::ReplayOptions,
+    selection: &kyphu::game::select::Selection,
+    add_eco: bool,
+) -> (bool, Game, bool, bool) {
+    let junk = raw.junk;
+    let mut game = replay(raw, options);
+    // the selection: a game left out is counted, never written (issue 28)
+    let selected = junk || selection.keeps(&game);
+    let classified = selected && !junk && add_eco && super::select::add_eco(&mut game);
+    (junk, game, selected, classified)
+}
+
 pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     // Everything asked for is checked before any file is touched: the options, that
     // every input can be opened, that no output is an input.
@@ -477,6 +501,29 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     }
     let output = output.map(Target::open).transpose()?;
     let games_csv = games_csv.map(Target::open).transpose()?;
+    // --dedupe: a first pass over every input finds the duplicates (issue 28)
+    let mut dedupe = a.dedupe.start(&files)?;
+    if let Some(d) = dedupe.as_mut() {
+        for file in &files {
+            let options = kyphu::ReplayOptions {
+                go_on: a.repair,
+                repair: a.repair,
+                ..a.read.replay_options(file)?
+            };
+            d.learn_file(
+                file,
+                source(&a.read, a.from, file)?,
+                a.read.threads(),
+                |raw| {
+                    let (junk, game, selected, _) = prepare(raw, &options, &selection, add_eco);
+                    (junk, (selected && !junk).then_some(game))
+                },
+            )
+            .map_err(|e| CliError::from_pipeline(file, e))?;
+        }
+        d.second_pass();
+    }
+    let dedupe_by = dedupe.as_ref().map(super::dedupe::Dedupe::by);
 
     let sink: Box<dyn Write + Send> = match &output {
         Some(o) => Box::new(o.writer()?),
@@ -527,12 +574,13 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         let file_name = file.as_str();
         let mut progress = super::progress::Progress::new(file);
         let process = |raw: RawGame| {
-            let junk = raw.junk;
             let byte_end = raw.byte_end;
-            let mut game = replay(raw, &options);
-            // the selection: a game left out is counted, never written (issue 28)
-            let selected = junk || selection.keeps(&game);
-            let classified = selected && !junk && add_eco && super::select::add_eco(&mut game);
+            let (junk, mut game, selected, classified) =
+                prepare(raw, &options, &selection, add_eco);
+            let hashes = match dedupe_by {
+                Some(by) if selected && !junk => super::dedupe::hashes(by, &game),
+                _ => Vec::new(),
+            };
             let mut messages = String::new();
             if !game.repairs.is_empty() {
                 flag_repairs(&mut game, (!quiet).then_some(&mut messages), file_name);
@@ -560,6 +608,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 slips,
                 selected,
                 classified,
+                line: game.source.first_line,
+                tags: game.tags.len(),
+                hashes,
                 // text that is not a game is kept too, as a non-game record
                 game: selected.then_some(game),
                 rendered: Vec::new(),
@@ -629,6 +680,27 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                         return Err(e);
                     }
                 }
+                // --dedupe: a duplicate is counted and reported, not written
+                if !item.junk
+                    && let Some(d) = dedupe.as_mut()
+                {
+                    let mut said = String::new();
+                    let dropped = d
+                        .judge(&item.hashes, item.line, item.tags, &mut said)
+                        .inspect_err(|_| output_failed = true)?;
+                    if let Some(kind) = dropped {
+                        counts.add(item.status, item.encoding);
+                        counts.add_slips(item.slips);
+                        counts.duplicates += 1;
+                        counts.prefixes += u64::from(kind == super::dedupe::Dropped::Prefix);
+                        counts.classified += u64::from(item.classified);
+                        if !quiet && !said.is_empty() {
+                            progress.finish();
+                            log.write(&said).inspect_err(|_| output_failed = true)?;
+                        }
+                        return Ok(());
+                    }
+                }
                 // non-game text is kept in the output too, counted, and the exit
                 // status is 1
                 if item.junk {
@@ -673,6 +745,17 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         log.summary(&counts.summary(file))?;
     }
     log.flush()?;
+    let report = match dedupe {
+        Some(d) => {
+            if failure.is_none()
+                && let Err(e) = d.check_passes()
+            {
+                failure = Some(e);
+            }
+            d.finish()?
+        }
+        None => None,
+    };
     // everything converted is written out, also after an input error
     let written = (|| {
         if let Some(w) = csv {
@@ -698,7 +781,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     // the output files are put in place only by a run that read every input to its
     // end (or with --partial-output, when an input failed but not the output)
     let keep = !output_failed && (failure.is_none() || a.partial_output);
-    for o in [output, games_csv].into_iter().flatten() {
+    for o in [output, games_csv, report].into_iter().flatten() {
         if keep {
             o.commit()?;
         } else if o.replaces() {
