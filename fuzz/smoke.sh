@@ -14,7 +14,7 @@ secs="${1:-10}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(chess_move xiangqi_move pgn_game archive_bytes pgn_roundtrip chess_fen xiangqi_fen csv_sheet csv_roundtrip input_sniff xqf dhtmlxq)
+    targets=(chess_move xiangqi_move pgn_game archive_bytes pgn_roundtrip chess_fen xiangqi_fen csv_sheet csv_roundtrip input_sniff xqf dhtmlxq zip_input)
 fi
 if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "cargo-fuzz is not installed: run \`cargo install cargo-fuzz\`, or rely on" >&2

@@ -308,3 +308,53 @@ fn fide_sample_game_check_signs_optional() {
     assert_eq!(r.code, 1);
     assert!(r.stdout.contains("warning[check-mark]"), "{}", r.stdout);
 }
+
+/// Slip bench (issue 27): an illegible cell right after the opponent took is read as
+/// the recapture. Before the reading's likelihood as a move counted, every legal move
+/// cost the same there and `Be2` (its bishop moves on later) came first.
+#[test]
+fn illegible_cell_after_a_capture_is_the_recapture() {
+    let r = kyphu(
+        &["check", "--format", "json", "-"],
+        "1. e4 e5 2. Nf3 Nc6 3. d4 exd4 4. Nxd4 Nxd4 5. ? d6 6. Nc3 Nf6 7. Bd3 Be7 *",
+    );
+    let found = json_lines(&r.stdout);
+    assert_eq!(found.len(), 1, "{}", r.stdout);
+    assert_eq!(found[0]["code"], "illegible-move");
+    assert_eq!(found[0]["candidates"][0], "Qxd4", "{}", r.stdout);
+    // a bishop taken with check: a piece takes back on d2
+    let r = kyphu(
+        &["check", "--format", "json", "-"],
+        "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6 5. d4 exd4 6. cxd4 Bb4+ 7. Bd2 Bxd2+ \
+         8. ? Nxe4 9. d5 Ne7 *",
+    );
+    let found = json_lines(&r.stdout);
+    assert_eq!(found.len(), 1, "{}", r.stdout);
+    let first = found[0]["candidates"][0].as_str().unwrap();
+    assert!(first.ends_with("xd2"), "{}", r.stdout);
+}
+
+/// The page's three-slip Vietnamese sheet (`tests/browser/data`): `check` (go on, no
+/// repair) assumes the moves played, as `convert --repair` does. With a third of the
+/// search for `check` (session 15) it assumed `2. Mc3` and found two slips that are
+/// not there.
+#[test]
+fn check_assumes_what_repair_plays_on_the_three_slip_sheet() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/browser/data/scoresheet-vi-3-slips.pgn"),
+    )
+    .unwrap();
+    let checked = game(&text, true, false);
+    let repaired = game(&text, true, true);
+    let written: Vec<(u32, &str, &str)> = checked
+        .repairs
+        .iter()
+        .map(|r| (r.ply, r.written.as_str(), r.san.as_str()))
+        .collect();
+    assert_eq!(
+        written,
+        [(3, "Mg3", "Mf3"), (11, "Tc5", "Tc4"), (17, "Tg6", "Tg5")]
+    );
+    assert_eq!(uci(&checked), uci(&repaired));
+}

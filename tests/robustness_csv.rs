@@ -388,7 +388,7 @@ fn wide_csv_is_linear_in_its_columns() {
     assert_eq!(
         unknown[shown],
         format!(
-            "{} more unknown columns are ignored ({n} in all)",
+            "{} more unknown columns: their cells are kept as comments ({n} in all)",
             n - shown
         )
     );

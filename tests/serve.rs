@@ -470,6 +470,24 @@ fn hostile_requests_get_a_clear_4xx_and_the_server_goes_on() {
     assert_eq!(answer["counts"]["clean"], 1);
 }
 
+/// `POST /api/check` with `body` from a client thread of its own (the whole body sent
+/// before the answer is read): the status and the answer's body.
+fn check_at(addr: SocketAddr, body: &str, timeout_secs: u64) -> (u16, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(timeout_secs)))
+        .ok();
+    let head = format!(
+        "POST /api/check HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).expect("write");
+    s.write_all(body.as_bytes()).expect("write");
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).expect("read");
+    let (status, _, body) = parse_answer(&answer);
+    (status, body)
+}
+
 #[test]
 fn many_requests_at_once_are_all_answered() {
     let server = Server::start();
@@ -480,17 +498,7 @@ fn many_requests_at_once_are_all_answered() {
         .map(|_| {
             let body = body.clone();
             std::thread::spawn(move || {
-                let mut s = TcpStream::connect(addr).expect("connect");
-                s.set_read_timeout(Some(Duration::from_secs(120))).ok();
-                let head = format!(
-                    "POST /api/check HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
-                s.write_all(head.as_bytes()).expect("write");
-                s.write_all(body.as_bytes()).expect("write");
-                let mut answer = Vec::new();
-                s.read_to_end(&mut answer).expect("read");
-                let (status, _, body) = parse_answer(&answer);
+                let (status, body) = check_at(addr, &body, 120);
                 (status, json_of(&body)["counts"]["read"].as_u64())
             })
         })
@@ -505,6 +513,55 @@ fn many_requests_at_once_are_all_answered() {
             "{expected} vs {read}"
         );
     }
+}
+
+/// The server's peak memory (VmHWM) in kilobytes, from /proc.
+#[cfg(target_os = "linux")]
+fn peak_kb(server: &Server) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id()))
+        .expect("/proc/PID/status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .expect("VmHWM")
+}
+
+/// Two requests of nearly the largest body at once (what `--jobs 2` lets in) keep the
+/// server under the 64 MB every kyphu command keeps to: with mimalloc's batch-run
+/// defaults they took 127 MB, so the server restarts itself with its own options.
+#[cfg(target_os = "linux")]
+#[test]
+fn two_large_archives_at_once_stay_under_64_mb() {
+    let server = Server::start();
+    let environ =
+        std::fs::read(format!("/proc/{}/environ", server.child.id())).expect("/proc/PID/environ");
+    assert!(
+        environ
+            .split(|&b| b == 0)
+            .any(|v| v == b"MIMALLOC_PURGE_DELAY=0"),
+        "the server runs with its allocator options"
+    );
+    let games = read("corpus/chess/games.pgn");
+    let mut text = String::new();
+    while text.len() + games.len() < 7 << 20 {
+        text.push_str(&games);
+        text.push('\n');
+    }
+    let body = json!({"text": text, "name": "big.pgn"}).to_string();
+    let addr = server.addr;
+    let threads: Vec<_> = (0..2)
+        .map(|_| {
+            let body = body.clone();
+            std::thread::spawn(move || check_at(addr, &body, 300).0)
+        })
+        .collect();
+    for t in threads {
+        assert_eq!(t.join().expect("a client thread"), 200);
+    }
+    let peak = peak_kb(&server);
+    assert!(peak < 64 << 10, "peak {peak} kB");
 }
 
 #[test]

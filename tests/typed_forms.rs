@@ -225,14 +225,23 @@ fn french_cedilla_for_c() {
     );
 }
 
+/// The Latin K/C rows apply only in a record with Cyrillic piece letters elsewhere
+/// (`grammars/chess-lookalikes.tsv`, read where the plain reading stops): as rows of
+/// the Russian table they made every English king move a knight could also make a
+/// language tie (tests/language_choice.rs).
 #[test]
-#[ignore = "the Latin K/C rows made every English king move that a knight could also make a language tie (tests/language_choice.rs): they need a condition (a Russian text: Cyrillic letters in the game) before they come back"]
 fn russian_latin_k_and_c() {
     // Latin K and C typed for Cyrillic К (knight) and С (bishop), Cyrillic О in castling
     reads_clean(
         "1. e4 e5 2. Kf3 Кc6 3. Cc4 Сc5 4. О-О Kf6 5. Лe1 d6 *\n",
         "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. Re1 d6 *",
     );
+    // without Cyrillic piece letters `K` stays the king: an English game is untouched
+    let g = game("1. e4 e5 2. Ke2 Nc6 *\n");
+    assert_eq!(movetext(&g), "1. e4 e5 2. Ke2 Nc6 *");
+    // and a record in English letters whose king move is illegal is not read as Russian
+    let g = game("1. e4 e5 2. Kf3 Nc6 *\n");
+    assert_eq!(g.moves.moves.len(), 2, "{:?}", g.diagnostics);
 }
 
 #[test]
@@ -393,4 +402,31 @@ fn xiangqi_vietnamese_comma_between_the_moves() {
 fn xiangqi_vietnamese_dashes_between_the_moves() {
     xiangqi_clean("1. P2-5 – M8.7 2. M2.3 – X9-8 *", &OPENING);
     xiangqi_clean("1. P2-5-M8.7 2. M2.3-X9-8 *", &OPENING);
+}
+
+// ---- free text: punctuation and plans in the notes (session 15)
+
+/// A full stop or a comma typed after a move (`1. e4, e5`, `Bb5.`) is punctuation of the
+/// line: the move reads without it (before: the move was prose and the game stopped).
+#[test]
+fn full_stop_or_comma_after_a_move() {
+    reads_clean(
+        "1. e4, e5\n2. Nf3, Nc6\n3. Bb5. a6. *\n",
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *",
+    );
+}
+
+/// A numbered move that prose leads into on its line is a plan in the notes when it is
+/// another move's number (`Coupled with 4. e4`), or when the same number starts a line
+/// of its own later (`White can play 2. e3 …` before `2. d5 d6`); before, `2. e3` was
+/// taken for the game's move.
+#[test]
+fn numbered_plans_in_the_notes_are_prose() {
+    let g = game(
+        "1. d4 c5\nWhite can play 2. e3 or 2. dxc5 here.\n2. d5 d6\nCoupled with 4. e4 this is fine.\n3. c4 g6 *\n",
+    );
+    assert_eq!(
+        movetext(&g),
+        "1. d4 c5 {White can play 2. e3 or 2. dxc5 here.} 2. d5 d6 {Coupled with 4. e4 this is fine.} 3. c4 g6 *"
+    );
 }

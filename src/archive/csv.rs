@@ -16,13 +16,15 @@ use crate::model::diag::Code;
 use std::io::{self, Read};
 
 use csv::{ReaderBuilder, StringRecord, Trim};
-use encoding_rs::{Encoding, UTF_8};
+use encoding_rs::UTF_8;
 use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
 
 use super::{CommentKind, Element, RawGame};
+use std::sync::Arc;
+
 use crate::{
     model::diag::{Diagnostic, Span},
-    model::game::GameResult,
+    model::game::{GameResult, SheetCell, SheetCells},
     text::{DecodeReport, EncodingSource},
 };
 
@@ -37,6 +39,9 @@ pub enum Column {
     BlackClock,
     DrawOffer,
     Flags,
+    /// A notes column (`notes`, `Ghi chú`, `comment`): each cell becomes a comment on
+    /// the row's last move.
+    Notes,
 }
 
 impl Column {
@@ -64,9 +69,27 @@ impl Column {
                 Column::BlackClock
             }
             "drawoffer" | "draw" | "cauhoa" | "denghihoa" | "xinhoa" => Column::DrawOffer,
-            "flags" | "flag" | "notes" | "note" | "ghichu" => Column::Flags,
+            "flags" | "flag" => Column::Flags,
+            "notes" | "note" | "ghichu" | "comment" | "comments" | "remark" | "remarks"
+            | "nhanxet" => Column::Notes,
             _ => return None,
         })
+    }
+
+    /// The column's name in English, as diagnostics give it beside the header as
+    /// written (`column "Đen" (Black)`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Column::Game => "Game",
+            Column::Move => "Move",
+            Column::White => "White",
+            Column::Black => "Black",
+            Column::WhiteClock => "White clock",
+            Column::BlackClock => "Black clock",
+            Column::DrawOffer => "Draw offer",
+            Column::Flags => "Flags",
+            Column::Notes => "Notes",
+        }
     }
 }
 
@@ -77,6 +100,9 @@ pub struct CellRef {
     pub span: Span,
     /// 1-based line of the CSV file on which the record starts.
     pub line: u64,
+    /// 1-based row of the sheet as a spreadsheet shows it: the line, less the line
+    /// breaks inside quoted cells of the records before.
+    pub row: u64,
     /// 0-based field index in the record.
     pub field: usize,
     /// The column, when the header named a known one.
@@ -138,12 +164,12 @@ struct Cols {
     /// The column of each field.
     of_field: Vec<Option<Column>>,
     /// The first field of each column, by [`Column`] order.
-    at: [Option<usize>; 8],
+    at: [Option<usize>; 9],
 }
 
 impl Cols {
     fn new(of_field: Vec<Option<Column>>) -> Cols {
-        let mut at = [None; 8];
+        let mut at = [None; 9];
         for (i, c) in of_field.iter().enumerate() {
             if let Some(c) = c
                 && let Some(slot) = at.get_mut(*c as usize)
@@ -232,6 +258,11 @@ pub struct ScoresheetReader<R: Read> {
     game_key: Option<String>,
     any_row: bool,
     record: StringRecord,
+    /// The header cells as written, shared by every game's [`SheetCells`].
+    headers: Arc<[String]>,
+    /// Line breaks inside the quoted cells of the records read so far: the row of a
+    /// record is its line less these.
+    extra_lines: u64,
     games: u64,
     done: bool,
     error: Option<io::Error>,
@@ -239,7 +270,10 @@ pub struct ScoresheetReader<R: Read> {
 
 impl<R: Read> ScoresheetReader<R> {
     /// Starts reading `input`; `forced` is the user's `--encoding` (a BOM still wins).
-    pub fn new(input: R, forced: Option<&'static Encoding>) -> io::Result<ScoresheetReader<R>> {
+    pub fn new(
+        input: R,
+        forced: Option<crate::text::TextEncoding>,
+    ) -> io::Result<ScoresheetReader<R>> {
         let mut t = Transcode::new(input, forced)?;
         let report = t.report;
         let mut head = Vec::with_capacity(HEAD_BYTES);
@@ -262,6 +296,8 @@ impl<R: Read> ScoresheetReader<R> {
             game_key: None,
             any_row: false,
             record: StringRecord::new(),
+            headers: Arc::from(Vec::new()),
+            extra_lines: 0,
             games: 0,
             done: false,
             error: None,
@@ -287,6 +323,7 @@ impl<R: Read> ScoresheetReader<R> {
     fn finish(&mut self, mut b: Builder) -> CsvGame {
         let decoding = self.decoding_diagnostics();
         b.diagnostics.extend(decoding);
+        b.report = self.report;
         b.finish()
     }
 
@@ -304,6 +341,9 @@ impl<R: Read> ScoresheetReader<R> {
             }
         };
         let header_line = header.position().map_or(1, |p| p.line());
+        let header_row = header_line;
+        self.extra_lines += line_breaks(&header);
+        self.headers = header.iter().map(str::to_owned).collect();
         let cols = Cols::new(header.iter().map(Column::from_header).collect());
         if cols.idx(Column::White).is_none() && cols.idx(Column::Black).is_none() {
             self.done = true;
@@ -317,6 +357,7 @@ impl<R: Read> ScoresheetReader<R> {
             ))));
         }
         let mut b = Builder::new(0, header_line, 0);
+        b.headers = Arc::clone(&self.headers);
         // the header row's first line, verbatim, opens the first game's text
         let header_byte = header
             .position()
@@ -369,20 +410,35 @@ impl<R: Read> ScoresheetReader<R> {
                 let (start, len) = found.map_or((0, line_text.len()), |k| (k, cell.len()));
                 let span = Span::from_range(line_start + start, line_start + start + len);
                 b.diagnostics.push(
-                    Diagnostic::warning(
+                    Diagnostic::note(
                         Code::CsvUnknownColumn,
-                        format!("unknown column `{cell}` (field {}) is ignored", i + 1),
+                        format!(
+                            "unknown column `{cell}` (field {}): its cells are kept as \
+                             comments",
+                            i + 1
+                        ),
                     )
                     .with_span(span),
                 );
+                b.cells.push(CellRef {
+                    span,
+                    line: header_line,
+                    row: header_row,
+                    field: i,
+                    column: None,
+                    games_file: false,
+                });
             }
         }
         if unknown > MAX_UNKNOWN_COLUMN_WARNINGS {
             let more = unknown - MAX_UNKNOWN_COLUMN_WARNINGS;
             b.diagnostics.push(
-                Diagnostic::warning(
+                Diagnostic::note(
                     Code::CsvUnknownColumn,
-                    format!("{more} more unknown columns are ignored ({unknown} in all)"),
+                    format!(
+                        "{more} more unknown columns: their cells are kept as comments \
+                         ({unknown} in all)"
+                    ),
                 )
                 .with_span(Span::from_range(line_start, b.text.len())),
             );
@@ -433,6 +489,7 @@ impl<R: Read> ScoresheetReader<R> {
         }
         diagnostics.extend(self.decoding_diagnostics());
         let mut b = Builder::new(0, 1, 0);
+        b.report = self.report;
         b.text = text;
         b.diagnostics = diagnostics;
         b.byte_end = b.text.len() as u64;
@@ -487,6 +544,8 @@ impl<R: Read> ScoresheetReader<R> {
                 }
             }
             let (line, byte) = record.position().map_or((0, 0), |p| (p.line(), p.byte()));
+            let row = line.saturating_sub(self.extra_lines);
+            self.extra_lines += line_breaks(&record);
             let key = cols
                 .idx(Column::Game)
                 .and_then(|i| record.get(i))
@@ -500,7 +559,9 @@ impl<R: Read> ScoresheetReader<R> {
                 b.byte_end = byte;
                 let g = self.finish(b);
                 self.games += 1;
-                self.builder = Some(Builder::new(self.games, line, byte));
+                let mut next = Builder::new(self.games, line, byte);
+                next.headers = Arc::clone(&self.headers);
+                self.builder = Some(next);
                 done_game = Some(g);
             }
             if let Some(k) = key {
@@ -530,6 +591,7 @@ impl<R: Read> ScoresheetReader<R> {
                 let g = self.finish(b);
                 self.games += 1;
                 let mut next = Builder::new(self.games, line, byte);
+                next.headers = Arc::clone(&self.headers);
                 next.key.clone_from(&self.game_key);
                 next.diagnostics.push(Diagnostic::error(
                     Code::CsvGameTooLong,
@@ -538,14 +600,14 @@ impl<R: Read> ScoresheetReader<R> {
                          {MAX_GAME_ROWS}-row budget"
                     ),
                 ));
-                next.row(&record, cols, line);
+                next.row(&record, cols, line, row);
                 self.builder = Some(next);
                 done_game = Some(g);
             } else if let Some(b) = self.builder.as_mut() {
                 if b.key.is_none() {
                     b.key.clone_from(&self.game_key);
                 }
-                b.row(&record, cols, line);
+                b.row(&record, cols, line, row);
             }
             self.any_row = true;
             if let Some(g) = done_game {
@@ -573,6 +635,8 @@ impl<R: Read> Iterator for ScoresheetReader<R> {
 struct Transcode<R> {
     inner: R,
     decoder: encoding_rs::Decoder,
+    /// A Vietnamese legacy encoding (issue 28) decodes through this, not `decoder`.
+    legacy: Option<crate::text::legacy::LegacyStream>,
     report: DecodeReport,
     input: Vec<u8>,
     in_start: usize,
@@ -589,7 +653,7 @@ struct Transcode<R> {
 }
 
 impl<R: Read> Transcode<R> {
-    fn new(mut inner: R, forced: Option<&'static Encoding>) -> io::Result<Transcode<R>> {
+    fn new(mut inner: R, forced: Option<crate::text::TextEncoding>) -> io::Result<Transcode<R>> {
         let mut input = vec![0; HEAD_BYTES];
         let mut in_end = 0;
         let mut eof = false;
@@ -607,7 +671,7 @@ impl<R: Read> Transcode<R> {
         let head = &input[..in_end];
         let (report, in_start) = if let Some((enc, bom)) = crate::text::sniff_bom(head) {
             let report = DecodeReport {
-                encoding: enc,
+                encoding: enc.into(),
                 source: EncodingSource::Bom,
                 had_replacements: false,
             };
@@ -623,7 +687,17 @@ impl<R: Read> Transcode<R> {
         };
         Ok(Transcode {
             inner,
-            decoder: report.encoding.new_decoder_without_bom_handling(),
+            decoder: report
+                .encoding
+                .std()
+                .unwrap_or(UTF_8)
+                .new_decoder_without_bom_handling(),
+            legacy: match report.encoding {
+                crate::text::TextEncoding::Legacy(l) => {
+                    Some(crate::text::legacy::LegacyStream::new(l))
+                }
+                crate::text::TextEncoding::Std(_) => None,
+            },
             report,
             input,
             in_start,
@@ -651,6 +725,16 @@ impl<R: Read> Transcode<R> {
             let last = self.in_start == self.in_end && self.eof;
             if last && self.finished {
                 return Ok(());
+            }
+            if let Some(stream) = &mut self.legacy {
+                let text = stream.feed(&self.input[self.in_start..self.in_end], last);
+                self.finished |= last;
+                self.in_start = self.in_end;
+                self.output.clear();
+                self.output.extend_from_slice(text.as_bytes());
+                self.out_start = 0;
+                self.out_end = self.output.len();
+                continue;
             }
             let (result, read, written, replaced) = self.decoder.decode_to_utf8(
                 &self.input[self.in_start..self.in_end],
@@ -698,37 +782,113 @@ impl<R: Read> Read for Transcode<R> {
 /// game's text after its last line; [`CsvGame::cells`] maps it back to the games file.
 pub fn read_scoresheet_with_games(moves: &str, games: &str) -> Vec<CsvGame> {
     let mut out = read_scoresheet(moves);
-    let mut rdr = ReaderBuilder::new()
-        .delimiter(sniff_delimiter(games))
-        .has_headers(false)
-        .flexible(true)
-        .trim(Trim::All)
-        .from_reader(games.as_bytes());
-    let mut records = rdr.records();
-    let Some(Ok(header)) = records.next() else {
-        return out;
-    };
-    let names: Vec<String> = header.iter().map(str::to_owned).collect();
-    let key_col = names
-        .iter()
-        .position(|n| Column::from_header(n) == Some(Column::Game));
-    let rows: Vec<StringRecord> = records.flatten().collect();
-    let single = out.len() == 1 && out.first().is_some_and(|g| g.game.is_none()) && rows.len() == 1;
+    let table = GamesTable::read(games);
+    let single = out.len() == 1;
     for g in &mut out {
-        let row = if single {
-            rows.first()
-        } else {
-            rows.iter().find(|r| {
-                key_col
-                    .and_then(|k| r.get(k))
-                    .is_some_and(|k| Some(k) == g.game.as_deref())
-            })
-        };
-        if let Some(row) = row {
-            attach_tags(g, &names, row);
-        }
+        table.attach(g, single);
     }
     out
+}
+
+/// The most bytes of a games file (`--games-csv` on input) read into memory: one row
+/// per game, so millions of games.
+pub const MAX_GAMES_FILE_BYTES: usize = 32 << 20;
+
+/// A games file (`games.csv`, as [`crate::emit::ScoresheetWriter`] writes it, or typed
+/// by hand): one row per game, its fields the game's tags, found by the `game` column.
+/// See [`read_scoresheet_with_games`].
+#[derive(Clone, Debug, Default)]
+pub struct GamesTable {
+    names: Vec<String>,
+    headers: Arc<[String]>,
+    rows: Vec<StringRecord>,
+    /// The row of each `game` value (the first row, when a value repeats).
+    by_key: std::collections::HashMap<String, usize>,
+}
+
+impl GamesTable {
+    /// Reads the games file's text (the header row, then one row per game).
+    pub fn read(games: &str) -> GamesTable {
+        let games = games.strip_prefix('\u{feff}').unwrap_or(games);
+        let mut rdr = ReaderBuilder::new()
+            .delimiter(sniff_delimiter(games))
+            .has_headers(false)
+            .flexible(true)
+            .trim(Trim::All)
+            .from_reader(games.as_bytes());
+        let mut records = rdr.records();
+        let Some(Ok(header)) = records.next() else {
+            return GamesTable::default();
+        };
+        let names: Vec<String> = header.iter().map(str::to_owned).collect();
+        let key_col = names
+            .iter()
+            .position(|n| Column::from_header(n) == Some(Column::Game));
+        let rows: Vec<StringRecord> = records.flatten().collect();
+        let mut by_key = std::collections::HashMap::new();
+        if let Some(k) = key_col {
+            for (i, r) in rows.iter().enumerate() {
+                if let Some(v) = r.get(k) {
+                    by_key.entry(v.to_owned()).or_insert(i);
+                }
+            }
+        }
+        GamesTable {
+            headers: names.iter().cloned().collect(),
+            names,
+            rows,
+            by_key,
+        }
+    }
+
+    /// How many game rows the table has.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether the table has no game row.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Gives `g` the tags of its row: the row with its `game` value, or the only row
+    /// when the sheet has no `game` column and `single` says the sheet is one game.
+    /// Whether a row was found.
+    pub fn attach(&self, g: &mut CsvGame, single: bool) -> bool {
+        let row = match g.game.as_deref() {
+            Some(k) => self.by_key.get(k).and_then(|&i| self.rows.get(i)),
+            None if single && self.rows.len() == 1 => self.rows.first(),
+            None => None,
+        };
+        let Some(row) = row else {
+            return false;
+        };
+        attach_tags(g, &self.names, row);
+        let headers = g
+            .raw
+            .sheet
+            .as_ref()
+            .map_or_else(|| Arc::from(Vec::new()), |s| Arc::clone(&s.headers));
+        g.raw.sheet = Some(Arc::new(sheet_cells(&g.cells, &headers, &self.headers)));
+        true
+    }
+}
+
+/// The games of a scoresheet read from a stream, each given the tags of its row of
+/// `table` (`--games-csv` on input), as the pipeline takes them: a sheet without a
+/// `game` column is one game, given the table's only row.
+pub fn pieces_with_games<R: Read + Send + 'static>(
+    input: R,
+    forced: Option<crate::text::TextEncoding>,
+    table: Arc<GamesTable>,
+) -> io::Result<impl Iterator<Item = io::Result<super::Piece>> + Send> {
+    let sheet = ScoresheetReader::new(input, forced)?;
+    Ok(sheet.map(move |g| {
+        g.map(|mut g| {
+            table.attach(&mut g, true);
+            super::Piece::from(g.raw)
+        })
+    }))
 }
 
 fn attach_tags(g: &mut CsvGame, names: &[String], row: &StringRecord) {
@@ -787,6 +947,7 @@ fn attach_tags(g: &mut CsvGame, names: &[String], row: &StringRecord) {
             g.cells.push(CellRef {
                 span: value_span,
                 line,
+                row: line,
                 field,
                 column: None,
                 games_file: true,
@@ -810,9 +971,45 @@ pub fn sniff_delimiter(text: &str) -> u8 {
     }
 }
 
+/// The flags kyphu's own writer puts in the `flags` column (read, not kept as text).
+const KNOWN_FLAGS: &[&str] = &["unparsed", "result", "illegal-white", "illegal-black"];
+
+/// Line breaks inside the cells of a record (a quoted cell over several lines): the
+/// lines the record takes beyond its first.
+fn line_breaks(rec: &StringRecord) -> u64 {
+    rec.iter()
+        .map(|f| {
+            let b = f.as_bytes();
+            (memchr::memchr_iter(b'\n', b).count()
+                + b.windows(2)
+                    .filter(|w| w[0] == b'\r' && w[1] != b'\n')
+                    .count()
+                + usize::from(b.last() == Some(&b'\r'))) as u64
+        })
+        .sum()
+}
+
+/// The cells of a game as the model keeps them ([`SheetCells`]).
+fn sheet_cells(cells: &[CellRef], headers: &Arc<[String]>, games: &Arc<[String]>) -> SheetCells {
+    SheetCells {
+        headers: Arc::clone(headers),
+        games_headers: Arc::clone(games),
+        cells: cells
+            .iter()
+            .map(|c| SheetCell {
+                span: c.span,
+                row: c.row,
+                field: u32::try_from(c.field).unwrap_or(u32::MAX),
+                role: c.column.map(Column::name),
+                games_file: c.games_file,
+            })
+            .collect(),
+    }
+}
+
 fn decoding() -> DecodeReport {
     DecodeReport {
-        encoding: UTF_8,
+        encoding: UTF_8.into(),
         source: EncodingSource::Utf8,
         had_replacements: false,
     }
@@ -833,6 +1030,12 @@ struct Builder {
     key: Option<String>,
     /// Rows read into the game (not counting blank ones).
     rows: usize,
+    /// The sheet row of the record being read.
+    row: u64,
+    /// The header cells as written.
+    headers: Arc<[String]>,
+    /// How the file was decoded.
+    report: DecodeReport,
 }
 
 impl Builder {
@@ -850,6 +1053,9 @@ impl Builder {
             byte_end: byte_start,
             key: None,
             rows: 0,
+            row: first_line,
+            headers: Arc::from(Vec::new()),
+            report: decoding(),
         }
     }
 
@@ -864,6 +1070,7 @@ impl Builder {
         self.cells.push(CellRef {
             span,
             line,
+            row: self.row,
             field,
             column,
             games_file: false,
@@ -892,7 +1099,8 @@ impl Builder {
         Span::from_range(start, self.text.len())
     }
 
-    fn row(&mut self, rec: &StringRecord, cols: &Cols, line: u64) {
+    fn row(&mut self, rec: &StringRecord, cols: &Cols, line: u64, row: u64) {
+        self.row = row;
         while self.line < line {
             self.text.push('\n');
             self.line += 1;
@@ -997,7 +1205,7 @@ impl Builder {
                 && let Some(ci) = idx(clock_col)
             {
                 let open = self.lit(" {[%clk ");
-                self.put_glued(clock, line, ci, clock_col);
+                self.put_glued(clock, line, ci, Some(clock_col));
                 let close = self.lit("]}");
                 // ` {[%clk ` and `]}`: the body from `[` to `]`
                 self.movetext.push(Element::Comment {
@@ -1013,18 +1221,83 @@ impl Builder {
                 });
             }
         }
+        // every other cell is kept: a comment on the row's last move
+        if let Some(i) = idx(Column::Flags)
+            && flags
+                .split(';')
+                .map(str::trim)
+                .any(|f| !f.is_empty() && !KNOWN_FLAGS.contains(&f))
+        {
+            self.comment(
+                Some("flags"),
+                get(Column::Flags),
+                line,
+                i,
+                Some(Column::Flags),
+            );
+        }
+        let notes = get(Column::Notes);
+        if !notes.is_empty()
+            && let Some(i) = idx(Column::Notes)
+        {
+            self.comment(None, notes, line, i, Some(Column::Notes));
+        }
+        for (i, col) in cols.of_field.iter().enumerate() {
+            // an unknown column, or a known one named a second time
+            if col.is_some_and(|c| cols.idx(c) == Some(i)) {
+                continue;
+            }
+            let cell = rec.get(i).map_or("", unneutralise);
+            if cell.is_empty() {
+                continue;
+            }
+            let name = self.headers.get(i).cloned().unwrap_or_default();
+            let label = if name.is_empty() {
+                format!("column {}", i + 1)
+            } else {
+                name
+            };
+            self.comment(Some(&label), cell, line, i, None);
+        }
+    }
+
+    /// Appends `{label: cell}` (or `{cell}`) as a comment of the movetext.
+    fn comment(
+        &mut self,
+        label: Option<&str>,
+        cell: &str,
+        line: u64,
+        field: usize,
+        column: Option<Column>,
+    ) {
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.text.push(' ');
+        }
+        let open = self.lit("{");
+        if let Some(label) = label {
+            self.lit(label);
+            self.lit(": ");
+        }
+        self.put_glued(cell, line, field, column);
+        let close = self.lit("}");
+        self.movetext.push(Element::Comment {
+            kind: CommentKind::Brace,
+            closed: true,
+            body: Span::new(open.end, close.start),
+        });
     }
 
     /// Like [`Builder::put`] without a leading space.
-    fn put_glued(&mut self, s: &str, line: u64, field: usize, column: Column) -> Span {
+    fn put_glued(&mut self, s: &str, line: u64, field: usize, column: Option<Column>) -> Span {
         let start = self.text.len();
         self.push_cell(s);
         let span = Span::from_range(start, self.text.len());
         self.cells.push(CellRef {
             span,
             line,
+            row: self.row,
             field,
-            column: Some(column),
+            column,
             games_file: false,
         });
         span
@@ -1034,6 +1307,7 @@ impl Builder {
         if !self.text.is_empty() && !self.text.ends_with('\n') {
             self.text.push('\n');
         }
+        let sheet = sheet_cells(&self.cells, &self.headers, &Arc::from(Vec::new()));
         CsvGame {
             game: self.key,
             raw: RawGame {
@@ -1046,10 +1320,11 @@ impl Builder {
                 byte_start: self.byte_start,
                 byte_end: self.byte_end,
                 first_line: self.first_line,
-                decoding: decoding(),
+                decoding: self.report,
                 diagnostics: self.diagnostics,
                 move_letters: None,
                 counts: None,
+                sheet: Some(Arc::new(sheet)),
             },
             cells: self.cells,
         }
@@ -1075,7 +1350,10 @@ mod tests {
             ("white_clock", Some(Column::WhiteClock)),
             ("Draw offer", Some(Column::DrawOffer)),
             ("Ván", Some(Column::Game)),
-            ("comment", None),
+            ("Ghi chú", Some(Column::Notes)),
+            ("comment", Some(Column::Notes)),
+            ("flags", Some(Column::Flags)),
+            ("Xác nhận", None),
         ];
         for (h, want) in cases {
             assert_eq!(Column::from_header(h), want, "{h}");

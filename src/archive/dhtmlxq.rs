@@ -448,7 +448,7 @@ pub fn read_block(body: &str) -> TreeGame {
             .map(|n| Diagnostic::warning(Code::DhtmlxqMalformed, n))
             .collect(),
         decoding: DecodeReport {
-            encoding: UTF_8,
+            encoding: UTF_8.into(),
             source: EncodingSource::Utf8,
             had_replacements: false,
         },
@@ -491,6 +491,8 @@ pub struct DhtmlxqReader<R> {
     input: R,
     options: ReadOptions,
     decoder: Option<Decoder>,
+    /// A forced Vietnamese legacy encoding decodes through this, not `decoder`.
+    legacy: Option<crate::text::legacy::LegacyStream>,
     report: DecodeReport,
     /// Decoded text not yet handed on.
     buf: String,
@@ -508,8 +510,9 @@ impl<R: BufRead> DhtmlxqReader<R> {
             input,
             options,
             decoder: None,
+            legacy: None,
             report: DecodeReport {
-                encoding: UTF_8,
+                encoding: UTF_8.into(),
                 source: EncodingSource::Utf8,
                 had_replacements: false,
             },
@@ -538,7 +541,11 @@ impl<R: BufRead> DhtmlxqReader<R> {
         let (enc, source) = if let Some((e, _)) = Encoding::for_bom(&head) {
             (e, EncodingSource::Bom)
         } else if let Some(e) = self.options.encoding {
-            (e, EncodingSource::Forced)
+            if let crate::text::TextEncoding::Legacy(l) = e {
+                // a Vietnamese legacy table (issue 28): decoded through `legacy`
+                self.legacy = Some(crate::text::legacy::LegacyStream::new(l));
+            }
+            (e.std().unwrap_or(UTF_8), EncodingSource::Forced)
         } else if match std::str::from_utf8(&head) {
             Ok(_) => true,
             Err(e) => e.error_len().is_none(),
@@ -551,7 +558,11 @@ impl<R: BufRead> DhtmlxqReader<R> {
             )
         };
         self.report = DecodeReport {
-            encoding: enc,
+            encoding: self
+                .options
+                .encoding
+                .filter(|_| source == EncodingSource::Forced)
+                .unwrap_or(enc.into()),
             source,
             had_replacements: false,
         };
@@ -566,6 +577,10 @@ impl<R: BufRead> DhtmlxqReader<R> {
     }
 
     fn decode(&mut self, decoder: &mut Decoder, bytes: &[u8], last: bool) {
+        if let Some(stream) = &mut self.legacy {
+            self.buf.push_str(&stream.feed(bytes, last));
+            return;
+        }
         let mut bytes = bytes;
         loop {
             let need = decoder
@@ -628,6 +643,7 @@ impl<R: BufRead> DhtmlxqReader<R> {
                 diagnostics,
                 move_letters: None,
                 counts: None,
+                sheet: None,
             }));
         }
         self.offset += n as u64;

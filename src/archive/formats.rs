@@ -11,7 +11,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use super::{ArchiveReader, Piece, ReadOptions, csv, dhtmlxq, xqf};
+use super::{ArchiveReader, Piece, ReadOptions, csv, dhtmlxq, xqf, zipfile};
 use crate::model::diag::{Code, Diagnostic};
 
 /// An input format kyphu reads.
@@ -25,6 +25,9 @@ pub enum Format {
     Xqf,
     /// A text or HTML page with DhtmlXQ (UBB) blocks.
     Dhtmlxq,
+    /// A `.zip` of game files ([`zipfile`]): its entries read as one stream, in name
+    /// order, like a folder.
+    Zip,
 }
 
 /// The opening of a DhtmlXQ block (`[DhtmlXQ]`, `[DhtmlXQiFrame]`, `[DhtmlXQ_…`).
@@ -36,6 +39,9 @@ const DHTMLXQ: &[u8] = b"[DhtmlXQ";
 /// name; else PGN. Costs a look at the first bytes, and a search of the head for
 /// `[DhtmlXQ` only when it holds a `[DhtmlXQ`-like `[D`: nothing measurable on PGN.
 pub fn sniff(head: &[u8], name: &str) -> Format {
+    if zipfile::is_zip(head) {
+        return Format::Zip;
+    }
     if xqf::is_xqf(head) {
         return Format::Xqf;
     }
@@ -60,7 +66,25 @@ pub fn pieces(
     name: &str,
     options: ReadOptions,
 ) -> io::Result<Box<dyn Iterator<Item = io::Result<Piece>> + Send>> {
-    Ok(match format {
+    pieces_named(format, reader, name, options).map(|(pieces, _)| pieces)
+}
+
+/// The games of an input as the pipeline takes them.
+pub type Pieces = Box<dyn Iterator<Item = io::Result<Piece>> + Send>;
+
+/// [`pieces`], and for a zip archive which entry each game came from
+/// ([`zipfile::Origins`]), for messages that name `archive.zip:entry`.
+pub fn pieces_named(
+    format: Format,
+    reader: Box<dyn BufRead + Send>,
+    name: &str,
+    options: ReadOptions,
+) -> io::Result<(Pieces, Option<zipfile::Origins>)> {
+    if format == Format::Zip {
+        let (games, origins) = zipfile::read(zipfile::source(reader, name)?, name, options)?;
+        return Ok((Box::new(games), Some(origins)));
+    }
+    let pieces: Box<dyn Iterator<Item = io::Result<Piece>> + Send> = match format {
         Format::Pgn => Box::new(ArchiveReader::new(reader, options).pieces()),
         Format::Csv => {
             let name = name.to_owned();
@@ -70,7 +94,9 @@ pub fn pieces(
         }
         Format::Xqf => Box::new(std::iter::once(read_xqf(reader, name, &options))),
         Format::Dhtmlxq => Box::new(dhtmlxq::DhtmlxqReader::new(reader, options)),
-    })
+        Format::Zip => Box::new(std::iter::empty()),
+    };
+    Ok((pieces, None))
 }
 
 /// Reads a whole XQF input (at most the game budget) into one game.
@@ -101,9 +127,10 @@ fn read_xqf(
     )))
 }
 
-/// File names a folder is read for (the extension, lower case, without a compression
-/// suffix `.gz`/`.zst`/`.bz2`).
-const GAME_FILES: &[&str] = &["xqf", "pgn", "csv", "htm", "html", "txt"];
+/// File names a folder (and a zip archive) is read for (the extension, lower case,
+/// without a compression suffix `.gz`/`.zst`/`.bz2`); a folder also reads the `.zip`
+/// archives in it.
+pub const GAME_FILES: &[&str] = &["xqf", "pgn", "csv", "htm", "html", "txt"];
 
 /// The game files of `dir` and its subfolders, sorted by their path (byte order of the
 /// path, the same on every system); hidden files and folders (`.name`) are left out.
@@ -134,7 +161,7 @@ pub fn folder_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
                     .find_map(|c| name.strip_suffix(&format!(".{c}")))
                     .unwrap_or(&name);
                 let ext = base.rsplit_once('.').map_or("", |(_, e)| e);
-                if GAME_FILES.contains(&ext) {
+                if GAME_FILES.contains(&ext) || ext == "zip" {
                     out.push(path);
                 }
             }

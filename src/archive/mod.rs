@@ -20,6 +20,7 @@ pub mod split;
 pub mod text;
 pub mod tree;
 pub mod xqf;
+pub mod zipfile;
 
 pub use pgn::{GameSyntax, parse_game};
 pub use split::{ArchiveReader, Piece, Pieces, ReadOptions, number_games, read_bytes, read_str};
@@ -209,6 +210,9 @@ pub struct RawGame {
     /// ([`GameSyntax::counts`]), so that the replay need not count again; `None` when
     /// not known (other formats). Code that edits `movetext` must set it to `None`.
     pub counts: Option<MovetextCounts>,
+    /// For a game read from a scoresheet CSV, the cell each span of `text` came from
+    /// (`csv`); `None` for every other format.
+    pub sheet: Option<std::sync::Arc<crate::model::game::SheetCells>>,
 }
 
 /// Counts of a movetext that the replay needs before it walks the elements: how many

@@ -47,7 +47,7 @@ use crate::{
     bytes::Head,
     model::diag::{Diagnostic, Span},
     text::{
-        DecodeReport, EncodingSource,
+        DecodeReport, EncodingSource, TextEncoding,
         decode::{Utf16Reader, decode_chunk, decode_utf8},
     },
 };
@@ -56,7 +56,7 @@ use crate::{
 #[derive(Copy, Clone, Debug, Default)]
 pub struct ReadOptions {
     /// The user's `--encoding`: decode everything with it (a BOM still wins).
-    pub encoding: Option<&'static Encoding>,
+    pub encoding: Option<TextEncoding>,
     pub limits: Limits,
 }
 
@@ -523,7 +523,10 @@ pub struct ArchiveReader<R> {
     line_head: bool,
     /// While skipping from a long line in a tag section: a movetext line came since.
     skip_movetext: bool,
-    hint: Option<&'static Encoding>,
+    hint: Option<TextEncoding>,
+    /// The file's start looked like VIQR ([`crate::text::encoding::looks_viqr`]): its
+    /// chunks are decoded as VIQR, reported as guessed.
+    viqr: bool,
     /// Pieces made, not yet handed out.
     pending: VecDeque<Piece>,
     /// Games parsed and numbered, not yet handed out (the [`RawGame`] iterator).
@@ -572,6 +575,7 @@ impl<R: BufRead> ArchiveReader<R> {
             line_head: false,
             skip_movetext: false,
             hint: None,
+            viqr: false,
             pending: VecDeque::new(),
             ready: VecDeque::new(),
             next_index: 0,
@@ -595,8 +599,17 @@ impl<R: BufRead> ArchiveReader<R> {
         let forced_utf16 = self
             .options
             .encoding
+            .and_then(TextEncoding::std)
             .filter(|&e| e == UTF_16LE || e == UTF_16BE);
         let Some((enc, len)) = found.or(forced_utf16.map(|e| (e, 0))) else {
+            if self.options.encoding.is_none()
+                && crate::text::encoding::looks_viqr(self.input.fill_buf()?)
+            {
+                // VIQR is ASCII: told from the file's start, not per chunk (issue 28)
+                self.viqr = true;
+                self.options.encoding =
+                    Some(TextEncoding::Legacy(crate::text::legacy::Legacy::Viqr));
+            }
             return Ok(());
         };
         self.input.consume(len);
@@ -1079,6 +1092,7 @@ impl<R: BufRead> ArchiveReader<R> {
             diagnostics,
             move_letters: None,
             counts: None,
+            sheet: None,
         }));
     }
 
@@ -1194,19 +1208,19 @@ impl<R: BufRead> ArchiveReader<R> {
     fn decode(&mut self, raw: &[u8]) -> (String, DecodeReport) {
         match self.bom {
             Some(enc) if enc == UTF_8 => {
-                let (text, mut report) = decode_chunk(raw, Some(UTF_8), None);
+                let (text, mut report) = decode_chunk(raw, Some(UTF_8.into()), None);
                 report.source = EncodingSource::Bom;
                 (text, report)
             }
             Some(enc) => {
                 // transcoded from UTF-16: the chunk is UTF-8
-                let (text, _) = decode_chunk(raw, Some(UTF_8), None);
+                let (text, _) = decode_chunk(raw, Some(UTF_8.into()), None);
                 let now = match &self.input {
                     Input::Utf16(r) => r.get_ref().had_replacements(),
                     _ => false,
                 };
                 let report = DecodeReport {
-                    encoding: enc,
+                    encoding: enc.into(),
                     source: EncodingSource::Bom,
                     had_replacements: now && !self.utf16_replacements,
                 };
@@ -1214,7 +1228,10 @@ impl<R: BufRead> ArchiveReader<R> {
                 (text, report)
             }
             None => {
-                let (text, report) = decode_chunk(raw, self.options.encoding, self.hint);
+                let (text, mut report) = decode_chunk(raw, self.options.encoding, self.hint);
+                if self.viqr {
+                    report.source = EncodingSource::Guessed;
+                }
                 if report.source == EncodingSource::Guessed {
                     self.hint = Some(report.encoding);
                 }
@@ -1430,6 +1447,7 @@ impl Segment {
                     } else {
                         syntax.counts
                     }),
+                    sheet: None,
                 });
             }
             match tail {
@@ -1706,7 +1724,7 @@ mod tests {
             bytes.extend(u.to_le_bytes());
         }
         let options = ReadOptions {
-            encoding: Some(UTF_16LE),
+            encoding: Some(UTF_16LE.into()),
             ..ReadOptions::default()
         };
         let games = read_bytes(&bytes, options);
@@ -1720,7 +1738,7 @@ mod tests {
         assert_eq!(games[0].diagnostics[0].code, "encoding-guessed");
         // forced
         let options = ReadOptions {
-            encoding: Some(WINDOWS_1251),
+            encoding: Some(WINDOWS_1251.into()),
             ..ReadOptions::default()
         };
         let games = read_bytes(&bytes, options);

@@ -280,6 +280,7 @@ fn joined(head: RawGame, mut game: RawGame) -> RawGame {
         diagnostics,
         move_letters: game.move_letters,
         counts: game.counts,
+        sheet: game.sheet,
     }
 }
 

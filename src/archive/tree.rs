@@ -335,6 +335,7 @@ impl TreeGame {
             diagnostics: all,
             move_letters: None,
             counts: Some(counts),
+            sheet: None,
         }
     }
 }
@@ -382,7 +383,7 @@ mod tests {
             result: GameResult::Unknown,
             diagnostics: Vec::new(),
             decoding: DecodeReport {
-                encoding: encoding_rs::GB18030,
+                encoding: encoding_rs::GB18030.into(),
                 source: EncodingSource::Forced,
                 had_replacements: false,
             },

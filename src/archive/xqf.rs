@@ -8,7 +8,7 @@
 //! `FEN` tag when it is not the standard one, the moves ICCS tokens. Anything the
 //! file breaks is an `xqf-malformed` diagnostic and what could be read is kept.
 
-use encoding_rs::Encoding;
+use crate::text::TextEncoding;
 
 use super::{
     Limits, RawGame,
@@ -157,27 +157,26 @@ fn board(slots: &[u8; 32]) -> (String, bool) {
 }
 
 /// Text bytes (NULs at the end dropped) decoded; whether bytes were replaced.
-fn decode(bytes: &[u8], encoding: &'static Encoding) -> (String, bool) {
+fn decode(bytes: &[u8], encoding: TextEncoding) -> (String, bool) {
     let mut end = bytes.len();
     while end > 0 && bytes[end - 1] == 0 {
         end -= 1;
     }
-    let (text, bad) = encoding.decode_without_bom_handling(&bytes[..end]);
-    (text.into_owned(), bad)
+    encoding.decode(&bytes[..end])
 }
 
 /// Reads a whole XQF file into a game. `encoding` decodes the header strings and
 /// comments (`None`: GB18030, the code page of every file known).
-pub fn read(data: &[u8], encoding: Option<&'static Encoding>, limits: &Limits) -> RawGame {
+pub fn read(data: &[u8], encoding: Option<TextEncoding>, limits: &Limits) -> RawGame {
     read_tree(data, encoding).into_raw(limits)
 }
 
 /// [`read`], before the tree becomes a [`RawGame`].
-pub fn read_tree(data: &[u8], encoding: Option<&'static Encoding>) -> TreeGame {
+pub fn read_tree(data: &[u8], encoding: Option<TextEncoding>) -> TreeGame {
     let (enc, source) = match encoding {
         Some(e) => (e, EncodingSource::Forced),
         // the format's own code page: not a guess
-        None => (encoding_rs::GB18030, EncodingSource::Forced),
+        None => (encoding_rs::GB18030.into(), EncodingSource::Forced),
     };
     let mut diags = Vec::new();
     let mut replaced = false;
@@ -429,7 +428,7 @@ struct Records<'a> {
     body: &'a [u8],
     pos: usize,
     keys: Option<&'a Keys>,
-    enc: &'static Encoding,
+    enc: TextEncoding,
     replaced: bool,
 }
 

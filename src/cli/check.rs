@@ -47,6 +47,11 @@ pub struct CheckArgs {
     /// were problems
     #[arg(short, long)]
     pub quiet: bool,
+    /// Read the games' tags (names, event, round…) of scoresheet CSV inputs from this
+    /// per-game table (`games.csv`: its `game` column names the sheet's games; a sheet
+    /// without one is one game, given the table's only row)
+    #[arg(long, value_name = "FILE")]
+    pub games_csv: Option<String>,
 }
 
 pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
@@ -60,6 +65,11 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
     let mut problems = false;
     let files = a.read.files();
     a.read.validate(&files)?;
+    let games = a
+        .games_csv
+        .as_deref()
+        .map(convert::read_games_table)
+        .transpose()?;
     let mut log = super::Log::open(a.read.log.as_deref(), &files)?;
     for file in files {
         let options = kyphu::ReplayOptions {
@@ -67,7 +77,7 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
             go_on: true,
             ..a.read.replay_options(&file)?
         };
-        let reader = convert::source(&a.read, a.from, &file)?;
+        let (reader, origins) = convert::source_named(&a.read, a.from, &file, games.as_ref())?;
         let mut counts = Counts::default();
         let format = a.format;
         let quiet = a.quiet;
@@ -77,6 +87,11 @@ pub fn run(a: &CheckArgs) -> Result<ExitCode, CliError> {
             reader,
             a.read.threads(),
             |raw| {
+                // a game of a zip entry is named `archive.zip:entry` in messages
+                let origin = origins
+                    .as_ref()
+                    .and_then(|o| o.name_of(raw.index, raw.junk));
+                let file_name = origin.as_deref().unwrap_or(file_name);
                 let junk = raw.junk;
                 let byte_end = raw.byte_end;
                 let game = replay(raw, &options);

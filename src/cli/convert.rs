@@ -1,10 +1,10 @@
 //! `kyphu convert`: any input to PGN, JSON Lines or scoresheet CSV.
 
 use std::{
-    io::{self, IoSlice, Write},
+    io::{self, IoSlice, Read, Write},
     path::Path,
     process::ExitCode,
-    sync::Mutex,
+    sync::{Arc, Mutex},
 };
 
 use clap::ValueEnum;
@@ -16,7 +16,7 @@ use super::{
     render::{Fens, Located},
 };
 use kyphu::{
-    archive::{Piece, RawGame},
+    archive::{RawGame, csv::GamesTable},
     emit::{
         self, CsvOptions, JsonOptions, MoveStyle, PgnOptions, ScoresheetWriter, XiangqiNotation,
         json::{JsonBuf, JsonRenderer},
@@ -44,7 +44,8 @@ pub enum InputFormat {
     /// By file name (`.csv` is a scoresheet, `.htm`/`.html` a DhtmlXQ page) or content
     /// (a first line naming the white and black columns is a scoresheet header; the
     /// `XQ` signature an XQF file; a `[DhtmlXQ` block a DhtmlXQ page), else PGN or
-    /// plain movetext
+    /// plain movetext. A `.zip` (by content) is read whatever this says: each of its
+    /// files by its own name and content
     Auto,
     /// PGN, or plain movetext with or without tags
     Pgn,
@@ -64,6 +65,10 @@ pub enum OutNotation {
     Fide,
     /// Figurine algebraic: `♘f3`
     Figurine,
+    /// Long algebraic: `Ng1-f3`, `e4xd5`, `e7-e8=Q` (with --out-lang, in that language)
+    Lan,
+    /// UCI coordinates: `g1f3`, `e7e8q` (xiangqi: ICCS)
+    Uci,
 }
 
 #[derive(Debug, clap::Args)]
@@ -84,8 +89,8 @@ pub struct ConvertArgs {
     /// Piece letters of the output (a language code, as for --lang; default en)
     #[arg(long)]
     pub out_lang: Option<String>,
-    /// Style of chess moves in the output
-    #[arg(long, value_enum, default_value_t = OutNotation::San)]
+    /// Style of chess moves in the output (also --moves)
+    #[arg(long, alias = "moves", value_enum, default_value_t = OutNotation::San)]
     pub out_notation: OutNotation,
     /// Notation of xiangqi moves in the output (the list comes from the notation table)
     #[arg(long, default_value = "iccs", help = out_xiangqi_help())]
@@ -93,7 +98,10 @@ pub struct ConvertArgs {
     /// PGN: the reduced export format (Seven Tag Roster, moves, result only)
     #[arg(long)]
     pub reduced: bool,
-    /// CSV: also write the header fields of the games to this file (games.csv)
+    /// CSV output: also write the header fields of the games to this file (games.csv).
+    /// With any other output: read the games' tags (names, event, round…) from this
+    /// per-game table for scoresheet CSV inputs (its `game` column names the sheet's
+    /// games; a sheet without one is one game, given the table's only row)
     #[arg(long)]
     pub games_csv: Option<String>,
     /// CSV: write cells that begin with = + - @ (a formula to a spreadsheet) as they
@@ -116,6 +124,8 @@ pub struct ConvertArgs {
     pub repair: bool,
     #[command(flatten)]
     pub select: super::select::SelectArgs,
+    #[command(flatten)]
+    pub shape: Box<super::shape::ShapeArgs>,
     #[command(flatten)]
     pub dedupe: super::dedupe::DedupeArgs,
 }
@@ -161,7 +171,7 @@ impl ConvertArgs {
                 .ok_or_else(|| CliError::Usage(format!("unknown output language `{code}`")))?,
         };
         let chess = match self.out_notation {
-            OutNotation::San => SanStyle {
+            OutNotation::San | OutNotation::Lan | OutNotation::Uci => SanStyle {
                 table,
                 ..SanStyle::pgn()
             },
@@ -370,6 +380,12 @@ struct Item {
     selected: bool,
     /// `--add-eco` classified the game.
     classified: bool,
+    /// `--fix-results` fixed the game's result.
+    fixed: bool,
+    /// `--split-by`: the value of the tag; `--out-encoding`: a character the
+    /// encoding cannot hold (the run stops there).
+    split_value: Option<String>,
+    shape_error: Option<String>,
     game: Option<Game>,
     /// `--dedupe`: the game's line hashes (empty when it takes no part), first line and
     /// number of tags.
@@ -454,24 +470,47 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     // every input can be opened, that no output is an input.
     let format = a.format()?;
     let style = a.style()?;
-    if a.games_csv.is_some() && format != OutputFormat::Csv {
-        return Err(CliError::Usage(
-            "--games-csv is written with CSV output only: add --to csv, or name the -o file *.csv"
-                .to_owned(),
-        ));
-    }
+    // with CSV output --games-csv is written; with any other it is read (issue 27)
+    let games_in = match &a.games_csv {
+        Some(g) if format != OutputFormat::Csv => Some(read_games_table(g)?),
+        _ => None,
+    };
     let selection = a.select.selection().map_err(CliError::Usage)?;
     let add_eco = a.select.add_eco;
     let files = a.read.files();
     a.read.validate(&files)?;
+    // output shaping (issue 28): nothing of it runs when no option asks for it
+    let shape = a.shape.shape();
+    let shaping = shape.any();
+    let encoding = match super::shape::OutEncoding::parse(a.shape.out_encoding.as_deref())? {
+        super::shape::OutEncoding::Utf8 => None,
+        e => Some(e),
+    };
+    if format == OutputFormat::Csv && (a.shape.split_by.is_some() || a.shape.split_every.is_some())
+    {
+        return Err(CliError::Usage(
+            "--split-by and --split-every write PGN, JSON or DhtmlXQ output, not CSV".into(),
+        ));
+    }
+    if encoding.is_some() && matches!(format, OutputFormat::Csv | OutputFormat::Json) {
+        return Err(CliError::Usage(
+            "--out-encoding writes PGN or DhtmlXQ output; JSON is UTF-8 (RFC 8259), and CSV too"
+                .into(),
+        ));
+    }
+    let mut split = super::shape::Split::new(&a.shape, a.output.as_deref(), &files)?;
+    let split_tag = split.as_ref().and_then(|s| s.tag().map(str::to_owned));
+    let split_tag = split_tag.as_deref();
     let output = a
         .output
         .as_deref()
+        .filter(|_| split.is_none())
         .map(|o| Target::new("-o", o))
         .transpose()?;
     let games_csv = a
         .games_csv
         .as_deref()
+        .filter(|_| games_in.is_none())
         .map(|g| Target::new("--games-csv", g))
         .transpose()?;
     let targets: Vec<&Target> = output.iter().chain(&games_csv).collect();
@@ -481,9 +520,12 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         let Ok(dir) = Path::new(f).canonicalize() else {
             continue;
         };
-        for t in [a.output.as_deref(), a.games_csv.as_deref()]
-            .into_iter()
-            .flatten()
+        for t in [
+            a.output.as_deref(),
+            a.games_csv.as_deref().filter(|_| games_in.is_none()),
+        ]
+        .into_iter()
+        .flatten()
         {
             let parent = Path::new(t)
                 .parent()
@@ -512,7 +554,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             };
             d.learn_file(
                 file,
-                source(&a.read, a.from, file)?,
+                source_named(&a.read, a.from, file, games_in.as_ref())?.0,
                 a.read.threads(),
                 |raw| {
                     let (junk, game, selected, _) = prepare(raw, &options, &selection, add_eco);
@@ -527,6 +569,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
 
     let sink: Box<dyn Write + Send> = match &output {
         Some(o) => Box::new(o.writer()?),
+        None if split.is_some() => Box::new(io::sink()),
         None => Box::new(io::stdout()),
     };
     let spare = Spare::default();
@@ -545,12 +588,24 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         }
         _ => None,
     };
+    let chess_moves = match a.out_notation {
+        OutNotation::Lan => emit::ChessMoves::Long,
+        OutNotation::Uci => emit::ChessMoves::Uci,
+        _ => emit::ChessMoves::San,
+    };
     let pgn_options = PgnOptions {
         reduced: a.reduced,
         moves: style,
+        max_line: a
+            .shape
+            .max_line()?
+            .unwrap_or(PgnOptions::default().max_line),
+        chess_moves,
+        fen_each: a.shape.fen_each,
         ..PgnOptions::default()
     };
-    let json_renderer = JsonRenderer::new(&JsonOptions { moves: style });
+    let json_renderer =
+        JsonRenderer::new(&JsonOptions { moves: style }).shaped(chess_moves, a.shape.fen_each);
     let mut incomplete = false;
     // the first error that stopped the run (an input that failed, or the output)
     let mut failure = None;
@@ -562,7 +617,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             repair: a.repair,
             ..a.read.replay_options(file)?
         };
-        let source = match source(&a.read, a.from, file) {
+        let (source, origins) = match source_named(&a.read, a.from, file, games_in.as_ref()) {
             Ok(source) => source,
             Err(e) => {
                 failure = Some(e);
@@ -570,10 +625,16 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             }
         };
         let mut counts = Counts::default();
+        let mut fixed = 0u64;
         let quiet = a.quiet;
         let file_name = file.as_str();
         let mut progress = super::progress::Progress::new(file);
         let process = |raw: RawGame| {
+            // a game of a zip entry is named `archive.zip:entry` in messages
+            let origin = origins
+                .as_ref()
+                .and_then(|o| o.name_of(raw.index, raw.junk));
+            let file_name = origin.as_deref().unwrap_or(file_name);
             let byte_end = raw.byte_end;
             let (junk, mut game, selected, classified) =
                 prepare(raw, &options, &selection, add_eco);
@@ -582,6 +643,21 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 _ => Vec::new(),
             };
             let mut messages = String::new();
+            let mut fixed = false;
+            if shaping
+                && selected
+                && !junk
+                && let Some(fix) = shape.apply(&mut game)
+            {
+                fixed = true;
+                if !quiet {
+                    messages.push_str(&format!(
+                        "{}: game {}: {fix}\n",
+                        super::render::escape(file_name),
+                        game.source.game_index + 1
+                    ));
+                }
+            }
             if !game.repairs.is_empty() {
                 flag_repairs(&mut game, (!quiet).then_some(&mut messages), file_name);
             }
@@ -608,6 +684,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 slips,
                 selected,
                 classified,
+                fixed,
+                split_value: None,
+                shape_error: None,
                 line: game.source.first_line,
                 tags: game.tags.len(),
                 hashes,
@@ -622,6 +701,14 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         // game dropped there, on the worker that built it (the CSV writer, which keeps
         // state from game to game, takes it on the calling thread)
         let write = |item: &mut Item| {
+            // the split tag's value and the game's name, read before the game goes
+            let named = match &item.game {
+                Some(g) if encoding.is_some() || split_tag.is_some() => {
+                    item.split_value = split_tag.and_then(|t| g.tags.get(t)).map(str::to_owned);
+                    Some(g.source.game_index + 1)
+                }
+                _ => None,
+            };
             if let Some(game) = &item.game
                 && item.junk
             {
@@ -669,6 +756,29 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                     OutputFormat::Csv => {}
                 }
             }
+            if let Some(e) = encoding {
+                let text = item.rendered.get(..item.rendered_len).unwrap_or(&[]);
+                match e.encode(text) {
+                    Ok(None) => {}
+                    Ok(Some(b)) => {
+                        item.rendered_len = b.len();
+                        item.rendered = b;
+                    }
+                    Err(c) => {
+                        let what = match named {
+                            Some(n) if !item.junk => format!("game {n}"),
+                            _ => "text between games".to_owned(),
+                        };
+                        item.shape_error = Some(format!(
+                            "{}: {what}: {} holds '{c}' (U+{:04X}), which {} cannot hold; write UTF-8, or change the text",
+                            super::render::escape(file_name),
+                            super::shape::where_is(text, c),
+                            u32::from(c),
+                            e.name()
+                        ));
+                    }
+                }
+            }
         };
         let result =
             pipeline::run_in_two_stages(source, a.read.threads(), process, write, |item| {
@@ -710,6 +820,17 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                     counts.add_slips(item.slips);
                     counts.left_out += u64::from(!item.selected);
                     counts.classified += u64::from(item.classified);
+                    fixed += u64::from(item.fixed);
+                }
+                if let Some(e) = item.shape_error {
+                    output_failed = true;
+                    return Err(io::Error::other(e));
+                }
+                if let Some(split) = split.as_mut() {
+                    let bytes = item.rendered.get(..item.rendered_len).unwrap_or(&[]);
+                    let wrote = split.write(!item.junk, item.split_value.as_deref(), bytes);
+                    output_failed |= wrote.is_err();
+                    return wrote;
                 }
                 let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
                     match (csv.as_mut(), item.game.as_ref()) {
@@ -733,16 +854,23 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         progress.finish();
         if let Err(e) = result {
             if output_failed {
-                failure = Some(write_error(output.as_ref(), e)?);
+                failure = Some(match (&split, a.output.as_deref()) {
+                    // the files of --split-by / --split-every, named by -o
+                    (Some(_), Some(pattern)) => CliError::Io(io::Error::new(
+                        e.kind(),
+                        format!("cannot write {}: {e}", super::render::escape(pattern)),
+                    )),
+                    _ => write_error(output.as_ref(), e)?,
+                });
             } else {
                 // what was read is reported, and written below, before the error
-                log.summary(&counts.summary(file))?;
+                log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
                 failure = Some(CliError::from_pipeline(file, e));
             }
             break;
         }
         incomplete |= counts.partial + counts.failed + counts.junk > 0;
-        log.summary(&counts.summary(file))?;
+        log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
     }
     log.flush()?;
     let report = match dedupe {
@@ -765,6 +893,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 g.flush()?;
             }
         }
+        if let Some(s) = split.as_mut() {
+            s.flush()?;
+        }
         out.flush()
     })();
     if let Err(e) = written {
@@ -781,6 +912,12 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     // the output files are put in place only by a run that read every input to its
     // end (or with --partial-output, when an input failed but not the output)
     let keep = !output_failed && (failure.is_none() || a.partial_output);
+    if let Some(s) = split {
+        let n = s.finish(keep, a.partial_output)?;
+        if keep && !a.quiet {
+            eprintln!("kyphu: {n} file{} written", if n == 1 { "" } else { "s" });
+        }
+    }
     for o in [output, games_csv, report].into_iter().flatten() {
         if keep {
             o.commit()?;
@@ -806,6 +943,15 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     })
 }
 
+/// `; N results fixed` for the summary of a file (`--fix-results`), or nothing.
+fn fixed_note(fixed: u64) -> String {
+    match fixed {
+        0 => String::new(),
+        1 => "; 1 result fixed".into(),
+        n => format!("; {n} results fixed"),
+    }
+}
+
 /// An error writing the output, named with it; a closed pipe on standard output ends
 /// the run quietly (returned as the error).
 fn write_error(output: Option<&Output>, e: io::Error) -> Result<CliError, CliError> {
@@ -819,31 +965,86 @@ fn write_error(output: Option<&Output>, e: io::Error) -> Result<CliError, CliErr
     )))
 }
 
+/// The games of a `.zip` input name their entry (`archive.zip:entry`) in messages.
+type Origins = Option<kyphu::archive::zipfile::Origins>;
+
 /// The games of `file` as the pipeline takes them, streamed: a scoresheet CSV
 /// (`--from csv`, a `.csv` name, or a first line that is a scoresheet header), an XQF
 /// file (its `XQ` signature), a DhtmlXQ page (a `[DhtmlXQ` block in its first bytes,
 /// or an `.htm`/`.html` name), else PGN or movetext; a folder: every game file in it,
-/// in name order (`kyphu::archive::formats`).
-pub(super) fn source(
+/// in name order (`kyphu::archive::formats`); a `.zip` (by content: `PK\3\4`): every
+/// game file in it, in name order, and which entry each game came from.
+pub(super) fn source_named(
     read: &ReadArgs,
     from: InputFormat,
     file: &str,
-) -> Result<Box<dyn Iterator<Item = io::Result<Piece>> + Send>, CliError> {
+    games: Option<&Arc<GamesTable>>,
+) -> Result<(kyphu::archive::formats::Pieces, Origins), CliError> {
     use kyphu::archive::formats::{self, Format};
     let options = read.read_options()?;
     if file != "-" && Path::new(file).is_dir() {
-        return formats::folder(Path::new(file), options).map_err(CliError::Input);
+        return formats::folder(Path::new(file), options)
+            .map(|f| (f, None))
+            .map_err(CliError::Input);
     }
     let mut input =
         kyphu::bytes::open_wrapped(file, super::progress::counted).map_err(CliError::Input)?;
     let format = match from {
+        // a zip is read as one, whatever `--from` says of the files in it
+        _ if kyphu::archive::zipfile::is_zip(input.peek(4).map_err(CliError::Input)?) => {
+            Format::Zip
+        }
         InputFormat::Csv => Format::Csv,
         InputFormat::Pgn => Format::Pgn,
         InputFormat::Xqf => Format::Xqf,
         InputFormat::Dhtmlxq => Format::Dhtmlxq,
         InputFormat::Auto => formats::sniff(input.peek(4096).map_err(CliError::Input)?, file),
     };
-    formats::pieces(format, input.reader, file, options).map_err(CliError::Input)
+    match games {
+        Some(table) if format == Format::Csv => {
+            let pieces = kyphu::archive::csv::pieces_with_games(
+                input.reader,
+                options.encoding,
+                Arc::clone(table),
+            )
+            .map_err(|e| CliError::Input(io::Error::new(e.kind(), format!("{file}: {e}"))))?;
+            Ok((Box::new(pieces), None))
+        }
+        Some(_) => Err(CliError::Usage(format!(
+            "--games-csv: expected scoresheet CSV inputs, found {file} read as {format:?}; the per-game table gives tags to scoresheets only"
+        ))),
+        None => formats::pieces_named(format, input.reader, file, options).map_err(CliError::Input),
+    }
+}
+
+/// Reads a per-game table (`--games-csv` on input), at most
+/// [`kyphu::archive::csv::MAX_GAMES_FILE_BYTES`], decoded as any input (a BOM, UTF-8,
+/// else a guessed legacy encoding).
+pub(super) fn read_games_table(file: &str) -> Result<Arc<GamesTable>, CliError> {
+    use kyphu::archive::csv::MAX_GAMES_FILE_BYTES;
+    let named = |e: io::Error| {
+        CliError::Input(io::Error::new(
+            e.kind(),
+            format!("--games-csv: cannot read {file}: {e}"),
+        ))
+    };
+    let input = kyphu::bytes::open(file).map_err(named)?;
+    let mut data = Vec::new();
+    input
+        .reader
+        .take(MAX_GAMES_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut data)
+        .map_err(named)?;
+    if data.len() > MAX_GAMES_FILE_BYTES {
+        return Err(CliError::Input(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "--games-csv: expected a games table of at most {MAX_GAMES_FILE_BYTES} bytes, found a longer {file}"
+            ),
+        )));
+    }
+    let (text, _) = kyphu::text::decode_chunk(&data, None, None);
+    Ok(Arc::new(GamesTable::read(&text)))
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ mod check;
 mod convert;
 mod dedupe;
 mod diff;
+mod index;
 pub mod output;
 mod perft;
 pub mod pipeline;
@@ -14,6 +15,7 @@ mod progress;
 pub mod render;
 mod select;
 mod serve;
+mod shape;
 mod show;
 
 use kyphu::model::diag::Code;
@@ -98,6 +100,16 @@ pub enum Command {
         kyphu serve --port 9000\n  \
         kyphu serve --bind 0.0.0.0       (share it on an office network)")]
     Serve(serve::ServeArgs),
+    /// Index an archive: one record per game (file, byte offset and length, tags, ply
+    /// count, status) as CSV or JSON Lines
+    #[command(
+        after_help = "Exit status: 0 every game read completely, 1 some game partial \
+        or failed (it is still indexed), 2 usage or I/O error.\n\n\
+        Examples:\n  \
+        kyphu index corpus/chess/games.pgn > games.csv\n  \
+        kyphu index --to jsonl corpus/chess/games-latin1.pgn.zst > games.jsonl"
+    )]
+    Index(index::IndexArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -117,7 +129,7 @@ pub struct ReadArgs {
     #[arg(long, default_value = "auto", help = lang_help())]
     pub lang: String,
     /// Text encoding: auto (BOM, UTF-8, else a guess per game) or a label such as
-    /// windows-1252, windows-1258, gbk, big5
+    /// windows-1252, windows-1258, gbk, big5, or the Vietnamese vni, tcvn3, viscii, viqr
     #[arg(long, default_value = "auto")]
     pub encoding: String,
     /// Threads that parse, replay and write (0: one per core; at most 256); output
@@ -172,7 +184,9 @@ pub(crate) fn language_codes() -> String {
 fn notation_help() -> String {
     format!(
         "Notation of xiangqi moves: auto (inferred per game from the whole main line) or \
-         {}. Chess moves are read in every style (SAN, long algebraic, UCI) without it",
+         {}. Chess moves are read in every style (SAN, long algebraic, UCI) without it; \
+         descriptive reads chess moves as descriptive notation (P-K4, P4R), which is \
+         otherwise told from the content",
         notation_names(", ")
     )
 }
@@ -262,9 +276,9 @@ impl ReadArgs {
         let mut options = ReadOptions::default();
         if self.encoding != "auto" {
             options.encoding = Some(
-                encoding_rs::Encoding::for_label(self.encoding.as_bytes()).ok_or_else(|| {
+                kyphu::text::TextEncoding::for_label(&self.encoding).ok_or_else(|| {
                     CliError::Usage(format!(
-                        "unknown encoding `{}`; expected auto or a label such as utf-8, windows-1252, windows-1258, windows-1256, gbk, big5",
+                        "unknown encoding `{}`; expected auto or a label such as utf-8, windows-1252, windows-1258, windows-1256, gbk, big5, vni, tcvn3, viscii, viqr",
                         self.encoding
                     ))
                 })?,
@@ -284,7 +298,8 @@ impl ReadArgs {
     fn notation(&self) -> Result<Option<Dialect>, CliError> {
         let name = self.notation.trim().to_ascii_lowercase();
         match name.as_str() {
-            "auto" => Ok(None),
+            // chess descriptive notation: `descriptive()`
+            "auto" | "descriptive" => Ok(None),
             "san" | "lan" | "uci" | "fide" | "figurine" => Err(CliError::Usage(format!(
                 "--notation {name}: chess moves are read in every style without it; --notation names a xiangqi notation (auto, {})",
                 notation_names(", ")
@@ -312,7 +327,13 @@ impl ReadArgs {
             },
             go_on: false,
             repair: false,
+            descriptive: self.descriptive(),
         })
+    }
+
+    /// `--notation descriptive`: chess moves read as descriptive notation (`P-K4`).
+    fn descriptive(&self) -> bool {
+        self.notation.trim().eq_ignore_ascii_case("descriptive")
     }
 
     /// Opens `file` and streams its raw games (junk items included), numbered, in the
@@ -630,6 +651,7 @@ pub fn run(args: Args) -> ExitCode {
         Command::Show(a) => show::run(&a),
         Command::Perft(a) => perft::run(&a),
         Command::Serve(a) => serve::run(&a),
+        Command::Index(a) => index::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -281,6 +281,67 @@ impl Drop for Output {
     }
 }
 
+/// An output whose file is closed while it waits to be written again or put in place
+/// (`convert --split-by` keeps one a file): its temporary file stays, listed for the
+/// signal handler, and is removed when it is dropped, as an [`Output`]'s is.
+#[derive(Debug)]
+pub struct Parked {
+    name: String,
+    /// The temporary file written and the file it replaces (`None` once resumed).
+    replace: Option<(PathBuf, PathBuf)>,
+}
+
+impl Output {
+    /// Closes the file, keeping what was written in the temporary file; an output
+    /// written directly cannot be closed: given back.
+    pub fn park(mut self) -> Result<Parked, Output> {
+        match self.replace.take() {
+            Some(replace) => Ok(Parked {
+                name: std::mem::take(&mut self.name),
+                replace: Some(replace),
+            }),
+            None => Err(self),
+        }
+    }
+}
+
+impl Parked {
+    /// Opens the temporary file again, to write on at its end.
+    pub fn resume(mut self) -> Result<Output, CliError> {
+        let Some((temp, path)) = self.replace.take() else {
+            return Err(CliError::Usage(format!("{}: already resumed", self.name)));
+        };
+        match OpenOptions::new().append(true).open(&temp) {
+            Ok(file) => Ok(Output {
+                name: std::mem::take(&mut self.name),
+                file,
+                replace: Some((temp, path)),
+            }),
+            Err(e) => {
+                self.replace = Some((temp, path));
+                Err(CliError::Io(io::Error::new(
+                    e.kind(),
+                    format!("cannot write {}: {e}", self.name),
+                )))
+            }
+        }
+    }
+
+    /// The name as given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Drop for Parked {
+    fn drop(&mut self) {
+        if let Some((temp, _)) = self.replace.take() {
+            let _ = fs::remove_file(&temp);
+            temps().retain(|t| *t != temp);
+        }
+    }
+}
+
 /// Refuses an output that is one of the inputs (`-` is standard input) or is the
 /// same file as another output, before anything is opened. `stdout` is the output
 /// when no file is named (compared when it is a regular file: `>> input.pgn`).

@@ -36,6 +36,10 @@ pub struct Located<'a> {
     /// The position before the move, when the move is on the main line.
     pub fen: Option<String>,
     pub candidates: &'a [String],
+    /// Where in a scoresheet CSV (`row 7, column "Đen" (Black)`), for a game read
+    /// from one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<String>,
     #[serde(skip)]
     source_line: Option<String>,
     #[serde(skip)]
@@ -291,6 +295,7 @@ impl<'a> Located<'a> {
             side,
             fen,
             candidates: &d.candidates,
+            cell: d.span.and_then(|s| game.source.sheet.as_ref()?.describe(s)),
             source_line,
             caret,
         }
@@ -332,6 +337,14 @@ impl<'a> Located<'a> {
             out.push_str(side);
         }
         out.push_str(")\n");
+        if let Some(cell) = &self.cell {
+            pad(out);
+            out.push_str(" = ");
+            out.push_str(&escape(self.file));
+            out.push_str(": ");
+            out.push_str(&escape(cell));
+            out.push('\n');
+        }
         if let (Some(l), Some(src), Some((col, width))) =
             (self.line, self.source_line.as_deref(), self.caret)
         {

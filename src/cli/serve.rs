@@ -93,7 +93,47 @@ struct App {
     jobs: Semaphore,
 }
 
+/// The allocator options a server runs with (see [`allocator_for_a_server`]).
+pub const ALLOCATOR_OPTIONS: &[(&str, &str)] = &[
+    ("MIMALLOC_PURGE_DELAY", "0"),
+    ("MIMALLOC_ARENA_EAGER_COMMIT", "0"),
+];
+
+/// mimalloc, the binary's allocator, keeps the pages a thread frees for a while and
+/// commits its arenas whole: right for a batch run, but a server whose requests are
+/// read on one thread and worked on another then holds about twice what it uses (two
+/// 8 MB requests at once: 127 MB at the peak instead of 57 MB). Its options are read
+/// from the environment when the process starts, so `serve` executes itself again,
+/// once, with them set. A user who sets either option keeps theirs.
+#[cfg(unix)]
+fn allocator_for_a_server() {
+    use std::os::unix::process::CommandExt;
+    if ALLOCATOR_OPTIONS
+        .iter()
+        .any(|(name, _)| std::env::var_os(name).is_some())
+    {
+        return;
+    }
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let mut again = std::process::Command::new(exe);
+    again.args(std::env::args_os().skip(1));
+    for (name, value) in ALLOCATOR_OPTIONS {
+        again.env(name, value);
+    }
+    // `exec` returns only when it failed: the server then runs as it is
+    let e = again.exec();
+    eprintln!(
+        "kyphu: note: cannot restart with the server's allocator options ({e}); serving anyway"
+    );
+}
+
+#[cfg(not(unix))]
+fn allocator_for_a_server() {}
+
 pub fn run(a: &ServeArgs) -> Result<ExitCode, CliError> {
+    allocator_for_a_server();
     let jobs = a.jobs.max(1);
     let ip = a.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     let runtime = tokio::runtime::Builder::new_multi_thread()

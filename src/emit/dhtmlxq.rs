@@ -69,11 +69,19 @@ fn iccs(mv: &AnyMove) -> String {
     }
 }
 
+/// Writes `[DhtmlXQ_name]value[/DhtmlXQ_name]`. The format has no escapes: a value
+/// that holds a bracket before `DhtmlXQ` (`[/DhtmlXQ]` in a title) would end the tag or
+/// the block where a reader looks, so such a value's `[` is written as the full-width
+/// `［` (the block then reads back as one game with that value).
 fn tag(out: &mut String, name: &str, value: &str) {
     out.push_str("[DhtmlXQ_");
     out.push_str(name);
     out.push(']');
-    out.push_str(value);
+    if value.to_ascii_lowercase().contains("dhtmlxq") && value.contains('[') {
+        out.push_str(&value.replace('[', "［"));
+    } else {
+        out.push_str(value);
+    }
     out.push_str("[/DhtmlXQ_");
     out.push_str(name);
     out.push_str("]\n");

@@ -83,6 +83,42 @@ impl Default for MoveStyle {
     }
 }
 
+/// How chess moves are written (`convert --out-notation`, issue 28): SAN in the
+/// [`MoveStyle`]'s style, long algebraic (`Ng1-f3`, `e4xd5`, `O-O`, `e7-e8=Q`, with
+/// the style's piece letters and check marks) or UCI (`g1f3`, `e7e8q`; a null move
+/// `0000`). Xiangqi moves are written in their [`XiangqiNotation`] for SAN and long
+/// algebraic, in ICCS for UCI.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum ChessMoves {
+    #[default]
+    San,
+    Long,
+    Uci,
+}
+
+/// Appends `mv` as `form` writes it and plays it on `board`: SAN as
+/// [`WriteMoves::write_and_play`] writes it, long algebraic, or the coordinates
+/// ([`WriteMoves::write_coords`]) for UCI.
+pub fn write_and_play_as(
+    board: &mut Board,
+    out: &mut String,
+    mv: &AnyMove,
+    style: &MoveStyle,
+    form: ChessMoves,
+) {
+    match (form, &mut *board, mv) {
+        (ChessMoves::Long, Board::Chess(p), AnyMove::Chess(m)) => {
+            crate::notation::chess::write_long(out, p, m, &style.chess);
+            board.play(mv);
+        }
+        (ChessMoves::Uci, _, _) => {
+            board.write_coords(out, mv);
+            board.play(mv);
+        }
+        _ => board.write_and_play(out, mv, style),
+    }
+}
+
 /// How xiangqi moves are written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]

@@ -222,6 +222,32 @@ pub enum Code {
     SwappedMoves,
     /// A legal move the rest of the game does not replay after: another is assumed.
     SuspectMove,
+    /// Tag values or comments decoded twice (UTF-8 read as windows-1252: `MÃ¼ller`)
+    /// were repaired (issue 28).
+    MojibakeRepaired,
+    /// An entry of a zip archive that is not read (encrypted, a zip bomb, corrupt, a
+    /// zip inside it, an unread compression method; a warning for a file that is not a
+    /// game file), named `archive.zip:entry`.
+    ArchiveEntryNotRead,
+    /// The final position is checkmate and the result says otherwise (a warning), or
+    /// is `*` (a note).
+    CheckmateResult,
+    /// The final position is stalemate and the result is decisive (a warning), or `*`.
+    StalemateResult,
+    /// The final position is dead (neither side has mating material) and the result
+    /// is decisive.
+    DeadPositionResult,
+    /// A position occurred for the third time: a draw could be claimed (FIDE 9.2).
+    RepetitionClaim,
+    /// Fifty moves by each side without a capture or pawn move: a draw could be
+    /// claimed (FIDE 9.3); seventy-five with a decisive result is a warning (9.6.2).
+    FiftyMoveClaim,
+    /// Xiangqi: the side to move has no legal move, so it has lost (Art. 7.b), and the
+    /// result says otherwise (a warning) or is `*` (a note).
+    XqNoLegalMove,
+    /// Xiangqi: a side chases the same piece with every move of a repeated stretch
+    /// (Art. 23: perpetual chase).
+    XqPerpetualChase,
 }
 
 impl Code {
@@ -293,6 +319,15 @@ impl Code {
         Code::MissingMove,
         Code::SwappedMoves,
         Code::SuspectMove,
+        Code::MojibakeRepaired,
+        Code::ArchiveEntryNotRead,
+        Code::CheckmateResult,
+        Code::StalemateResult,
+        Code::DeadPositionResult,
+        Code::RepetitionClaim,
+        Code::FiftyMoveClaim,
+        Code::XqNoLegalMove,
+        Code::XqPerpetualChase,
     ];
 
     /// Its stable kebab-case name, as JSON and the messages show it.
@@ -364,6 +399,15 @@ impl Code {
             Code::MissingMove => "missing-move",
             Code::SwappedMoves => "swapped-moves",
             Code::SuspectMove => "suspect-move",
+            Code::MojibakeRepaired => "mojibake-repaired",
+            Code::ArchiveEntryNotRead => "archive-entry-not-read",
+            Code::CheckmateResult => "checkmate-result",
+            Code::StalemateResult => "stalemate-result",
+            Code::DeadPositionResult => "dead-position-result",
+            Code::RepetitionClaim => "repetition-claim",
+            Code::FiftyMoveClaim => "fifty-move-claim",
+            Code::XqNoLegalMove => "xq-no-legal-move",
+            Code::XqPerpetualChase => "xq-perpetual-chase",
         }
     }
 

@@ -467,58 +467,18 @@ fn release(moves: &mut Vec<MoveNode>, stack: &mut Vec<Line>) {
             stack.append(&mut extras.variations);
         }
     }
-    keep_spare(std::mem::take(moves));
-}
-
-/// The most moves a spare vector of nodes ([`SPARE_NODES`]) may have room for (24 KB):
-/// a game keeps the spare it was built in while it lives.
-const SPARE_MAX: usize = 512;
-
-thread_local! {
-    /// An empty vector of move nodes kept from a line that was dropped, for the next
-    /// line built on this thread ([`Line::with_room`]). Each game's nodes are written
-    /// afresh, and the allocator hands out a freed block again only once it has gone
-    /// round the rest of its page: a new block misses the first-level cache where the
-    /// vector of the game dropped just before is still in it (figures in
-    /// `docs/performance.md`, "Stage fences"). One per thread.
-    static SPARE_NODES: std::cell::Cell<Vec<MoveNode>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// Keeps `moves` (emptied) as the thread's spare if it has more room than the spare
-/// (at most [`SPARE_MAX`] moves); drops it otherwise.
-fn keep_spare(moves: Vec<MoveNode>) {
-    let room = moves.capacity();
-    if room == 0 || room > SPARE_MAX || !moves.is_empty() {
-        return;
-    }
-    // `try_with`: a line dropped while the thread's locals are torn down is freed
-    let _ = SPARE_NODES.try_with(|spare| {
-        let kept = spare.take();
-        spare.set(if kept.capacity() < room { moves } else { kept });
-    });
+    super::spare::keep(std::mem::take(moves));
 }
 
 impl Line {
-    /// An empty line with room for `moves` moves, in the thread's spare vector when it
-    /// has that room, so that the nodes are written into memory the processor has
-    /// touched lately (see [`SPARE_NODES`]).
+    /// An empty line with room for `moves` moves (in the vector of a line dropped
+    /// lately on this thread when it has that room: a speed trick fenced in
+    /// `model/spare.rs`).
     #[inline(never)]
     pub fn with_room(moves: usize) -> Line {
-        let spare = SPARE_NODES
-            .try_with(|spare| {
-                let kept = spare.take();
-                if kept.capacity() >= moves {
-                    Some(kept)
-                } else {
-                    spare.set(kept);
-                    None
-                }
-            })
-            .ok()
-            .flatten();
         Line {
             comments: Vec::new(),
-            moves: spare.unwrap_or_else(|| Vec::with_capacity(moves)),
+            moves: super::spare::take(moves).unwrap_or_else(|| Vec::with_capacity(moves)),
         }
     }
 }
@@ -539,6 +499,86 @@ pub struct Source {
     pub text: String,
     /// The encoding the file was decoded from (`UTF-8`, `windows-1252`, …).
     pub encoding: Option<&'static str>,
+    /// For a game read from a scoresheet CSV, the cell each span of `text` came from
+    /// (`text` is synthesized from the cells), so that a diagnostic can name the
+    /// sheet's row and column.
+    pub sheet: Option<Arc<SheetCells>>,
+}
+
+/// The cells of a scoresheet CSV copied into a game's synthesized text (`archive::csv`),
+/// each with its spreadsheet row and column.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SheetCells {
+    /// The header cells of the moves file, as written.
+    pub headers: Arc<[String]>,
+    /// The header cells of the games file (`--games-csv`), when one was read.
+    pub games_headers: Arc<[String]>,
+    /// Every cell copied into the text, in text order.
+    pub cells: Vec<SheetCell>,
+}
+
+/// One cell of a scoresheet CSV in a game's synthesized text.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SheetCell {
+    /// Its span in [`Source::text`].
+    pub span: Span,
+    /// The 1-based row of the sheet as a spreadsheet shows it (the header is row 1 when
+    /// it is the file's first line; a quoted cell over several lines is one row).
+    pub row: u64,
+    /// The 0-based field (column) index.
+    pub field: u32,
+    /// What kyphu read the column as (`White`, `Black`, `Move`, `Notes`, …), when the
+    /// header named a known column.
+    pub role: Option<&'static str>,
+    /// The cell is from the games file, not the moves file.
+    pub games_file: bool,
+}
+
+impl SheetCells {
+    /// The cell that `span` starts in.
+    pub fn cell_at(&self, span: Span) -> Option<&SheetCell> {
+        let i = self.cells.partition_point(|c| c.span.end < span.start);
+        self.cells[i..]
+            .iter()
+            .take_while(|c| c.span.start <= span.start)
+            .find(|c| c.span.start <= span.start && span.start <= c.span.end)
+    }
+
+    /// Where `span` is in the sheet, as an arbiter reads it: `row 7, column "Đen"
+    /// (Black)`; the games file's cells say so (`games file row 2, column "Event"`).
+    pub fn describe(&self, span: Span) -> Option<String> {
+        let c = self.cell_at(span)?;
+        let headers = if c.games_file {
+            &self.games_headers
+        } else {
+            &self.headers
+        };
+        let mut out = String::new();
+        if c.games_file {
+            out.push_str("games file ");
+        }
+        out.push_str("row ");
+        out.push_str(&c.row.to_string());
+        out.push_str(", column ");
+        match headers.get(c.field as usize).filter(|h| !h.is_empty()) {
+            Some(name) => {
+                out.push('"');
+                out.push_str(name);
+                out.push('"');
+            }
+            None => out.push_str(&(c.field + 1).to_string()),
+        }
+        if let Some(role) = c.role
+            && !headers
+                .get(c.field as usize)
+                .is_some_and(|h| h.eq_ignore_ascii_case(role))
+        {
+            out.push_str(" (");
+            out.push_str(role);
+            out.push(')');
+        }
+        Some(out)
+    }
 }
 
 /// What a pass over the moves of a game's main line finds ([`Game::main_line`]), for

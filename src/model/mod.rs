@@ -4,3 +4,4 @@
 pub mod board;
 pub mod diag;
 pub mod game;
+mod spare;

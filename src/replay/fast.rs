@@ -41,7 +41,9 @@ pub(super) enum MainReading<'a> {
 pub(super) trait ReadMain {
     /// The syntax of the `i`-th main-line move (at `span`, its bytes `bytes`): read
     /// ahead, read now into `scratch` ([`san::SanSyntax::blank`] on entry), or left
-    /// to the walk; `None` when the walk is to stop (its line is thrown away).
+    /// to the walk (what a way that reads nothing itself keeps); `None` when the walk
+    /// is to stop (its line is thrown away).
+    #[inline(always)]
     fn read<'s>(
         &'s mut self,
         i: usize,
@@ -49,7 +51,10 @@ pub(super) trait ReadMain {
         span: Span,
         bytes: &[u8],
         scratch: &mut san::SanSyntax,
-    ) -> Option<MoveSyntax<'s>>;
+    ) -> Option<MoveSyntax<'s>> {
+        let _ = (i, raw, span, bytes, scratch);
+        Some(MoveSyntax::Parse)
+    }
 
     /// The walk stopped at a main-line move whose elements after it are `rest`.
     fn stopped(&mut self, raw: &RawGame, rest: std::slice::Iter<'_, Element>) {
@@ -79,19 +84,7 @@ pub(super) enum MoveSyntax<'s> {
 /// Every main-line move parsed by the walk.
 pub(super) struct ParseEach;
 
-impl ReadMain for ParseEach {
-    #[inline(always)]
-    fn read<'s>(
-        &'s mut self,
-        _: usize,
-        _: &RawGame,
-        _: Span,
-        _: &[u8],
-        _: &mut san::SanSyntax,
-    ) -> Option<MoveSyntax<'s>> {
-        Some(MoveSyntax::Parse)
-    }
-}
+impl ReadMain for ParseEach {}
 
 impl ReadMain for ReadAhead<'_> {
     #[inline(always)]

@@ -12,6 +12,7 @@ use crate::model::diag::Code;
 use std::sync::Arc;
 
 pub mod diff;
+pub mod ending;
 pub mod repair;
 pub mod suggest;
 pub mod xiangqi_rules;
@@ -71,6 +72,10 @@ pub struct ReplayOptions {
     /// With `go_on`: the assumptions are warnings, the game repaired (`convert
     /// --repair`), not errors.
     pub repair: bool,
+    /// Read chess moves as descriptive notation (`P-K4`, `P4R`: `--notation
+    /// descriptive`), in the language that replays furthest; without it descriptive
+    /// notation is told from the content where the SAN reading stops.
+    pub descriptive: bool,
 }
 
 /// How move tokens are read: a chess piece-letter table or a xiangqi dialect.
@@ -78,11 +83,17 @@ pub struct ReplayOptions {
 enum Reader {
     Chess(&'static PieceTable),
     Xiangqi(xq_notation::Dialect),
+    /// Descriptive notation (`P-K4`, `P4R`), read only where the SAN reading stops or
+    /// `--notation descriptive` names it ([`text`]).
+    Descriptive(&'static san::descriptive::Descriptive),
 }
 
 /// Replays `raw` into a [`Game`], with all diagnostics of reading and replay.
 pub fn replay(raw: RawGame, options: &ReplayOptions) -> Game {
-    replay_with(raw, options, true)
+    let mut game = replay_with(raw, options, true);
+    // tags and comments decoded twice (issue 28): a warning when repaired
+    crate::text::mojibake::repair_game(&mut game);
+    game
 }
 
 /// [`replay`]; with `one_pass` off, a game whose letters name its table (Chinese,
@@ -160,6 +171,11 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
     }
     let mut reading = MainReading::Parse;
     let reader = match &start {
+        Board::Chess(p) if options.descriptive => {
+            let table = text::choose_descriptive(&raw, p);
+            diagnostics.extend(text::descriptive_note(table));
+            Reader::Descriptive(table)
+        }
         Board::Chess(p) => {
             let (table, r) = choose_table(&raw, p, options, one_pass, &mut diagnostics);
             reading = r;
@@ -185,8 +201,11 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
     };
     let walk_from = diagnostics.len();
     // the diagnostics before the walk, for a walk again under a repair plan
-    let before_walk = (options.go_on && !options.keep_illegal && matches!(start, Board::Chess(_)))
-        .then(|| diagnostics.clone());
+    let before_walk = (options.go_on
+        && !options.keep_illegal
+        && !options.descriptive
+        && matches!(start, Board::Chess(_)))
+    .then(|| diagnostics.clone());
     let (mut line, mut unparsed, mut end) = walk_reading(
         &raw,
         start,
@@ -233,8 +252,10 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
                     | Code::NotationUnknown
             )
         });
-        if let Reader::Chess(table) = re.reader {
-            diagnostics.extend(language_note(table));
+        match re.reader {
+            Reader::Chess(table) => diagnostics.extend(language_note(table)),
+            Reader::Descriptive(table) => diagnostics.extend(text::descriptive_note(table)),
+            Reader::Xiangqi(_) => {}
         }
         diagnostics.retain(|d| {
             d.code != Code::UnclosedVariation
@@ -299,6 +320,16 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         // text the reader kept without reading it (a game over a budget): verbatim
         game.unparsed = Some(raw.text.trim().to_owned());
     }
+    if game.unparsed.is_none() && !raw.junk {
+        // the result against the final position, and the claims (issue 27)
+        ending::check(
+            &game,
+            &end,
+            &raw.text,
+            raw.result.map(|(_, s)| s),
+            &mut diagnostics,
+        );
+    }
     game.record_end(end);
     diagnostics.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
     game.diagnostics = diagnostics;
@@ -324,6 +355,7 @@ fn source(raw: RawGame, options: &ReplayOptions) -> Source {
         byte_end: raw.byte_end,
         first_line: raw.first_line,
         encoding: Some(raw.decoding.encoding.name()),
+        sheet: raw.sheet,
         text: raw.text,
     }
 }
@@ -531,7 +563,7 @@ mod tests {
             byte_end: text.len() as u64,
             first_line: 1,
             decoding: crate::text::DecodeReport {
-                encoding: encoding_rs::UTF_8,
+                encoding: encoding_rs::UTF_8.into(),
                 source: crate::text::EncodingSource::Utf8,
                 had_replacements: false,
             },
@@ -541,6 +573,7 @@ mod tests {
             )],
             move_letters: None,
             counts: None,
+            sheet: None,
         };
         let g = replay(raw, &ReplayOptions::default());
         assert_eq!(g.unparsed.as_deref(), Some(text.trim()));

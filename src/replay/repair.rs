@@ -26,7 +26,7 @@
 use std::collections::{BinaryHeap, HashMap};
 
 use crate::{
-    chess::{Move, Position},
+    chess::{Move, Position, Role},
     notation::chess::{PieceTable, ResolveError, SanSyntax, parse, resolve, resolve_play},
     replay::suggest::closeness,
 };
@@ -97,6 +97,10 @@ const SUSPECT_DISTANCE: f32 = 1.5;
 const MAX_DISTANCE: f32 = 3.0;
 /// The closest replacements tried per cell.
 const REPLACEMENTS: usize = 10;
+/// The least a change in the look-back costs: a suspected cell replaced by a move
+/// of the least distance (a case slip, another table's letter), the prior's most
+/// favourable reading taken off. A swap there costs more ([`SWAP`]).
+const LOOK_BACK_LEAST: f32 = SUSPECT + REPLACE + 0.3 - WINS * MATERIAL_CAP;
 /// How far back from a failure a legal cell is suspected.
 const LOOK_BACK: usize = 10;
 /// A reading whose piece its side moves on within this many plies …
@@ -106,6 +110,88 @@ const MOVES_ON: f32 = 0.25;
 /// Partial plans expanded at most, and cells read at most, per game.
 const MAX_EXPANSIONS: usize = 3000;
 const MAX_READS: usize = 1_500_000;
+/// What each pawn's worth of material a reading seems to give away costs (at a glance:
+/// the piece moved left where the opponent takes it for less), up to [`MATERIAL_CAP`]
+/// pawns: players seldom blunder, so a reading that hangs a piece is less likely.
+const LOSES: f32 = 0.06;
+/// What each pawn's worth a reading seems to win takes off (a capture the opponent
+/// cannot answer in kind, a recapture).
+const WINS: f32 = 0.03;
+const MATERIAL_CAP: f32 = 5.0;
+/// A reading that takes back on the square the opponent has just taken on.
+const RECAPTURE: f32 = 0.3;
+/// A later cell's mark that disagrees with the position a reading leads to (see
+/// `marks_disagree`), within this many plies of the reading.
+const MARK: f32 = 0.1;
+const MARKS_PLIES: usize = 12;
+/// A reading that does not give check where the cell has a check mark (`+`, `#`).
+const CHECK_MARK: f32 = 0.3;
+
+/// A piece's worth in pawns (the king's is not at stake in a capture).
+fn worth(role: Role) -> f32 {
+    match role {
+        Role::Pawn => 1.0,
+        Role::Knight | Role::Bishop => 3.0,
+        Role::Rook => 5.0,
+        Role::Queen => 9.0,
+        Role::King => 0.0,
+    }
+}
+
+/// What a move wins at a glance, in pawns (negative: what it loses): what it takes
+/// (and a promotion's gain), less what the opponent can then win on its square (the
+/// piece moved, taken for nothing or by a lesser piece). No deeper look: a tie-breaker
+/// among readings the rest of the sheet replays after equally, not an engine.
+fn material(pos: &Position, mv: &Move, after: &Position) -> f32 {
+    let gain = mv.capture().map_or(0.0, worth) + mv.promotion().map_or(0.0, |r| worth(r) - 1.0);
+    let us = pos.turn();
+    let them = us.other();
+    let to = mv.to();
+    let occupied = after.occupied();
+    let attackers = after.attackers_to(to, them, occupied);
+    let moved = after.role_at(to).map_or(0.0, worth);
+    let risk = if attackers.is_empty() || moved == 0.0 {
+        0.0
+    } else if !after.attackers_to(to, us, occupied).any() {
+        moved
+    } else {
+        // defended: the least attacker takes, and is taken back (a king cannot take a
+        // defended piece)
+        let least = attackers
+            .filter_map(|sq| after.role_at(sq))
+            .filter(|r| *r != Role::King)
+            .map(worth)
+            .fold(f32::INFINITY, f32::min);
+        (moved - least).max(0.0)
+    };
+    gain - risk
+}
+
+/// What a reading's likelihood as a chess move adds to its cost: [`material`] (a
+/// blunder is unlikely), and a check mark written on a cell whose reading gives no
+/// check ([`CHECK_MARK`]).
+fn prior(pos: &Position, mv: &Move, cell: &str) -> f32 {
+    let mut after = pos.clone();
+    after.play_unchecked(mv);
+    let net = material(pos, mv, &after).clamp(-MATERIAL_CAP, MATERIAL_CAP);
+    let mut cost = if net < 0.0 { -net * LOSES } else { -net * WINS };
+    if check_marked(cell) && !after.is_check() {
+        cost += CHECK_MARK;
+    }
+    cost
+}
+
+/// Whether a cell is written with a check or mate mark (annotation glyphs aside).
+fn check_marked(cell: &str) -> bool {
+    cell.trim()
+        .trim_end_matches(['!', '?'])
+        .ends_with(['+', '#', '†', '‡'])
+}
+
+/// Whether a cell is written with a capture mark.
+fn capture_marked(cell: &str) -> bool {
+    cell.contains(['x', ':', '×'])
+}
 
 /// Whether a cell is written as illegible: `?` or `??` alone.
 pub fn is_illegible(cell: &str) -> bool {
@@ -118,6 +204,9 @@ struct Search<'a> {
     syntax: Vec<Option<SanSyntax>>,
     table: &'static PieceTable,
     reads: usize,
+    /// Some cell has a check mark: the writer marks checks, so a check not marked
+    /// counts against a reading too.
+    marks_checks: bool,
 }
 
 #[derive(Clone)]
@@ -143,8 +232,9 @@ impl Node {
     }
 }
 
-/// Entries of the search's heap: the lowest priority first (ties: the furthest read).
-struct Queued(u32, usize, usize);
+/// Entries of the search's heap: the lowest priority first (ties: the furthest read);
+/// the node, and whether the entry is its look-back ([`Search::expand_back`]).
+struct Queued(u32, usize, usize, bool);
 
 impl PartialEq for Queued {
     fn eq(&self, o: &Queued) -> bool {
@@ -182,20 +272,27 @@ impl Search<'_> {
     /// The position before cell `j` under `steps` (all before `j`, or a missing move
     /// at `j` not applied).
     fn before(&mut self, j: usize, steps: &[Step]) -> Option<Position> {
+        self.before_last(j, steps).map(|(pos, _)| pos)
+    }
+
+    /// [`Self::before`], with the last move played to reach it.
+    fn before_last(&mut self, j: usize, steps: &[Step]) -> Option<(Position, Option<Move>)> {
         let mut pos = self.start.clone();
+        let mut last = None;
         let mut k = 0;
         for i in 0..j {
             let mut replaced = false;
             while let Some(s) = steps.get(k).filter(|s| s.cell == i) {
                 pos.play_unchecked(&s.mv);
+                last = Some(s.mv);
                 replaced |= s.kind != ChangeKind::Missing;
                 k += 1;
             }
             if !replaced {
-                self.read(&mut pos, i)?;
+                last = self.read(&mut pos, i)?;
             }
         }
-        Some(pos)
+        Some((pos, last))
     }
 
     /// The replacements of cell `i` on `pos`, with their costs: the closest legal moves
@@ -206,7 +303,7 @@ impl Search<'_> {
             return pos
                 .legal_moves()
                 .into_iter()
-                .map(|m| (m, ILLEGIBLE))
+                .map(|m| (m, ILLEGIBLE + prior(pos, &m, cell)))
                 .collect();
         }
         let Some(mut scored) = closeness(pos, cell, self.table) else {
@@ -234,21 +331,33 @@ impl Search<'_> {
             .into_iter()
             .filter(|s| s.distance <= MAX_DISTANCE)
             .take(REPLACEMENTS)
-            .map(|s| (s.mv, REPLACE + s.distance))
+            .map(|s| (s.mv, REPLACE + s.distance + prior(pos, &s.mv, cell)))
             .collect()
     }
 
     /// The plans one change away from `node`, stopped at its cell `node.next`: a change
-    /// there, or at one of the few cells before it that read (since its last change).
+    /// there ([`Self::expand_back`] tries the cells before it).
     fn expand(&mut self, node: &Node, out: &mut Vec<Node>) {
+        self.changes_at(node, &node.pos, node.next, 0.0, out);
+    }
+
+    /// The plans one change away from `node` at one of the few cells before its cell
+    /// `node.next` that read (since its last change): a slip that showed only later.
+    /// Each costs at least [`LOOK_BACK_LEAST`] more than `node`.
+    fn expand_back(&mut self, node: &Node, out: &mut Vec<Node>) {
         let i = node.next;
-        self.changes_at(node, &node.pos, i, 0.0, out);
         let floor = node.changes.last().map_or(0, |s| s.cell + 1);
-        for j in i.saturating_sub(LOOK_BACK).max(floor)..i {
-            let Some(pos) = self.before(j, &node.changes) else {
-                continue;
-            };
+        let lo = i.saturating_sub(LOOK_BACK).max(floor);
+        // the cells from `lo` to `i` read as written (no change since `floor`): the
+        // position before each is the one before `lo` read on, one replay for all
+        let Some(mut pos) = self.before(lo, &node.changes) else {
+            return;
+        };
+        for j in lo..i {
             self.changes_at(node, &pos, j, SUSPECT, out);
+            if self.read(&mut pos, j).is_none() {
+                break;
+            }
         }
     }
 
@@ -311,7 +420,7 @@ impl Search<'_> {
             let mut p = pos.clone();
             p.play_unchecked(&mv);
             if self.read(&mut p, i).is_some() {
-                let cost = MISSING + extra / 2.0;
+                let cost = MISSING + extra / 2.0 + prior(pos, &mv, "");
                 out.push(grow(
                     self,
                     &[base(ChangeKind::Missing, mv, cost)],
@@ -343,18 +452,40 @@ impl Search<'_> {
         }
     }
 
+    /// What the marks of cell `i`, read as `mv` into `after`, cost the reading that led
+    /// there: a check mark where the move gives no check, a check not marked by a
+    /// writer who marks checks, a capture mark on a move that takes nothing
+    /// ([`MARK`] each). A cell's marks are the writer's own record of the position: a
+    /// reading of an earlier slip under which they hold is likelier.
+    fn marks_disagree(&self, i: usize, mv: Option<Move>, after: &Position) -> f32 {
+        let Some(mv) = mv else { return 0.0 };
+        let cell = self.cells.get(i).copied().unwrap_or("");
+        let checked = check_marked(cell);
+        let mut cost = 0.0;
+        if checked != after.is_check() && (checked || self.marks_checks) {
+            cost += MARK;
+        }
+        if capture_marked(cell) && !mv.is_capture() {
+            cost += MARK;
+        }
+        cost
+    }
+
     /// Scores every alternative of change `k` of `best` (the rest of the plan kept where
     /// it still applies): its candidates, confidence and whether to look at it.
-    fn weigh(&mut self, best: &[Step], k: usize) -> Change {
+    fn weigh(&mut self, best: &[Step], k: usize, budget: Budget) -> Change {
         let step = best[k];
         let n = self.cells.len();
-        let pos = self.before(step.cell, &best[..k]);
+        let (pos, last) = match self.before_last(step.cell, &best[..k]) {
+            Some((pos, last)) => (Some(pos), last),
+            None => (None, None),
+        };
         let mut alternatives: Vec<(Move, f32)> = Vec::new();
         if let Some(pos) = &pos {
             match step.kind {
                 ChangeKind::Missing => {
                     for mv in pos.legal_moves() {
-                        alternatives.push((mv, MISSING));
+                        alternatives.push((mv, MISSING + prior(pos, &mv, "")));
                     }
                 }
                 ChangeKind::Swapped => {}
@@ -375,7 +506,7 @@ impl Search<'_> {
         let mut scored: Vec<(Move, f32)> = Vec::with_capacity(alternatives.len());
         for (mv, cost) in alternatives {
             let Some(mut p) = pos.clone() else { break };
-            let total = if self.reads > MAX_READS && mv != step.mv {
+            let total = if self.reads > budget.reads && mv != step.mv {
                 continue;
             } else {
                 p.play_unchecked(&mv);
@@ -399,6 +530,14 @@ impl Search<'_> {
                     next = step.cell;
                 }
                 let mut total = cost;
+                // a recapture on the square the opponent just took on: the likeliest
+                // of replies (a swap keeps its own moves)
+                if step.kind != ChangeKind::Swapped
+                    && mv.is_capture()
+                    && last.is_some_and(|l| l.is_capture() && l.to() == mv.to())
+                {
+                    total -= RECAPTURE;
+                }
                 let mut kk = 0;
                 if step.kind == ChangeKind::Swapped {
                     // the cell between and the second half, as planned
@@ -423,7 +562,12 @@ impl Search<'_> {
                     }
                     if !replaced {
                         match self.read(&mut p, next) {
-                            Some(m) => note(m, &mut ply),
+                            Some(m) => {
+                                if ply < MARKS_PLIES {
+                                    total += self.marks_disagree(next, m, &p);
+                                }
+                                note(m, &mut ply);
+                            }
                             None => break,
                         }
                     }
@@ -460,16 +604,64 @@ impl Search<'_> {
     }
 }
 
+/// How much search a plan may take.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Partial plans expanded at most.
+    pub expansions: usize,
+    /// Cells read at most (the search, then the weighing of alternatives).
+    pub reads: usize,
+    /// The search stops at the first complete plan it reaches (the cheapest by the
+    /// search's estimate), rather than going on while a partial plan costs less.
+    pub first_complete: bool,
+    /// A sheet that reads to its last cell and fails there is planned: with no move
+    /// after it to weigh a reading by, the plan adds nothing to the walk's own
+    /// candidates for it but its cost (a game cut in its last move).
+    pub last_cell: bool,
+}
+
+impl Budget {
+    /// `convert --repair`: the whole search, the cheapest complete plan proven.
+    pub const REPAIR: Budget = Budget {
+        expansions: MAX_EXPANSIONS,
+        reads: MAX_READS,
+        first_complete: false,
+        last_cell: true,
+    };
+    /// `check`: the whole search as for `convert --repair` (a third of it gave a worse
+    /// plan on the page's three-slip sheet, `tests/browser`: `Mg3` assumed `Mc3` and two
+    /// spurious slips after it); a sheet that fails only in its last cell is left to
+    /// the walk's own candidates.
+    pub const CHECK: Budget = Budget {
+        expansions: MAX_EXPANSIONS,
+        reads: MAX_READS,
+        first_complete: false,
+        last_cell: false,
+    };
+}
+
 /// The most likely changes that make the chess `cells` replay from `start`, read in
 /// `table`'s letters; a cell `?` or `??` is illegible. `None` when the cells replay as
-/// written.
+/// written. The whole search ([`Budget::REPAIR`]).
 pub fn plan(start: &Position, cells: &[&str], table: &'static PieceTable) -> Option<Plan> {
+    plan_within(start, cells, table, Budget::REPAIR)
+}
+
+/// [`plan`] within `budget`; also `None` when only the last cell fails and the budget
+/// leaves it to the walk ([`Budget::last_cell`]).
+pub fn plan_within(
+    start: &Position,
+    cells: &[&str],
+    table: &'static PieceTable,
+    budget: Budget,
+) -> Option<Plan> {
     let mut search = Search {
         start,
         cells,
         syntax: cells.iter().map(|c| parse(c, table).ok()).collect(),
         table,
         reads: 0,
+        marks_checks: cells.iter().any(|c| check_marked(c)),
     };
     let n = cells.len();
     let mut root = Node {
@@ -479,12 +671,12 @@ pub fn plan(start: &Position, cells: &[&str], table: &'static PieceTable) -> Opt
         changes: Vec::new(),
     };
     search.advance(&mut root);
-    if root.next == n {
+    if root.next == n || (!budget.last_cell && root.next + 1 == n) {
         return None;
     }
     let mut nodes = vec![root];
     let mut heap = BinaryHeap::new();
-    heap.push(Queued(0, 0, 0));
+    heap.push(Queued(0, 0, 0, false));
     let mut seen: HashMap<(usize, u64), f32> = HashMap::new();
     let mut best_partial = 0usize;
     let mut done = None;
@@ -493,26 +685,49 @@ pub fn plan(start: &Position, cells: &[&str], table: &'static PieceTable) -> Opt
     // the cheapest complete plan so far: the search goes on while a partial plan
     // costs less (costs only grow), within its budget
     let mut done_cost = f32::INFINITY;
-    while let Some(Queued(_, _, id)) = heap.pop() {
+    while let Some(Queued(_, _, id, back)) = heap.pop() {
         let node = nodes[id].clone();
-        if node.cost >= done_cost {
+        let least = if back { LOOK_BACK_LEAST } else { 0.0 };
+        if node.cost + least >= done_cost {
             continue;
+        }
+        children.clear();
+        if back {
+            // the look-back of a node expanded before: its changes cost at least
+            // `LOOK_BACK_LEAST` more, so it waits until then (a plan found meanwhile
+            // that costs less spares it)
+            if search.reads > budget.reads {
+                break;
+            }
+            search.expand_back(&node, &mut children);
         }
         if node.next == n {
             done = Some(id);
             done_cost = node.cost;
+            if budget.first_complete {
+                break;
+            }
             continue;
         }
         let b = &nodes[best_partial];
         if (node.next, -node.cost) > (b.next, -b.cost) {
             best_partial = id;
         }
-        expansions += 1;
-        if expansions > MAX_EXPANSIONS || search.reads > MAX_READS {
-            break;
+        if !back {
+            expansions += 1;
+            if expansions > budget.expansions || search.reads > budget.reads {
+                break;
+            }
+            search.expand(&node, &mut children);
+            // the look-back waits as long as its cheapest change could (a child's
+            // priority is at least its cost)
+            heap.push(Queued(
+                ((node.cost + LOOK_BACK_LEAST) * 1000.0) as u32,
+                node.next,
+                id,
+                true,
+            ));
         }
-        children.clear();
-        search.expand(&node, &mut children);
         for child in children.drain(..) {
             if child.cost >= done_cost {
                 continue;
@@ -525,7 +740,7 @@ pub fn plan(start: &Position, cells: &[&str], table: &'static PieceTable) -> Opt
                 }
             }
             let priority = (child.priority(n) * 1000.0) as u32;
-            heap.push(Queued(priority, child.next, nodes.len()));
+            heap.push(Queued(priority, child.next, nodes.len(), false));
             nodes.push(child);
         }
     }
@@ -533,7 +748,7 @@ pub fn plan(start: &Position, cells: &[&str], table: &'static PieceTable) -> Opt
     let mut chosen = nodes[done.unwrap_or(best_partial)].changes.clone();
     let mut changes = Vec::with_capacity(chosen.len());
     for k in 0..chosen.len() {
-        let change = search.weigh(&chosen, k);
+        let change = search.weigh(&chosen, k, budget);
         // the later changes are weighed after the one chosen here
         chosen[k].mv = change.mv;
         changes.push(change);

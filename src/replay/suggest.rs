@@ -121,6 +121,21 @@ fn core_into(text: &str, out: &mut Vec<char>) {
     );
 }
 
+/// What reading the written ranks mirrored costs when Black is to move: Black
+/// counting ranks from his own side of the board (`Nf3` written for `Nf6`).
+pub(crate) const MIRROR_BLACK: f32 = 0.5;
+/// … and when White is to move: White's ranks are counted from his own side already,
+/// so a mirrored rank is no likelier than any other two-character slip.
+pub(crate) const MIRROR_WHITE: f32 = 1.0;
+
+/// The cost of reading the ranks mirrored for the side to move of `pos`.
+pub(crate) fn mirror_cost(pos: &Position) -> f32 {
+    match pos.turn() {
+        crate::color::Color::Black => MIRROR_BLACK,
+        crate::color::Color::White => MIRROR_WHITE,
+    }
+}
+
 /// `Nf6` → `Nf3`: every rank digit mirrored (1↔8, 2↔7, 3↔6, 4↔5).
 fn mirror_ranks(text: &[char]) -> Vec<char> {
     text.iter()
@@ -174,7 +189,8 @@ pub fn suggest(
 
 /// Every legal move of `pos` with its distance to `written` (not yet sorted, no
 /// look-ahead): the least, over every table and both the SAN and the long form, of the
-/// distance of the written text (or the text with its ranks mirrored, plus 0.5) to the
+/// distance of the written text (or the text with its ranks mirrored, plus
+/// [`mirror_cost`]: less for Black, who counts ranks from the other side) to the
 /// rendering, plus 0.3 for a table other than the game's. `None` when `written` is
 /// empty or too long to be a slip of a move.
 pub(crate) fn closeness(
@@ -190,6 +206,7 @@ pub(crate) fn closeness(
         return None;
     }
     let mirrored = mirror_ranks(&target);
+    let mirror = mirror_cost(pos);
     // The game's own table first: a rendering another table repeats (a pawn move is
     // `e4` in most of them) then costs nothing more, as its distance plus the foreign
     // cost cannot be smaller.
@@ -227,7 +244,7 @@ pub(crate) fn closeness(
                     continue;
                 }
                 let d = distance_in(&target, &rendered, &mut matrix)
-                    .min(distance_in(&mirrored, &rendered, &mut matrix) + 0.5);
+                    .min(distance_in(&mirrored, &rendered, &mut matrix) + mirror);
                 best = best.min(d + foreign);
                 seen.push((rendered, foreign));
             }
@@ -287,6 +304,21 @@ mod tests {
         assert_eq!(s[0], "Nf6");
     }
 
+    /// Slip bench (issue 27): White's `Kf8` for `Kf3` (3/8) was tied with `Kf1` (the
+    /// rank mirrored, a slip of Black's, who counts ranks from the other side).
+    #[test]
+    fn mirrored_rank_is_blacks_slip() {
+        let white = Position::from_fen("8/8/8/8/8/8/6K1/k7 w - - 0 1").unwrap();
+        let s = closeness(&white, "Kf8", english()).unwrap();
+        let d = |san: &str| s.iter().find(|x| x.san == san).unwrap().distance;
+        assert!(d("Kf3") < d("Kf1"), "{s:?}");
+        // for Black the mirrored rank is as likely as a handwriting slip
+        let black = Position::from_fen("K7/8/8/8/8/8/6k1/8 b - - 0 1").unwrap();
+        let s = closeness(&black, "Kf8", english()).unwrap();
+        let d = |san: &str| s.iter().find(|x| x.san == san).unwrap().distance;
+        assert!(d("Kf1") <= d("Kf3"), "{s:?}");
+    }
+
     #[test]
     fn another_languages_letter() {
         // A German knight letter in an English game.
@@ -342,7 +374,8 @@ mod tests {
                     let mut rendered = Vec::new();
                     core_into(&buf, &mut rendered);
                     let rendered: String = rendered.into_iter().collect();
-                    let d = distance(&target, &rendered).min(distance(&mirrored, &rendered) + 0.5);
+                    let d = distance(&target, &rendered)
+                        .min(distance(&mirrored, &rendered) + mirror_cost(pos));
                     best = best.min(d + foreign);
                 }
             }

@@ -23,6 +23,7 @@
 
 use super::*;
 use crate::archive::text::{Run, runs};
+use crate::model::diag::Code;
 
 /// How many runs after a failing numbered run are looked at for the same number
 /// played again (a side line quoted in the notes, then the game).
@@ -96,6 +97,7 @@ fn reads(token: &str, reader: Reader, scratch: &mut san::SanSyntax) -> bool {
             san::syntax::parse_into(token, table, scratch).is_ok()
         }
         Reader::Xiangqi(dialect) => xq_notation::check_syntax(token, dialect).is_ok(),
+        Reader::Descriptive(table) => san::descriptive::parse(token, table).is_ok(),
     }
 }
 
@@ -131,6 +133,12 @@ fn play(
                 _ => Err(false),
             }
         }
+        (Reader::Descriptive(table), Board::Chess(pos)) => {
+            let m = san::descriptive::parse(token, table).map_err(|_| true)?;
+            let mv = san::descriptive::resolve(&m, pos, token).map_err(|_| false)?;
+            pos.play_legal(&mv);
+            Ok(1)
+        }
         _ => Err(true),
     }
 }
@@ -143,16 +151,51 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
     let mut scratch = san::SanSyntax::blank();
     // prose only in a record without tags: a PGN game's stray word is its error
     let free = raw.tags.is_empty();
-    let found = runs(raw, |t| !free || reads(t, reader, &mut scratch));
+    let found = runs(raw, |t| {
+        !free || reads(t, reader, &mut scratch) || reads(stem(t), reader, &mut scratch)
+    });
     let mut board = start.clone();
     let mut plies = 0usize;
     let mut prose: Vec<(usize, usize)> = Vec::new(); // element ranges made prose
     let mut last_end = 0usize; // elements before this are decided
     let mut stopped = false;
+    // a move with a full stop or a comma after it (`Nf6.`, `1. e4, e5`) is read
+    // without it, in a record without tags
+    let mut glued = vec![false; raw.movetext.len()];
+    if free {
+        for (i, e) in raw.movetext.iter().enumerate() {
+            if let Element::Move { span, .. } = e {
+                let t = span.slice(text);
+                glued[i] = stem(t).len() < t.len()
+                    && !reads(t, reader, &mut scratch)
+                    && reads(stem(t), reader, &mut scratch);
+            }
+        }
+    }
     let word = |i: usize| match raw.movetext[i] {
+        Element::Move { span, .. } if glued[i] => stem(span.slice(text)),
         Element::Move { span, .. } => span.slice(text),
         _ => "",
     };
+    // runs that a prose word leads into on their line (`If 2. PxP, Black …`, `by 2.
+    // P-K3 or`): a chess game's moves in a book start their line or follow moves
+    let chessy = !matches!(reader, Reader::Xiangqi(_));
+    let mid_prose: Vec<bool> = found
+        .iter()
+        .map(|run| {
+            free && chessy
+                && raw.movetext.get(run.elements.start).is_some_and(|e| {
+                    let before = &text[..e.span().start as usize];
+                    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+                    line.split_whitespace().next_back().is_some_and(|w| {
+                        w.chars().any(char::is_alphabetic)
+                            && !w.chars().any(|c| c.is_ascii_digit())
+                            && !reads(w, reader, &mut scratch)
+                            && !reads(stem(w), reader, &mut scratch)
+                    })
+                })
+        })
+        .collect();
     let mut prose_from: Option<usize> = None;
     for (k, run) in found.iter().enumerate() {
         let Run {
@@ -189,6 +232,28 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         let accepted = match failed_at {
             // a PGN game (with tags) is read by replay alone: its words are not prose
             _ if !free => true,
+            // a plan or a side line in the notes, numbered as another move (`Coupled with
+            // 4. P-K4`), or as this one when the game's move comes on a line of its own
+            // later (`If 2. PxP, …` before `2. P-Q5 P-Q3`)
+            None if mid_prose[k]
+                && numbered.is_some_and(|(n, _)| {
+                    n != expected
+                        || found[k + 1..]
+                            .iter()
+                            .enumerate()
+                            .take(RESYNC_RUNS)
+                            .any(|(j, later)| {
+                                later.numbered.is_some_and(|(m, _)| m == n)
+                                    && !mid_prose[k + 1 + j]
+                                    && later.moves.first().is_some_and(|&i| {
+                                        play(word(i), reader, &mut board.clone(), &mut scratch)
+                                            .is_ok()
+                                    })
+                            })
+                }) =>
+            {
+                false
+            }
             None => !(moves.len() == 1 && numbered.is_none() && between_prose && run.prose_after),
             Some(_) if played > 0 => true,
             // the record's error, unless a later run numbered the same plays from here
@@ -217,8 +282,14 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         plies += made;
         board = trial;
         last_end = elements.end;
-        if failed_at.is_some() {
-            stopped = true;
+        match failed_at {
+            // the run's last move starts a line of prose (`7. KKt-K2` / `Kt-B3 would
+            // have been better`): a note, not the record's error
+            Some(i) if free && chessy && note_line(raw, moves, i, run.prose_after) => {
+                last_end = i;
+            }
+            Some(_) => stopped = true,
+            None => {}
         }
     }
     if !stopped {
@@ -247,12 +318,57 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         i = to;
     }
     movetext.extend_from_slice(&raw.movetext[i..]);
+    if glued.contains(&true) {
+        // the moves read without their full stop or comma: the mark, punctuation of
+        // the sentence, is left out of the move's span (the source keeps it)
+        let cut: std::collections::HashMap<u32, u32> = raw
+            .movetext
+            .iter()
+            .zip(&glued)
+            .filter_map(|(e, &g)| match e {
+                Element::Move { span, .. } if g => {
+                    Some((span.start, span.start + stem(span.slice(text)).len() as u32))
+                }
+                _ => None,
+            })
+            .collect();
+        for e in &mut movetext {
+            if let Element::Move { span, ep: None } = e
+                && let Some(&end) = cut.get(&span.start)
+            {
+                *span = Span::new(span.start, end);
+            }
+        }
+    }
     Reading {
         board: start.clone(),
         reader,
         movetext,
         prose: spans,
         plies,
+    }
+}
+
+/// Is the move element `i`, the last of a run's `moves` and not its first, the first
+/// word of a line that goes on in prose (`prose_after`)?
+fn note_line(raw: &RawGame, moves: &[usize], i: usize, prose_after: bool) -> bool {
+    let (Some(&last), true) = (moves.last(), moves.len() > 1 && prose_after) else {
+        return false;
+    };
+    last == i
+        && i > 0
+        && raw
+            .text
+            .get(raw.movetext[i - 1].span().end as usize..raw.movetext[i].span().start as usize)
+            .is_some_and(|gap| gap.contains('\n'))
+}
+
+/// A move token without the full stop, comma or semicolon typed after it (`Nf6.`,
+/// `e4,`): punctuation of the sentence or the line, not of the move.
+fn stem(token: &str) -> &str {
+    match token.strip_suffix(['.', ',', ';']) {
+        Some(s) if !s.is_empty() && !s.ends_with('.') => s,
+        _ => token,
     }
 }
 
@@ -320,8 +436,24 @@ fn candidates(
                 Some(t) => vec![t],
                 None => san::tables().iter().collect(),
             };
-            for t in tables {
+            if !options.descriptive {
+                for t in tables {
+                    out.push((v, Board::Chess(p.clone()), Reader::Chess(t)));
+                }
+            }
+            // Latin look-alikes of Cyrillic letters (`Kf3` for `Кf3`), only in a record
+            // with Cyrillic piece letters elsewhere
+            if options.lang.is_none()
+                && !options.descriptive
+                && let Some(t) = lookalike_table(raw)
+            {
                 out.push((v, Board::Chess(p.clone()), Reader::Chess(t)));
+            }
+            // descriptive notation, when a token settles it (`P-K4`, `PxP`, `P4R`)
+            if options.descriptive || raw.main_line().any(san::descriptive::settles) {
+                for t in san::descriptive::tables() {
+                    out.push((v, Board::Chess(p.clone()), Reader::Descriptive(t)));
+                }
             }
         }
     }
@@ -340,8 +472,102 @@ fn candidates(
             ));
         }
     }
-    let _ = raw;
     out
+}
+
+/// `grammars/chess-lookalikes.tsv`: Latin letters typed for the Cyrillic ones.
+const LOOKALIKES: &str = include_str!("../../grammars/chess-lookalikes.tsv");
+
+/// The table of the language whose Cyrillic piece letters `raw`'s main line has
+/// (`Кc6`, `Сc5`, `Лe1`), with the Latin look-alikes of its letters added
+/// (`grammars/chess-lookalikes.tsv`: `K`, `C`): a record typed partly on a Latin
+/// keyboard. `None` for a record without Cyrillic piece letters: there `K` is a king.
+fn lookalike_table(raw: &RawGame) -> Option<&'static PieceTable> {
+    static TABLES: std::sync::OnceLock<Option<&'static [PieceTable]>> = std::sync::OnceLock::new();
+    let cyrillic = |t: &str| {
+        t.chars()
+            .next()
+            .is_some_and(|c| matches!(c, 'К' | 'С' | 'Л' | 'Ф'))
+    };
+    if !raw.main_line().any(cyrillic) {
+        return None;
+    }
+    let tables = (*TABLES.get_or_init(|| san::with_extra_tables(LOOKALIKES).ok()))?;
+    tables.iter().find(|t| t.code == "ru")
+}
+
+/// The descriptive notation whose letters replay furthest along `raw`'s main line from
+/// `start` (`--notation descriptive`); English on a tie.
+pub(super) fn choose_descriptive(
+    raw: &RawGame,
+    start: &Position,
+) -> &'static san::descriptive::Descriptive {
+    let tokens: Vec<&str> = raw.main_line().collect();
+    let mut best = (san::descriptive::english(), 0usize);
+    for table in san::descriptive::tables() {
+        let mut pos = start.clone();
+        let mut plies = 0;
+        for t in &tokens {
+            let Ok(mv) = san::descriptive::read_move(t, table, &pos) else {
+                break;
+            };
+            pos.play_legal(&mv);
+            plies += 1;
+        }
+        if plies > best.1 {
+            best = (table, plies);
+        }
+    }
+    best.0
+}
+
+/// The note that the game's moves are read as descriptive notation.
+pub(super) fn descriptive_note(table: &san::descriptive::Descriptive) -> Option<Diagnostic> {
+    Some(Diagnostic::note(
+        Code::Language,
+        format!("moves read as {} descriptive notation", table.name),
+    ))
+}
+
+/// [`read_move`] for a descriptive move: resolved by
+/// [`san::descriptive`] to the one legal move it names, then read as that move's SAN, so
+/// that the node, its remarks (a check mark left out) and its [`SanHint`] are those of
+/// any chess move. Not on the PGN path: only a game read as descriptive comes here.
+#[cold]
+pub(super) fn read_descriptive_move(
+    token: &str,
+    table: &'static san::descriptive::Descriptive,
+    frame: &mut Frame,
+    span: Span,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<(), Box<Diagnostic>> {
+    let ply = frame.next_ply;
+    let Board::Chess(pos) = &mut frame.pos else {
+        return Err(kind_mismatch(span, ply));
+    };
+    let mv =
+        san::descriptive::read_move(token, table, pos).map_err(|d| move_error(d, span, ply))?;
+    let mut written = String::new();
+    san::write_pgn_san(&mut written, pos, &mv);
+    let mut syntax = san::SanSyntax::blank();
+    if san::syntax::parse_into(&written, san::english(), &mut syntax).is_err() {
+        return Err(move_error(
+            Diagnostic::error(Code::Internal, format!("SAN {written} of {token} not read")),
+            span,
+            ply,
+        ));
+    }
+    if frame.keep_before {
+        frame.before_last = Board::Chess(pos.clone());
+    }
+    let resolved = san::resolve_play(&syntax, pos, &written)
+        .map_err(|e| move_error(e.to_diagnostic(), span, ply))?;
+    let mut node = MoveNode::new(resolved.mv.map_or(AnyMove::Null, AnyMove::Chess), span);
+    node.san = Some(resolved.hint());
+    frame.line.moves.push(node);
+    frame.next_ply += 1;
+    let _ = diagnostics;
+    Ok(())
 }
 
 /// `raw` without the variations the reader closed itself at the end of the text (an

@@ -7,6 +7,10 @@ use crate::model::diag::Code;
 use crate::model::game::Repair;
 use crate::notation::chess::SanStyle;
 
+/// A comment that is a draw offer: the FIDE mark `(=)` in braces, as kyphu writes it
+/// (`emit::DrawOffers::Comment`) so that other PGN readers take it without a warning.
+pub const DRAW_OFFER_COMMENT: &str = "(=)";
+
 /// One open line of the move tree: the main line or a variation being read.
 pub(super) struct Frame {
     pub(super) line: Line,
@@ -364,18 +368,6 @@ pub(super) struct Planned {
 }
 
 impl ReadMain for Planned {
-    #[inline(always)]
-    fn read<'s>(
-        &'s mut self,
-        _: usize,
-        _: &RawGame,
-        _: Span,
-        _: &[u8],
-        _: &mut san::SanSyntax,
-    ) -> Option<MoveSyntax<'s>> {
-        Some(MoveSyntax::Parse)
-    }
-
     fn plan(&mut self) -> Option<&mut Planned> {
         Some(self)
     }
@@ -534,7 +526,13 @@ pub(super) fn walk_planned(
 ) -> Option<(Walked, Vec<Repair>)> {
     let cells = main_cells(raw);
     let texts: Vec<&str> = cells.iter().map(|c| c.1).collect();
-    let plan = repair::plan(start, &texts, table)?;
+    // `check` only shows the slips: a smaller search than `convert --repair`'s
+    let budget = if repair {
+        repair::Budget::REPAIR
+    } else {
+        repair::Budget::CHECK
+    };
+    let plan = repair::plan_within(start, &texts, table, budget)?;
     let changes = plan
         .changes
         .into_iter()
@@ -616,6 +614,13 @@ pub(super) fn read_other(
             }
             let node = frame.line.moves.last_mut();
             let comment = take_clock_commands(&text, node);
+            // `{(=)}`: a draw offer as kyphu writes it for other PGN readers (issue 27)
+            if comment.trim() == DRAW_OFFER_COMMENT
+                && let Some(n) = frame.line.moves.last_mut()
+            {
+                n.draw_offer = true;
+                return;
+            }
             if !comment.is_empty() {
                 match frame.line.moves.last_mut() {
                     Some(n) => n.extras_mut().comments.push(comment),
@@ -818,6 +823,9 @@ pub(super) fn read_move(
         }
         Reader::Xiangqi(dialect) => {
             read_xiangqi_move(span.slice(text), dialect, frame, span, diagnostics)
+        }
+        Reader::Descriptive(table) => {
+            super::text::read_descriptive_move(span.slice(text), table, frame, span, diagnostics)
         }
     }
 }

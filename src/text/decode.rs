@@ -5,10 +5,14 @@
 //! 1. **Byte order mark.** A file that starts with the UTF-8, UTF-16LE or UTF-16BE BOM
 //!    is in that encoding ([`sniff_bom`]). UTF-16 files are transcoded to UTF-8 as a
 //!    stream ([`Utf16Reader`]) before anything else looks at them.
-//! 2. **User override.** `--encoding LABEL` (an `Option<&'static Encoding>`) decodes
-//!    every chunk with that encoding, replacing malformed sequences.
+//! 2. **User override.** `--encoding LABEL` (an `Option<`[`TextEncoding`]`>`: an
+//!    encoding_rs encoding or a Vietnamese legacy table) decodes every chunk with that
+//!    encoding, replacing malformed sequences.
 //! 3. **Strict UTF-8.** Otherwise each game chunk that is valid UTF-8 is UTF-8.
-//! 4. **Guess.** A chunk that is not valid UTF-8 is decoded with the legacy encoding that
+//! 4. **Guess.** A chunk that is not valid UTF-8 whose words read as Vietnamese
+//!    syllables in VNI, TCVN3 or VISCII and not in windows-1252/1258 is in that encoding
+//!    ([`crate::text::encoding`] gives the rule). Any other chunk that is not valid UTF-8
+//!    is decoded with the legacy encoding that
 //!    scores best among windows-1252, windows-1258, windows-1256, windows-1251, KOI8-R,
 //!    IBM866, GBK (decoded as GB18030) and Big5 ([`guess_legacy`]). Only the non-ASCII
 //!    parts of the chunk are scored: each run of bytes ≥ 0x80 together with the byte
@@ -56,6 +60,7 @@ use encoding_rs::{
 };
 
 use crate::model::diag::Diagnostic;
+use crate::text::encoding::{TextEncoding, vietnamese_guess};
 
 /// The legacy encodings [`guess_legacy`] chooses from, in tie-break order.
 pub const GUESS_CANDIDATES: [&Encoding; 8] = [
@@ -86,7 +91,7 @@ pub enum EncodingSource {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct DecodeReport {
     /// The encoding the bytes were decoded with.
-    pub encoding: &'static Encoding,
+    pub encoding: TextEncoding,
     /// How that encoding was chosen.
     pub source: EncodingSource,
     /// Some byte sequences were malformed and became U+FFFD.
@@ -135,11 +140,11 @@ pub fn sniff_bom(bytes: &[u8]) -> Option<(&'static Encoding, usize)> {
 /// chunk as UTF-16 (callers should transcode whole files with [`Utf16Reader`] instead).
 pub fn decode_chunk(
     bytes: &[u8],
-    forced: Option<&'static Encoding>,
-    hint: Option<&'static Encoding>,
+    forced: Option<TextEncoding>,
+    hint: Option<TextEncoding>,
 ) -> (String, DecodeReport) {
     if let Some(enc) = forced {
-        let (text, had_replacements) = decode_with(enc, bytes);
+        let (text, had_replacements) = enc.decode(bytes);
         let report = DecodeReport {
             encoding: enc,
             source: EncodingSource::Forced,
@@ -155,14 +160,14 @@ pub fn decode_chunk(
         // rather than turn every valid character into mojibake with a legacy guess.
         let (text, _) = decode_with(UTF_8, bytes);
         let report = DecodeReport {
-            encoding: UTF_8,
+            encoding: UTF_8.into(),
             source: EncodingSource::Utf8,
             had_replacements: true,
         };
         return (super::normalize::nfc(text), report);
     }
     let enc = guess_legacy(bytes, hint);
-    let (text, had_replacements) = decode_with(enc, bytes);
+    let (text, had_replacements) = enc.decode(bytes);
     let report = DecodeReport {
         encoding: enc,
         source: EncodingSource::Guessed,
@@ -175,7 +180,7 @@ pub fn decode_chunk(
 /// (`text`): for a caller that has validated them already.
 pub fn decode_utf8(text: &str) -> (String, DecodeReport) {
     let report = DecodeReport {
-        encoding: UTF_8,
+        encoding: UTF_8.into(),
         source: EncodingSource::Utf8,
         had_replacements: false,
     };
@@ -266,10 +271,20 @@ fn sample(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Guesses the legacy encoding of `bytes` (which are not valid UTF-8) among
+/// Guesses the legacy encoding of `bytes` (which are not valid UTF-8): a Vietnamese
+/// legacy encoding when [`vietnamese_guess`] finds one, else one of
 /// [`GUESS_CANDIDATES`], by the heuristic in the module docs. `hint` is the encoding
 /// chosen for the previous chunk of the same file.
-pub fn guess_legacy(bytes: &[u8], hint: Option<&'static Encoding>) -> &'static Encoding {
+pub fn guess_legacy(bytes: &[u8], hint: Option<TextEncoding>) -> TextEncoding {
+    if let Some(l) = vietnamese_guess(bytes, hint) {
+        return TextEncoding::Legacy(l);
+    }
+    let hint = hint.and_then(TextEncoding::std);
+    TextEncoding::Std(guess_standard(bytes, hint))
+}
+
+/// [`guess_legacy`] among [`GUESS_CANDIDATES`] only.
+fn guess_standard(bytes: &[u8], hint: Option<&'static Encoding>) -> &'static Encoding {
     let sample = sample(bytes);
     let mut best = WINDOWS_1252;
     let mut best_score = i64::MIN;
@@ -587,7 +602,7 @@ pub(crate) mod tests {
             "1. 马f3 ♞c6 اf3 Кf6\n",
             "1. ♘f3",
         ] {
-            let chunk = decode_chunk(text.as_bytes(), None, Some(WINDOWS_1252));
+            let chunk = decode_chunk(text.as_bytes(), None, Some(WINDOWS_1252.into()));
             assert_eq!(decode_utf8(text), chunk, "{text:?}");
         }
     }
@@ -602,10 +617,10 @@ pub(crate) mod tests {
 
     #[test]
     fn forced_encoding_and_diagnostics() {
-        let (text, report) = decode_chunk(b"H\xfcbner \x81", Some(WINDOWS_1251), None);
+        let (text, report) = decode_chunk(b"H\xfcbner \x81", Some(WINDOWS_1251.into()), None);
         assert_eq!(text, "Hьbner Ѓ");
         assert_eq!(report.source, EncodingSource::Forced);
-        let (_, report) = decode_chunk(b"ab\xff", Some(UTF_8), None);
+        let (_, report) = decode_chunk(b"ab\xff", Some(UTF_8.into()), None);
         assert!(report.had_replacements);
         let codes: Vec<_> = report.diagnostics().iter().map(|d| d.code).collect();
         assert_eq!(codes, ["encoding-replaced"]);
@@ -617,10 +632,13 @@ pub(crate) mod tests {
     #[test]
     fn hint_is_kept_when_plausible() {
         // a lone "é" scores the same in 1252 and 1258; the hint decides
-        assert_eq!(guess_legacy(b"Andr\xe9", Some(WINDOWS_1258)), WINDOWS_1258);
+        assert_eq!(
+            guess_legacy(b"Andr\xe9", Some(WINDOWS_1258.into())),
+            WINDOWS_1258
+        );
         // but a hint that cannot decode the chunk loses
         assert_eq!(
-            guess_legacy(b"\xcd\xf5\xcc\xec\xd2\xbb", Some(WINDOWS_1252)),
+            guess_legacy(b"\xcd\xf5\xcc\xec\xd2\xbb", Some(WINDOWS_1252.into())),
             GBK
         );
     }

@@ -227,9 +227,64 @@ pub fn decode(bytes: &[u8], encoding: Legacy) -> (String, LegacyReport) {
     (nfc(out), report)
 }
 
+/// A streaming [`decode`] for readers that take their input in pieces: text is decoded
+/// up to the last line end (or space) of what came, and the rest is carried to the next
+/// piece, so that no VNI letter-and-mark pair or VIQR mnemonic is cut (neither ever holds
+/// a space or a line end). A piece with neither is carried whole up to 64 KiB, then
+/// decoded as it is.
+#[derive(Clone, Debug)]
+pub struct LegacyStream {
+    encoding: Legacy,
+    carry: Vec<u8>,
+}
+
+impl LegacyStream {
+    pub fn new(encoding: Legacy) -> LegacyStream {
+        LegacyStream {
+            encoding,
+            carry: Vec::new(),
+        }
+    }
+
+    /// The text of `bytes` after what was carried, as far as it can be decoded now;
+    /// `last`: the input ends after `bytes`, decode everything.
+    pub fn feed(&mut self, bytes: &[u8], last: bool) -> String {
+        self.carry.extend_from_slice(bytes);
+        let cut = if last || self.carry.len() > 64 * 1024 {
+            self.carry.len()
+        } else {
+            match self.carry.iter().rposition(|&b| b == b'\n' || b == b' ') {
+                Some(k) => k + 1,
+                None => return String::new(),
+            }
+        };
+        let rest = self.carry.split_off(cut);
+        let text = decode(&self.carry, self.encoding).0;
+        self.carry = rest;
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stream_decodes_as_whole() {
+        for enc in Legacy::ALL {
+            let bytes = games(enc);
+            let whole = decode(bytes, enc).0;
+            for size in [1, 2, 3, 7, 100] {
+                let mut s = LegacyStream::new(enc);
+                let mut text = String::new();
+                for piece in bytes.chunks(size) {
+                    text.push_str(&s.feed(piece, false));
+                }
+                text.push_str(&s.feed(&[], true));
+                assert_eq!(text, whole, "{} in pieces of {size}", enc.name());
+            }
+        }
+    }
 
     const TRUTH: &str = include_str!("../../corpus/encodings/names.utf8.txt");
     const TRUTH_GAMES: &str = include_str!("../../corpus/encodings/games.utf8.pgn");

@@ -18,14 +18,19 @@
 //! characters would spell an unlikely U+A83B). The result is NFC. Text decoded twice
 //! twice (`MÃƒÂ¼ller`) is repaired by repeating the rule, at most three rounds.
 //!
+//! UTF-8 read as windows-1251 (`РљР°СЂРїРѕРІ` for `Карпов`) is repaired too, word by
+//! word, only where a whole word spells valid UTF-8 (see `repair_1251`).
+//!
 //! [`repair`] returns `None` when nothing changes, which is the case for all correctly
 //! decoded text met in the corpus and for all text without one of the characters
 //! `Â`…`ô` (U+00C2–U+00F4) followed by a non-ASCII character (the quick test).
 
 use std::sync::OnceLock;
 
-use encoding_rs::WINDOWS_1252;
+use encoding_rs::{WINDOWS_1251, WINDOWS_1252};
 
+use crate::model::diag::{Code, Diagnostic, Span};
+use crate::model::game::{Game, Line, Tags};
 use crate::text::normalize::nfc;
 
 /// The byte windows-1252 (or ISO-8859-1 for the C1 controls) writes `c` as, when it is
@@ -101,8 +106,14 @@ fn repair_once(text: &str) -> Option<(String, usize)> {
     let mut repaired = 0usize;
     let mut i = 0;
     while let Some(&c) = chars.get(i) {
+        // a C1 control after a lead byte's character is the continuation byte of a
+        // text decoded twice (`Ã„Â\u{8d}` → `Ä\u{8d}` → `č`): the next round reads it
+        let after_lead = out
+            .chars()
+            .next_back()
+            .is_some_and(|p| ('\u{C2}'..='\u{F4}').contains(&p));
         if let Some(n) = byte_of(c).map(sequence_len).filter(|&n| n > 0)
-            && let Some(ch) = decode_run(chars.get(i..i + n))
+            && let Some(ch) = decode_run(chars.get(i..i + n), after_lead)
         {
             out.push(ch);
             repaired += 1;
@@ -116,7 +127,7 @@ fn repair_once(text: &str) -> Option<(String, usize)> {
 }
 
 /// The plausible character the characters of `run` spell as UTF-8 bytes, if any.
-fn decode_run(run: Option<&[char]>) -> Option<char> {
+fn decode_run(run: Option<&[char]>, after_lead: bool) -> Option<char> {
     let run = run?;
     let mut bytes = [0u8; 4];
     for (slot, &c) in bytes.iter_mut().zip(run) {
@@ -125,13 +136,16 @@ fn decode_run(run: Option<&[char]>) -> Option<char> {
     let s = std::str::from_utf8(bytes.get(..run.len())?).ok()?;
     let mut it = s.chars();
     let ch = it.next()?;
-    (it.next().is_none() && plausible(ch)).then_some(ch)
+    let continuation = after_lead && ('\u{80}'..='\u{BF}').contains(&ch);
+    (it.next().is_none() && (plausible(ch) || continuation)).then_some(ch)
 }
 
 /// `text` with doubly decoded characters repaired, and how many characters were
 /// repaired; `None` when `text` has none (see the module docs for the rule).
 pub fn repair(text: &str) -> Option<(String, usize)> {
-    let (mut out, mut count) = repair_once(text)?;
+    let Some((mut out, mut count)) = repair_once(text) else {
+        return repair_1251(text);
+    };
     for _ in 0..2 {
         match repair_once(&out) {
             Some((again, n)) => {
@@ -142,6 +156,140 @@ pub fn repair(text: &str) -> Option<(String, usize)> {
         }
     }
     Some((out, count))
+}
+
+/// The byte windows-1251 writes `c` as, when it is one byte ≥ 0x80.
+fn byte_1251(c: char) -> Option<u8> {
+    static TABLE: OnceLock<Vec<(char, u8)>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0x80u8..=0xFF)
+            .filter_map(|b| {
+                let byte = [b];
+                let (s, _, bad) = WINDOWS_1251.decode(&byte);
+                let ch = s.chars().next()?;
+                (!bad).then_some((ch, b))
+            })
+            .collect()
+    });
+    table.iter().find(|&&(ch, _)| ch == c).map(|&(_, b)| b)
+}
+
+/// UTF-8 read as windows-1251 (`РљР°СЂРїРѕРІ` for `Карпов`), repaired word by word: a
+/// word (a run of characters between ASCII spaces and punctuation) is replaced only
+/// when all its characters are windows-1251 bytes that together are valid UTF-8 with at
+/// least two plausible non-ASCII characters. Correctly decoded Cyrillic never is: its
+/// letters are lead bytes in UTF-8 with no continuation after them (`Карпов` is
+/// `CA E0 F0 EF EE E2`). The quick test: `Р` `С` `Т` `У` (D0–D3, the leads of Cyrillic)
+/// followed by a windows-1251 character of 80–BF.
+fn repair_1251(text: &str) -> Option<(String, usize)> {
+    let mut prev_lead = false;
+    let quick = text.chars().any(|c| {
+        let hit = prev_lead && byte_1251(c).is_some_and(|b| (0x80..0xC0).contains(&b));
+        prev_lead = matches!(c, 'Р' | 'С' | 'Т' | 'У');
+        hit
+    });
+    if !quick {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut count = 0usize;
+    let mut word = String::new();
+    let mut flush = |word: &mut String, out: &mut String| {
+        let bytes: Option<Vec<u8>> = word
+            .chars()
+            .map(|c| {
+                if c.is_ascii() {
+                    Some(c as u8)
+                } else {
+                    byte_1251(c)
+                }
+            })
+            .collect();
+        let fixed = bytes.and_then(|b| String::from_utf8(b).ok()).filter(|f| {
+            let high = f.chars().filter(|c| !c.is_ascii()).count();
+            high >= 2 && f.chars().all(|c| c.is_ascii() || plausible(c)) && f != word
+        });
+        match fixed {
+            Some(f) => {
+                count += f.chars().filter(|c| !c.is_ascii()).count();
+                out.push_str(&f);
+            }
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii() && !c.is_ascii_alphanumeric() {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    (count > 0).then(|| (nfc(out), count))
+}
+
+/// Repairs the tag values and comments of a replayed game (variations included) by
+/// [`repair`], and says what it did in one `mojibake-repaired` warning, whose span is
+/// the first repaired text where it stands in the source. The source text is kept as
+/// read. Returns the number of characters repaired, `None` when none. Only a game whose text holds the byte C3, D0 or D1 (which start the
+/// telltale characters `Â`…`ô`, `Р` `С` in UTF-8) is looked at: the others cost one
+/// `memchr3`.
+pub fn repair_game(game: &mut Game) -> Option<usize> {
+    // C3 starts `Â`…`ô` (windows-1252), D0 D1 `Р` `С` (windows-1251) in UTF-8
+    memchr::memchr3(0xC3, 0xD0, 0xD1, game.source.text.as_bytes())?;
+    let mut first: Option<(String, String)> = None;
+    let (mut chars, mut places) = (0usize, 0usize);
+    let mut fix = |text: &mut String| {
+        if let Some((fixed, n)) = repair(text) {
+            chars += n;
+            places += 1;
+            let old = std::mem::replace(text, fixed);
+            if first.is_none() {
+                first = Some((old, text.clone()));
+            }
+        }
+    };
+    if game.tags.iter().any(|(_, v)| repair(v).is_some()) {
+        let mut tags = Tags::with_capacity(game.tags.len(), 0);
+        for (name, value) in game.tags.iter() {
+            let mut value = value.to_owned();
+            fix(&mut value);
+            tags.push(name, &value);
+        }
+        game.tags = tags;
+    }
+    let mut stack: Vec<&mut Line> = vec![&mut game.moves];
+    while let Some(line) = stack.pop() {
+        line.comments.iter_mut().for_each(&mut fix);
+        for node in line.moves.iter_mut().filter(|n| n.has_extras()) {
+            let extras = node.extras_mut();
+            extras.comments.iter_mut().for_each(&mut fix);
+            stack.extend(extras.variations.iter_mut());
+        }
+    }
+    let (old, new) = first?;
+    let mut d = Diagnostic::warning(
+        Code::MojibakeRepaired,
+        format!(
+            "text decoded twice (utf-8 read as windows-1252 or windows-1251) repaired: {chars} {} in {places} {}, `{old}` read as `{new}`",
+            if chars == 1 {
+                "character"
+            } else {
+                "characters"
+            },
+            if places == 1 { "place" } else { "places" }
+        ),
+    );
+    if let Some(at) = game.source.text.find(&old) {
+        d = d.with_span(Span::new(at as u32, (at + old.len()) as u32));
+    }
+    // in text order, as replay leaves them
+    let key = |d: &Diagnostic| d.span.map_or(u32::MAX, |s| s.start);
+    let at = game.diagnostics.partition_point(|x| key(x) <= key(&d));
+    game.diagnostics.insert(at, d);
+    Some(chars)
 }
 
 #[cfg(test)]
@@ -195,6 +343,23 @@ mod tests {
             "Émile Zola — «À bientôt»",
             "plain ASCII",
             "",
+        ] {
+            assert_eq!(repair(s), None, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn utf8_read_as_windows_1251_is_repaired_word_by_word() {
+        assert_eq!(fixed("РљР°СЃРїР°СЂРѕРІ, Р“Р°СЂСЂРё"), "Каспаров, Гарри");
+        assert_eq!(fixed("РЎРІРёРґР»РµСЂ, РџС‘С‚СЂ"), "Свидлер, Пётр");
+        // correctly decoded Cyrillic, Ukrainian and Serbian: never
+        for s in [
+            "Каспаров, Гарри",
+            "Свидлер, Пётр",
+            "Іванчук, Василь",
+            "Ёлкин Сёмин Тё Уё",
+            "Љубојевић, Љубомир",
+            "Р. Сё",
         ] {
             assert_eq!(repair(s), None, "{s:?}");
         }

@@ -16,7 +16,7 @@ use buf::{Out, SCRATCH, all_plain, needs_escape, push_clock, push_escaped, push_
 use fast::{PLAIN_TAIL, is_plain, put_plain_run, put_plain_tags};
 use lines::Lines;
 
-use super::{Board, MoveStyle};
+use super::{Board, ChessMoves, MoveStyle};
 use crate::{
     emit::WriteMoves,
     model::diag::{LineCol, Severity, Span},
@@ -88,6 +88,11 @@ pub struct JsonRenderer {
     plain_moves: bool,
     /// The pieces of SAN in the style, for [`put_plain_move`].
     san_words: SanWords,
+    /// Chess moves in the `san` field as SAN, long algebraic or UCI
+    /// ([`JsonRenderer::shaped`]).
+    chess_moves: ChessMoves,
+    /// A `fen` field in every move object ([`JsonRenderer::shaped`]).
+    fen_each: bool,
 }
 
 impl JsonRenderer {
@@ -96,7 +101,19 @@ impl JsonRenderer {
             style: opts.moves,
             plain_moves: plain_moves(&opts.moves),
             san_words: SanWords::new(&opts.moves.chess),
+            chess_moves: ChessMoves::San,
+            fen_each: false,
         }
+    }
+
+    /// The renderer writing the `san` field of chess moves in `chess_moves` (long
+    /// algebraic or UCI instead of SAN), and with `fen_each` a `fen` field in every
+    /// move object: the position after the move (`convert --out-notation`,
+    /// `--fen-each`). Such games are written by the general path, replaying them.
+    pub fn shaped(mut self, chess_moves: ChessMoves, fen_each: bool) -> JsonRenderer {
+        self.chess_moves = chess_moves;
+        self.fen_each = fen_each;
+        self
     }
 
     /// Appends the JSON line of `game` (`\n` included) to `buf`: for a caller that
@@ -138,6 +155,9 @@ struct Ctx<'a> {
     plain_path: bool,
     /// The pieces of SAN in the style, for [`put_plain_move`].
     san_words: &'a SanWords,
+    /// [`JsonRenderer::shaped`]: every move written from the board (no hint used), in
+    /// this form, and with its `fen` when `fen_each`.
+    shaped: Option<(ChessMoves, bool)>,
 }
 
 /// [`JsonRenderer::render`], the moves of the usual kind written by
@@ -153,8 +173,10 @@ fn render_with(b: &mut JsonBuf, game: &Game, r: &JsonRenderer, plain_path: bool)
         tok: String::new(),
         plain_moves: r.plain_moves,
         scratch: [0; SCRATCH],
-        plain_path,
+        plain_path: plain_path && r.chess_moves == ChessMoves::San && !r.fen_each,
         san_words: &r.san_words,
+        shaped: (r.chess_moves != ChessMoves::San || r.fen_each)
+            .then_some((r.chess_moves, r.fen_each)),
     };
     b.extend_from_slice(b"{\"schema_version\":\"");
     b.extend_from_slice(SCHEMA_VERSION.as_bytes());
@@ -403,7 +425,11 @@ fn write_line(b: &mut JsonBuf, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
         o.put_u64(first_ply + i as u64);
         let has_variations = !node.variations().is_empty();
         let hint = match (&*board, &node.mv, node.san) {
-            (Board::Chess(_), AnyMove::Chess(m), Some(hint)) if ctx.plain_moves => Some((m, hint)),
+            (Board::Chess(_), AnyMove::Chess(m), Some(hint))
+                if ctx.plain_moves && ctx.shaped.is_none() =>
+            {
+                Some((m, hint))
+            }
             _ => None,
         };
         if (has_variations || hint.is_none()) && played < i {
@@ -421,6 +447,10 @@ fn write_line(b: &mut JsonBuf, ctx: &mut Ctx<'_>, board: &mut Board, line: &Line
             None => {
                 o.flush();
                 push_san(b, ctx, board, node);
+                if let Some((_, true)) = ctx.shaped {
+                    b.extend_from_slice(b",\"fen\":");
+                    push_str(b, &board.fen());
+                }
                 played = i + 1;
                 o = Out::new(b, &mut ctx.scratch);
             }
@@ -502,6 +532,13 @@ fn play_pending(board: &mut Board, nodes: &[MoveNode]) {
 /// giving check are brought up to date before a move without one.
 fn push_san(b: &mut JsonBuf, ctx: &mut Ctx<'_>, board: &mut Board, node: &MoveNode) {
     let mv = &node.mv;
+    if let Some((form, _)) = ctx.shaped {
+        // every move of the game played on the board, in full
+        ctx.tok.clear();
+        super::write_and_play_as(board, &mut ctx.tok, mv, ctx.style, form);
+        push_escaped(b, &ctx.tok);
+        return;
+    }
     if let (Board::Chess(p), AnyMove::Chess(m), Some(hint)) = (&mut *board, mv, node.san) {
         if ctx.plain_moves {
             San::from_hint(*m, hint).write(b, &ctx.style.chess);
@@ -744,6 +781,7 @@ mod tests {
                         scratch: [0; SCRATCH],
                         plain_path: true,
                         san_words: &SanWords::new(&style.chess),
+                        shaped: None,
                     };
                     let mut board = Board::Chess(pos.clone());
                     let mut got = JsonBuf::default();

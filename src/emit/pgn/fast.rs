@@ -349,6 +349,7 @@ mod tests {
                         } else {
                             1 + rng.below(99)
                         },
+                        ..PgnOptions::default()
                     };
                     let fast = render_path(&game, &opts, true);
                     let general = render_path(&game, &opts, false);

@@ -12,7 +12,7 @@ mod fast;
 
 use fast::{all_hinted, usual_move};
 
-use super::{Board, MoveStyle, SEVEN_TAG_ROSTER, XiangqiNotation, is_initial};
+use super::{Board, ChessMoves, MoveStyle, SEVEN_TAG_ROSTER, XiangqiNotation, is_initial};
 use crate::{
     archive::pgn::unescape_comment,
     chess::Move,
@@ -59,9 +59,19 @@ impl Cursor {
         }
     }
 
-    /// Appends the move of `node` and moves on past it.
-    fn write_and_play(&mut self, out: &mut String, node: &MoveNode, style: &MoveStyle) {
+    /// Appends the move of `node` (in `form`: a [`Cursor::Hinted`] is made only for
+    /// SAN) and moves on past it.
+    fn write_and_play(
+        &mut self,
+        out: &mut String,
+        node: &MoveNode,
+        style: &MoveStyle,
+        form: ChessMoves,
+    ) {
         match self {
+            Cursor::Board(b) if form != ChessMoves::San => {
+                super::write_and_play_as(b, out, &node.mv, style, form);
+            }
             Cursor::Board(b) => b.write_and_play(out, &node.mv, style),
             Cursor::Hinted { .. } => {
                 match (&node.mv, node.san) {
@@ -91,11 +101,14 @@ impl Cursor {
 /// How a draw offer (FIDE `(=)`, [`crate::model::game::MoveNode::draw_offer`]) is written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum DrawOffers {
-    /// The FIDE scoresheet mark `(=)` after the move (and its NAGs); kyphu reads it
-    /// back as a draw offer. Strict PGN readers may take it for a variation.
-    #[default]
+    /// The FIDE scoresheet mark `(=)` after the move (and its NAGs), bare; kyphu reads
+    /// it back as a draw offer, but other PGN readers do not: pgn-extract takes it for
+    /// an empty variation (with a warning) and python-chess drops it.
     Mark,
-    /// A comment `{(=)}`: valid PGN for every reader, but read back as a comment.
+    /// A comment `{(=)}` after the move (the default): PGN every reader takes without a
+    /// warning (pgn-extract and python-chess keep it as a comment), and kyphu reads a
+    /// comment that is exactly `(=)` back as a draw offer (issue 27).
+    #[default]
     Comment,
     /// Not written.
     Omit,
@@ -127,6 +140,11 @@ pub struct PgnOptions {
     /// Longest movetext line in characters (default 79: lines under 80). A single word
     /// longer than this in a comment is split.
     pub max_line: usize,
+    /// Chess moves as SAN (default), long algebraic or UCI (`convert --out-notation`).
+    pub chess_moves: ChessMoves,
+    /// A comment `{[%fen FEN]}` after every move, the position it leads to (`convert
+    /// --fen-each`), also in the reduced format.
+    pub fen_each: bool,
 }
 
 impl Default for PgnOptions {
@@ -134,8 +152,10 @@ impl Default for PgnOptions {
         PgnOptions {
             reduced: false,
             moves: MoveStyle::default(),
-            draw_offers: DrawOffers::Mark,
+            draw_offers: DrawOffers::Comment,
             max_line: 79,
+            chess_moves: ChessMoves::San,
+            fen_each: false,
         }
     }
 }
@@ -209,7 +229,14 @@ impl<W: io::Write> PgnWriter<W> {
         self.line_start = self.buf.len();
         self.last_start = self.buf.len();
         self.line_chars = 0;
-        self.write_line(&Cursor::new(game), &game.moves);
+        // moves written otherwise than as SAN, or followed by their position, are
+        // written from the position (the hints give only SAN)
+        let start = if self.opts.chess_moves == ChessMoves::San && !self.opts.fen_each {
+            Cursor::new(game)
+        } else {
+            Cursor::Board(Board::new(&game.start))
+        };
+        self.write_line(&start, &game.moves);
         if !self.opts.reduced
             && let Some(rest) = &game.unparsed
         {
@@ -320,9 +347,13 @@ impl<W: io::Write> PgnWriter<W> {
             need_number = false;
             // the position before the move, for its variations
             let before = (full && !node.variations().is_empty()).then(|| b.clone());
-            let style = self.opts.moves;
-            self.token_with(|t| b.write_and_play(t, node, &style));
+            let (style, form) = (self.opts.moves, self.opts.chess_moves);
+            self.token_with(|t| b.write_and_play(t, node, &style, form));
             if !full {
+                if self.opts.fen_each {
+                    self.fen_comment(&b);
+                    need_number = true;
+                }
                 continue;
             }
             for nag in node.nags() {
@@ -355,6 +386,10 @@ impl<W: io::Write> PgnWriter<W> {
             }
             for c in node.comments() {
                 self.comment(c);
+                need_number = true;
+            }
+            if self.opts.fen_each {
+                self.fen_comment(&b);
                 need_number = true;
             }
             if let Some(before) = &before {
@@ -451,6 +486,15 @@ impl<W: io::Write> PgnWriter<W> {
 
     fn comment(&mut self, text: &str) {
         self.comment_words([], text);
+    }
+
+    /// `{[%fen FEN]}`: the position `at` stands in (`fen_each`).
+    #[cold]
+    fn fen_comment(&mut self, at: &Cursor) {
+        if let Cursor::Board(b) = at {
+            let fen = b.fen() + "]";
+            self.comment_words(["[%fen"], &fen);
+        }
     }
 
     /// Writes `{prefix… text}` word by word (whitespace normalized to single spaces or

@@ -40,6 +40,7 @@
 //! assert_eq!(err.code(), "unknown-piece");
 //! ```
 
+pub mod descriptive;
 pub mod fold;
 pub mod infer;
 pub mod lang;
