@@ -543,34 +543,20 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     }
     let output = output.map(Target::open).transpose()?;
     let games_csv = games_csv.map(Target::open).transpose()?;
-    // --dedupe: a first pass over every input finds the duplicates (issue 28)
-    let mut dedupe = a.dedupe.start(&files)?;
-    if let Some(d) = dedupe.as_mut() {
-        for file in &files {
-            let options = kyphu::ReplayOptions {
-                go_on: a.repair,
-                repair: a.repair,
-                ..a.read.replay_options(file)?
-            };
-            d.learn_file(
-                file,
-                source_named(&a.read, a.from, file, games_in.as_ref())?.0,
-                a.read.threads(),
-                |raw| {
-                    let (junk, game, selected, _) = prepare(raw, &options, &selection, add_eco);
-                    (junk, (selected && !junk).then_some(game))
-                },
-            )
-            .map_err(|e| CliError::from_pipeline(file, e))?;
-        }
-        d.second_pass();
-    }
+    // --dedupe: the output is spooled, and copied without the duplicates at the end
+    // (issue 28)
+    let mut dedupe = a
+        .dedupe
+        .start(&files, format == OutputFormat::Csv, split.is_some())?;
+    // with --dedupe, the summaries wait for the duplicates' counts
+    let mut summaries: Vec<(String, Counts, u64)> = Vec::new();
     let dedupe_by = dedupe.as_ref().map(super::dedupe::Dedupe::by);
 
-    let sink: Box<dyn Write + Send> = match &output {
-        Some(o) => Box::new(o.writer()?),
-        None if split.is_some() => Box::new(io::sink()),
-        None => Box::new(io::stdout()),
+    let sink: Box<dyn Write + Send> = match (&output, &dedupe) {
+        (_, Some(d)) => Box::new(d.sink()?),
+        (Some(o), None) => Box::new(o.writer()?),
+        (None, None) if split.is_some() => Box::new(io::sink()),
+        (None, None) => Box::new(io::stdout()),
     };
     let spare = Spare::default();
     let mut out = Gather::new(sink, (format == OutputFormat::Json).then_some(&spare));
@@ -627,6 +613,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         let mut counts = Counts::default();
         let mut fixed = 0u64;
         let quiet = a.quiet;
+        if let Some(d) = dedupe.as_mut() {
+            d.begin_file(file);
+        }
         let file_name = file.as_str();
         let mut progress = super::progress::Progress::new(file);
         let process = |raw: RawGame| {
@@ -790,27 +779,6 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                         return Err(e);
                     }
                 }
-                // --dedupe: a duplicate is counted and reported, not written
-                if !item.junk
-                    && let Some(d) = dedupe.as_mut()
-                {
-                    let mut said = String::new();
-                    let dropped = d
-                        .judge(&item.hashes, item.line, item.tags, &mut said)
-                        .inspect_err(|_| output_failed = true)?;
-                    if let Some(kind) = dropped {
-                        counts.add(item.status, item.encoding);
-                        counts.add_slips(item.slips);
-                        counts.duplicates += 1;
-                        counts.prefixes += u64::from(kind == super::dedupe::Dropped::Prefix);
-                        counts.classified += u64::from(item.classified);
-                        if !quiet && !said.is_empty() {
-                            progress.finish();
-                            log.write(&said).inspect_err(|_| output_failed = true)?;
-                        }
-                        return Ok(());
-                    }
-                }
                 // non-game text is kept in the output too, counted, and the exit
                 // status is 1
                 if item.junk {
@@ -831,6 +799,18 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                     let wrote = split.write(!item.junk, item.split_value.as_deref(), bytes);
                     output_failed |= wrote.is_err();
                     return wrote;
+                }
+                // --dedupe: the piece's length and fingerprint, for the copy at the end
+                if let Some(d) = dedupe.as_mut() {
+                    let recorded = d.record(
+                        item.rendered_len,
+                        item.junk,
+                        &item.hashes,
+                        item.line,
+                        item.tags,
+                    );
+                    output_failed |= recorded.is_err();
+                    recorded?;
                 }
                 let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
                     match (csv.as_mut(), item.game.as_ref()) {
@@ -864,26 +844,54 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 });
             } else {
                 // what was read is reported, and written below, before the error
-                log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
+                if dedupe.is_some() {
+                    summaries.push((file.clone(), counts, fixed));
+                } else {
+                    log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
+                }
                 failure = Some(CliError::from_pipeline(file, e));
             }
             break;
         }
         incomplete |= counts.partial + counts.failed + counts.junk > 0;
-        log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
+        if dedupe.is_some() {
+            summaries.push((file.clone(), counts, fixed));
+        } else {
+            log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
+        }
+    }
+    // --dedupe: the spool copied to the output without the duplicates
+    let mut report = None;
+    if let Some(d) = dedupe.take().filter(|_| !output_failed) {
+        let mut counts: Vec<Counts> = summaries.iter().map(|(_, c, _)| c.clone()).collect();
+        let copied = (|| {
+            out.flush()?;
+            let mut sink: Box<dyn Write> = match &output {
+                Some(o) => Box::new(o.writer()?),
+                None => Box::new(io::stdout().lock()),
+            };
+            d.finish(&mut sink, &mut log, a.quiet, &mut counts)
+        })();
+        match copied {
+            Ok((r, note)) => {
+                report = r;
+                for ((file, _, fixed), counts) in summaries.iter().zip(&counts) {
+                    log.summary(&(counts.summary(file) + &fixed_note(*fixed)))?;
+                }
+                if let Some(note) = note {
+                    log.summary(&note)?;
+                }
+            }
+            Err(e) => {
+                output_failed = true;
+                let e = write_error(output.as_ref(), e)?;
+                if failure.is_none() {
+                    failure = Some(e);
+                }
+            }
+        }
     }
     log.flush()?;
-    let report = match dedupe {
-        Some(d) => {
-            if failure.is_none()
-                && let Err(e) = d.check_passes()
-            {
-                failure = Some(e);
-            }
-            d.finish()?
-        }
-        None => None,
-    };
     // everything converted is written out, also after an input error
     let written = (|| {
         if let Some(w) = csv {

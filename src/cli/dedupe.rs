@@ -1,22 +1,29 @@
-//! `convert --dedupe` (issue 28): duplicate games left out, in two passes over the
-//! inputs. The first pass ([`Dedupe::learn_file`]) reads every input and records each
-//! game's fingerprint ([`kyphu::game::dedupe`]); the second is the conversion itself,
-//! in which each game's verdict ([`Dedupe::judge`]) says whether it is written, and a
-//! game left out is reported: a line on standard error (or in the `--log`), or a row of
-//! the `--dedupe-report` CSV file, and in the per-file summary's counts.
+//! `convert --dedupe` (issue 28): duplicate games left out, the input read once. As
+//! the games are converted, their output goes to a spool file instead of the output,
+//! and each game's fingerprint ([`kyphu::game::dedupe`]) is recorded in the table and,
+//! with the game's length in the spool, in a second spool file ([`Dedupe::record`]).
+//! When every input is read, [`Dedupe::finish`] reads the records back in order, gives
+//! each game its verdict, and copies the spool to the output leaving the duplicates
+//! out; a game left out is reported: a line on standard error (or in the `--log`), or
+//! a row of the `--dedupe-report` CSV file, and in the per-file summary's counts.
+//!
+//! Memory: the table (at most 32 MB, `LINES_MAX` distinct lines) and a game's hashes
+//! at a time; the spools are files in the temporary folder (`TMPDIR`), removed when
+//! the run ends, as large as the converted output plus 8 bytes per ply.
 
-use std::io::{self, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
+use std::path::PathBuf;
 
 use clap::ValueEnum;
 
 use super::{
-    CliError,
+    CliError, Counts, Log,
     output::{Output, Target},
-    pipeline, render,
+    render,
 };
 use kyphu::{
-    archive::{Piece, RawGame},
-    game::dedupe::{DedupeBy, Duplicates, GameRef, Verdict, line_hashes},
+    game::dedupe::{DedupeBy, Duplicates, GameRef, LINES_MAX, Verdict, line_hashes},
     model::game::Game,
 };
 
@@ -38,9 +45,9 @@ pub struct DedupeArgs {
     /// that a longer game continues (a prefix: relay snapshots, corrections). Kept: the
     /// longest; of equal ones, the one with more tags, then the first. By game
     /// (default): the same White, Black (folded), Date and Round too; by players: the
-    /// same White and Black; by moves: whoever played, whenever. Each game
-    /// left out is reported (standard error, or --dedupe-report); the inputs are read
-    /// twice (files, not standard input). docs/cli.md, "Removing duplicates"
+    /// same White and Black; by moves: whoever played, whenever. Each game left out is
+    /// reported (standard error, or --dedupe-report). The output is spooled to the
+    /// temporary folder first. docs/cli.md, "Removing duplicates"
     #[arg(long, value_enum, num_args = 0..=1, require_equals = true,
         default_missing_value = "game", value_name = "BY")]
     pub dedupe: Option<By>,
@@ -51,31 +58,92 @@ pub struct DedupeArgs {
     pub dedupe_report: Option<String>,
 }
 
-/// The state of `--dedupe` across the two passes.
+/// A temporary file, removed when dropped (on Unix, as soon as it is open: a run that
+/// is killed leaves nothing behind).
+struct Spool {
+    file: File,
+    path: Option<PathBuf>,
+}
+
+impl Spool {
+    fn new(what: &str) -> io::Result<Spool> {
+        let dir = std::env::temp_dir();
+        let mut n = 0u32;
+        loop {
+            let path = dir.join(format!("kyphu-dedupe-{}-{what}-{n}.tmp", std::process::id()));
+            match OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(file) => {
+                    let path = if cfg!(unix) && std::fs::remove_file(&path).is_ok() {
+                        None
+                    } else {
+                        Some(path)
+                    };
+                    return Ok(Spool { file, path });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+                Err(e) => {
+                    return Err(io::Error::new(
+                        e.kind(),
+                        format!(
+                            "--dedupe: cannot create a temporary file in {}: {e} (set TMPDIR to another folder)",
+                            dir.display()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// From the start, for reading.
+    fn rewind(&mut self) -> io::Result<&mut File> {
+        self.file.rewind()?;
+        Ok(&mut self.file)
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        if let Some(p) = self.path.take() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// The state of `--dedupe` during the run.
 pub struct Dedupe {
     by: DedupeBy,
     table: Duplicates,
-    /// The files of the run, each with the number of its first game (from the first
-    /// pass, which numbers the games as the second does).
+    /// The files of the run, each with the number of its first game.
     files: Vec<(String, u32)>,
-    /// The number of the next game (counted alike in both passes).
+    /// The number of the next game of the run (text that is not a game not counted).
     next: u32,
-    report: Option<(Output, io::BufWriter<std::fs::File>)>,
-    /// Games of the second pass the first did not meet.
-    unknown: u64,
+    /// The converted output, every game of it, in input order.
+    spool: Spool,
+    /// A record per piece of output ([`Dedupe::record`]), in the same order.
+    records: Spool,
+    records_out: BufWriter<File>,
+    report: Option<(Output, BufWriter<File>)>,
 }
 
-/// What a game left out was, for the counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dropped {
-    Exact,
-    Prefix,
-}
+/// A record's kind: text that is not a game, a game not compared, a game compared.
+const JUNK: u8 = 0;
+const GAME: u8 = 1;
+const COMPARED: u8 = 2;
 
 impl DedupeArgs {
     /// The state for the run, or `None` without `--dedupe`; checks the options and
     /// opens the report (it replaces its file only when the run succeeds).
-    pub fn start(&self, files: &[String]) -> Result<Option<Dedupe>, CliError> {
+    pub fn start(
+        &self,
+        files: &[String],
+        csv: bool,
+        split: bool,
+    ) -> Result<Option<Dedupe>, CliError> {
         let Some(by) = self.dedupe else {
             if self.dedupe_report.is_some() {
                 return Err(CliError::Usage(
@@ -84,9 +152,14 @@ impl DedupeArgs {
             }
             return Ok(None);
         };
-        if files.iter().any(|f| f == "-") {
+        if csv {
             return Err(CliError::Usage(
-                "--dedupe reads its inputs twice (the first pass finds the duplicates, the second writes): name files, not standard input (save it to a file first)".into(),
+                "--dedupe writes PGN, JSON or DhtmlXQ output, not scoresheet CSV: convert to PGN with --dedupe first".into(),
+            ));
+        }
+        if split {
+            return Err(CliError::Usage(
+                "--dedupe and --split-by / --split-every cannot be combined: write one file with --dedupe, then split it".into(),
             ));
         }
         let report = match &self.dedupe_report {
@@ -95,13 +168,16 @@ impl DedupeArgs {
                 let target = Target::new("--dedupe-report", name)?;
                 super::output::refuse_inputs(&[&target], false, files)?;
                 let out = target.open()?;
-                let mut w = io::BufWriter::new(out.writer()?);
+                let mut w = BufWriter::new(out.writer()?);
                 w.write_all(
                     b"file,game,line,plies,duplicate,kept_file,kept_game,kept_line,kept_plies\n",
                 )?;
                 Some((out, w))
             }
         };
+        let spool = Spool::new("output")?;
+        let records = Spool::new("records")?;
+        let records_out = BufWriter::with_capacity(1 << 16, records.file.try_clone()?);
         Ok(Some(Dedupe {
             by: match by {
                 By::Game => DedupeBy::Game,
@@ -111,8 +187,10 @@ impl DedupeArgs {
             table: Duplicates::new(),
             files: Vec::new(),
             next: 0,
+            spool,
+            records,
+            records_out,
             report,
-            unknown: 0,
         }))
     }
 }
@@ -133,162 +211,226 @@ fn csv_field(s: &str) -> String {
     }
 }
 
+fn read_u8(r: &mut impl Read) -> io::Result<u8> {
+    let mut b = [0u8; 1];
+    r.read_exact(&mut b)?;
+    Ok(b[0])
+}
+
+fn read_u16(r: &mut impl Read) -> io::Result<u16> {
+    let mut b = [0u8; 2];
+    r.read_exact(&mut b)?;
+    Ok(u16::from_le_bytes(b))
+}
+
+fn read_u32(r: &mut impl Read) -> io::Result<u32> {
+    let mut b = [0u8; 4];
+    r.read_exact(&mut b)?;
+    Ok(u32::from_le_bytes(b))
+}
+
+fn read_u64(r: &mut impl Read) -> io::Result<u64> {
+    let mut b = [0u8; 8];
+    r.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
 impl Dedupe {
     /// What duplicates share, for [`hashes`].
     pub fn by(&self) -> DedupeBy {
         self.by
     }
 
-    fn game_ref(&self, line: u64, tags: usize) -> GameRef {
-        GameRef {
-            seq: self.next,
-            line: u32::try_from(line).unwrap_or(u32::MAX),
-            tags: u16::try_from(tags).unwrap_or(u16::MAX),
-        }
+    /// Where the converted output goes (instead of the output).
+    pub fn sink(&self) -> io::Result<File> {
+        self.spool.file.try_clone()
     }
 
-    /// The first pass over one input: `prepare` turns each game read into the game as
-    /// the second pass will write it (`None`: not written, or not a game), and its
-    /// fingerprint is recorded.
-    pub fn learn_file<I, P>(
+    /// The next input's games follow.
+    pub fn begin_file(&mut self, name: &str) {
+        self.files.push((name.to_owned(), self.next));
+    }
+
+    /// One piece of the output, in input order, as it goes to [`Dedupe::sink`]: its
+    /// length there, whether it is text that is not a game, and for a game its
+    /// [`hashes`] (empty: not compared), first line and number of tags.
+    pub fn record(
         &mut self,
-        file: &str,
-        source: I,
-        threads: usize,
-        prepare: P,
-    ) -> io::Result<()>
-    where
-        I: Iterator<Item = io::Result<Piece>> + Send,
-        P: Fn(RawGame) -> (bool, Option<Game>) + Sync,
-    {
-        self.files.push((file.to_owned(), self.next));
-        let mut progress = super::progress::Progress::new(file);
-        let counts = super::Counts::default();
-        let by = self.by;
-        let result = pipeline::run(
-            source,
-            threads,
-            |raw| {
-                let byte_end = raw.byte_end;
-                let (junk, game) = prepare(raw);
-                let mut hashes = Vec::new();
-                let at = game.map(|g| {
-                    line_hashes(&g, by, &mut hashes);
-                    (g.source.first_line, g.tags.len())
-                });
-                (junk, hashes, at, byte_end)
-            },
-            |(junk, hashes, at, byte_end)| {
-                progress.update(&counts, byte_end);
-                if !junk {
-                    let (line, tags) = at.unwrap_or((0, 0));
-                    let game = self.game_ref(line, tags);
-                    self.table.learn(&hashes, game);
-                    self.next = self.next.saturating_add(1);
-                }
-                Ok(())
-            },
-        );
-        progress.finish();
-        result
-    }
-
-    /// The second pass begins (after [`Dedupe::learn_file`] over every input).
-    pub fn second_pass(&mut self) {
-        self.next = 0;
-    }
-
-    /// The file and 1-based game number of game `seq`.
-    fn place(&self, seq: u32) -> (&str, u32) {
-        let i = self.files.partition_point(|&(_, first)| first <= seq);
-        match i.checked_sub(1).and_then(|i| self.files.get(i)) {
-            Some((name, first)) => (name, seq - first + 1),
-            None => ("?", seq + 1),
-        }
-    }
-
-    /// The second pass: one game (not junk), in input order, with its [`Dedupe::hashes`],
-    /// first line and number of tags. `None`: write it; else it is left out, and
-    /// reported in `messages` (or the report file).
-    pub fn judge(
-        &mut self,
+        len: usize,
+        junk: bool,
         hashes: &[u64],
         line: u64,
         tags: usize,
-        messages: &mut String,
-    ) -> io::Result<Option<Dropped>> {
-        let game = self.game_ref(line, tags);
-        self.next = self.next.saturating_add(1);
-        let (kind, kept, kept_plies) = match self.table.verdict(hashes, game) {
-            Verdict::Kept | Verdict::Ignored => return Ok(None),
-            Verdict::Unknown => {
-                self.unknown += 1;
-                return Ok(None);
-            }
-            Verdict::Exact { kept } => (Dropped::Exact, kept, hashes.len() - 1),
-            Verdict::Prefix { kept, plies } => (Dropped::Prefix, kept, usize::from(plies)),
+    ) -> io::Result<()> {
+        let w = &mut self.records_out;
+        w.write_all(&(len as u64).to_le_bytes())?;
+        if junk {
+            return w.write_all(&[JUNK]);
+        }
+        let game = GameRef {
+            seq: self.next,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            tags: u16::try_from(tags).unwrap_or(u16::MAX),
         };
+        self.next = self.next.saturating_add(1);
+        if hashes.len() < 2 {
+            return w.write_all(&[GAME]);
+        }
+        w.write_all(&[COMPARED])?;
+        w.write_all(&game.line.to_le_bytes())?;
+        w.write_all(&game.tags.to_le_bytes())?;
+        w.write_all(&(hashes.len() as u32).to_le_bytes())?;
+        for h in hashes {
+            w.write_all(&h.to_le_bytes())?;
+        }
+        self.table.learn(hashes, game);
+        Ok(())
+    }
+
+    /// The file and 1-based game number of game `seq`.
+    fn place(&self, seq: u32) -> (usize, u32) {
+        let i = self.files.partition_point(|&(_, first)| first <= seq);
+        match i.checked_sub(1).and_then(|i| self.files.get(i).map(|f| (i, f))) {
+            Some((i, (_, first))) => (i, seq - first + 1),
+            None => (0, seq + 1),
+        }
+    }
+
+    fn name(&self, file: usize) -> &str {
+        self.files.get(file).map_or("?", |(n, _)| n)
+    }
+
+    /// The second pass, when every input is read: the spool copied to `out` without
+    /// the duplicates, each reported (in `log`, unless `quiet`, or in the report file)
+    /// and counted in its file's `counts` (one per [`Dedupe::begin_file`]). Returns the
+    /// report file to put in place with the other outputs, and a note on games the full
+    /// table could not compare. An error is the output's (or the temporary files').
+    pub fn finish(
+        mut self,
+        out: &mut dyn Write,
+        log: &mut Log,
+        quiet: bool,
+        counts: &mut [Counts],
+    ) -> io::Result<(Option<Output>, Option<String>)> {
+        self.records_out.flush()?;
+        let mut records = BufReader::with_capacity(1 << 16, self.records.rewind()?.try_clone()?);
+        let mut spool = BufReader::with_capacity(1 << 16, self.spool.rewind()?.try_clone()?);
+        let mut buffer = vec![0u8; 1 << 16];
+        let mut hashes: Vec<u64> = Vec::new();
+        let mut seq = 0u32;
+        let mut said = String::new();
+        loop {
+            let len = match read_u64(&mut records) {
+                Ok(len) => len,
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => break,
+                Err(e) => return Err(e),
+            };
+            let kind = read_u8(&mut records)?;
+            let mut keep = true;
+            if kind != JUNK {
+                let this = seq;
+                seq = seq.saturating_add(1);
+                if kind == COMPARED {
+                    let line = read_u32(&mut records)?;
+                    let tags = read_u16(&mut records)?;
+                    let n = read_u32(&mut records)?;
+                    hashes.clear();
+                    for _ in 0..n {
+                        hashes.push(read_u64(&mut records)?);
+                    }
+                    let game = GameRef {
+                        seq: this,
+                        line,
+                        tags,
+                    };
+                    keep = !self.judge(&hashes, game, quiet, counts, &mut said)?;
+                    if !said.is_empty() {
+                        log.write(&said)?;
+                        said.clear();
+                    }
+                }
+            }
+            // the piece copied, or passed over
+            let mut left = len;
+            while left > 0 {
+                let n = usize::try_from(left).unwrap_or(usize::MAX).min(buffer.len());
+                let chunk = buffer.get_mut(..n).unwrap_or(&mut []);
+                spool.read_exact(chunk)?;
+                if keep {
+                    out.write_all(chunk)?;
+                }
+                left -= n as u64;
+            }
+        }
+        out.flush()?;
+        let unrecorded = self.table.unrecorded();
+        let note = (unrecorded > 0).then(|| {
+            format!(
+                "kyphu: --dedupe: {unrecorded} game{} of a new line came after {LINES_MAX} distinct lines (its memory bound): written without being compared",
+                if unrecorded == 1 { "" } else { "s" }
+            )
+        });
+        let report = match self.report.take() {
+            None => None,
+            Some((o, mut w)) => {
+                w.flush().map_err(|e| {
+                    io::Error::new(e.kind(), format!("cannot write {}: {e}", o.name()))
+                })?;
+                Some(o)
+            }
+        };
+        Ok((report, note))
+    }
+
+    /// A compared game's verdict: whether it is left out (reported in `said` or the
+    /// report, and counted).
+    fn judge(
+        &mut self,
+        hashes: &[u64],
+        game: GameRef,
+        quiet: bool,
+        counts: &mut [Counts],
+        said: &mut String,
+    ) -> io::Result<bool> {
         let plies = hashes.len() - 1;
+        let (prefix, kept, kept_plies) = match self.table.verdict(hashes, game) {
+            Verdict::Kept | Verdict::Ignored | Verdict::Unknown => return Ok(false),
+            Verdict::Exact { kept } => (false, kept, plies),
+            Verdict::Prefix { kept, plies } => (true, kept, usize::from(plies)),
+        };
         let (file, number) = self.place(game.seq);
-        let file = file.to_owned();
         let (kept_file, kept_number) = self.place(kept.seq);
-        let kept_file = kept_file.to_owned();
+        if let Some(c) = counts.get_mut(file) {
+            c.duplicates += 1;
+            c.prefixes += u64::from(prefix);
+        }
+        let line = game.line;
         if let Some((_, w)) = &mut self.report {
+            let (name, kept_name) = (
+                self.files.get(file).map_or("?", |(n, _)| n),
+                self.files.get(kept_file).map_or("?", |(n, _)| n),
+            );
             writeln!(
                 w,
                 "{},{number},{line},{plies},{},{},{kept_number},{},{kept_plies}",
-                csv_field(&file),
-                match kind {
-                    Dropped::Exact => "exact",
-                    Dropped::Prefix => "prefix",
-                },
-                csv_field(&kept_file),
+                csv_field(name),
+                if prefix { "prefix" } else { "exact" },
+                csv_field(kept_name),
                 kept.line,
             )?;
-        } else {
-            let what = match kind {
-                Dropped::Exact => "the same moves as".to_owned(),
-                Dropped::Prefix => format!("its {plies} plies begin the {kept_plies} of"),
+        } else if !quiet {
+            let what = if prefix {
+                format!("its {plies} plies begin the {kept_plies} of")
+            } else {
+                "the same moves as".to_owned()
             };
-            messages.push_str(&format!(
+            said.push_str(&format!(
                 "{}:{line}: game {number} left out by --dedupe: {what} game {kept_number} ({}:{}), kept\n",
-                render::escape(&file),
-                render::escape(&kept_file),
+                render::escape(self.name(file)),
+                render::escape(self.name(kept_file)),
                 kept.line
             ));
         }
-        Ok(Some(kind))
-    }
-
-    /// Whether the second pass met the games of the first (an input changed between
-    /// the passes otherwise).
-    pub fn check_passes(&self) -> Result<(), CliError> {
-        let (first, second) = self.table.games();
-        if first == second && self.unknown == 0 {
-            Ok(())
-        } else {
-            Err(CliError::Input(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "--dedupe: the inputs changed between the two passes ({first} games compared in the first, {second} in the second); run again on files that do not change"
-                ),
-            )))
-        }
-    }
-
-    /// The report file, flushed, to put in place with the other outputs.
-    pub fn finish(self) -> Result<Option<Output>, CliError> {
-        match self.report {
-            None => Ok(None),
-            Some((out, mut w)) => {
-                w.flush().map_err(|e| {
-                    CliError::Io(io::Error::new(
-                        e.kind(),
-                        format!("cannot write {}: {e}", out.name()),
-                    ))
-                })?;
-                Ok(Some(out))
-            }
-        }
+        Ok(true)
     }
 }

@@ -1,24 +1,28 @@
 //! Duplicate games (issue 28, `convert --dedupe`): exact duplicates (the same start, the
 //! same main line) and prefix duplicates (a main line that another game's main line
 //! continues, as relay feeds and corrections produce), found in two passes over the
-//! input in a table of a few dozen bytes per distinct main line.
+//! games' fingerprints in a table of a few dozen bytes per distinct main line.
 //!
 //! A game is fingerprinted by the hashes of its main line ([`line_hashes`]): a 64-bit
 //! hash of the start (the variant, the start position, and by [`DedupeBy`] the two
 //! players' names, folded and in any word order, and the date and round), then one
-//! after each ply,
-//! each computed from the one before and the move. The last is the game's key; the
-//! others are the keys its prefixes would have.
+//! after each ply, each computed from the one before and the move. The last is the
+//! game's key; the others are the keys its prefixes would have.
 //!
-//! The first pass ([`Duplicates::learn`], every game in input order) records each
-//! distinct key once ([`Entry`], 24 bytes, plus a 4-byte slot of an open-addressing
-//! index kept at most three quarters full: 29 to 35 bytes per distinct main line;
-//! a million distinct games take about 32 MB) with the game kept for it, and looks each
-//! prefix of each game up among the keys recorded so far: a hit is a shorter game
-//! before it that it continues. The second pass ([`Duplicates::verdict`], the games
-//! again in input order, as they are written) looks the prefixes up again, now among
-//! all the keys, which finds the shorter games after a longer one before their turn
-//! comes, and gives each game its verdict.
+//! The first pass ([`Duplicates::learn`], every game in input order, as it is read)
+//! records each distinct key once (an `Entry`, 24 bytes, in chunks that never move,
+//! plus a 4-byte slot of an open-addressing index kept at most three quarters full)
+//! with the game kept for it, and looks each prefix of each game up among the keys
+//! recorded so far: a hit is a shorter game before it that it continues. The second
+//! pass ([`Duplicates::verdict`], the same fingerprints again in the same order: the
+//! caller keeps them, `convert` in a spool file beside its converted output) looks
+//! the prefixes up again, now among all the keys, which finds the shorter games after
+//! a longer one before their turn comes, and gives each game its verdict.
+//!
+//! Memory is bounded: at most [`LINES_MAX`] distinct lines (32 MB). A game of a new
+//! line met when the table is full is not recorded: written, never compared, and
+//! counted ([`Duplicates::unrecorded`]); the games of lines recorded are still compared
+//! in full.
 //!
 //! The kept game of a set of duplicates: the longest main line (a prefix is merged into
 //! the longest game that continues it; between two of equal length, the first); among
@@ -85,20 +89,65 @@ struct Entry {
     longer: u32,
 }
 
-/// The first pass's table of distinct main lines: see the module docs.
+/// The entries, in chunks of a fixed size: the table grows without ever copying what
+/// it holds (a `Vec` doubling would hold the old and the new block at once).
+#[derive(Debug, Default)]
+struct Chunks {
+    chunks: Vec<Vec<Entry>>,
+    len: usize,
+}
+
+/// Entries per chunk (1.5 MB).
+const CHUNK: usize = 1 << 16;
+
+impl Chunks {
+    fn get(&self, i: usize) -> Option<&Entry> {
+        self.chunks.get(i / CHUNK).and_then(|c| c.get(i % CHUNK))
+    }
+
+    fn get_mut(&mut self, i: usize) -> Option<&mut Entry> {
+        self.chunks.get_mut(i / CHUNK).and_then(|c| c.get_mut(i % CHUNK))
+    }
+
+    fn push(&mut self, e: Entry) {
+        match self.chunks.last_mut() {
+            Some(c) if c.len() < CHUNK => c.push(e),
+            _ => {
+                let mut c = Vec::with_capacity(CHUNK);
+                c.push(e);
+                self.chunks.push(c);
+            }
+        }
+        self.len += 1;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.chunks.iter().flatten()
+    }
+
+    fn bytes(&self) -> usize {
+        self.chunks.len() * CHUNK * std::mem::size_of::<Entry>()
+    }
+}
+
+/// The table of distinct main lines: see the module docs.
 #[derive(Debug, Default)]
 pub struct Duplicates {
-    entries: Vec<Entry>,
+    entries: Chunks,
     /// Open addressing, linear probing: an entry's index plus one, or 0 for an empty
     /// slot; a power of two long, at most three quarters full.
     slots: Vec<u32>,
     /// Games fingerprinted by each pass.
     learned: u64,
     judged: u64,
+    /// Games of a new line met when the table was full ([`LINES_MAX`]): written,
+    /// never compared.
+    unrecorded: u64,
 }
 
-/// The games the table can tell apart (entries are numbered by `u32`).
-const MAX_ENTRIES: usize = u32::MAX as usize - 1;
+/// The distinct main lines the table holds, its memory bound: 24 bytes each plus a
+/// 4-byte slot (2^21 slots at most), 32 MB in all.
+pub const LINES_MAX: usize = 1_000_000;
 
 /// A 64-bit finalizer (MurmurHash3's `fmix64`): a bijection whose output bits each
 /// depend on every input bit.
@@ -217,13 +266,17 @@ impl Duplicates {
 
     /// Bytes the table holds (its entries and index, as allocated).
     pub fn bytes(&self) -> usize {
-        self.entries.capacity() * std::mem::size_of::<Entry>()
-            + self.slots.capacity() * std::mem::size_of::<u32>()
+        self.entries.bytes() + self.slots.capacity() * std::mem::size_of::<u32>()
     }
 
     /// Distinct main lines recorded.
     pub fn lines(&self) -> usize {
-        self.entries.len()
+        self.entries.len
+    }
+
+    /// Games whose line was not recorded, the table being full ([`LINES_MAX`]).
+    pub fn unrecorded(&self) -> u64 {
+        self.unrecorded
     }
 
     /// Games fingerprinted in the first pass and in the second.
@@ -321,9 +374,14 @@ impl Duplicates {
                 }
                 e
             }
-            Err(_) if self.entries.len() >= MAX_ENTRIES => return,
+            Err(_) if self.entries.len >= LINES_MAX => {
+                // a new line when the table is full: written, never compared (the
+                // games of a line recorded are still compared in full)
+                self.unrecorded += 1;
+                return;
+            }
             Err(slot) => {
-                let e = self.entries.len();
+                let e = self.entries.len;
                 self.entries.push(Entry {
                     key,
                     seq: game.seq,
@@ -332,7 +390,7 @@ impl Duplicates {
                     tags: game.tags,
                     longer: 0,
                 });
-                if (self.entries.len()) * 4 > self.slots.len() * 3 {
+                if self.entries.len * 4 > self.slots.len() * 3 {
                     self.grow();
                 } else if let Some(s) = self.slots.get_mut(slot) {
                     *s = e as u32 + 1;
