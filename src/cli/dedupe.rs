@@ -235,6 +235,32 @@ fn read_u64(r: &mut impl Read) -> io::Result<u64> {
     Ok(u64::from_le_bytes(b))
 }
 
+/// The next record of [`Dedupe::record`]: the piece's length, its kind, and for a game
+/// compared its first line and number of tags, with its hashes in `hashes`; `None` at
+/// the end.
+fn read_record(
+    r: &mut impl Read,
+    hashes: &mut Vec<u64>,
+) -> io::Result<Option<(u64, u8, (u32, u16))>> {
+    let len = match read_u64(r) {
+        Ok(len) => len,
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let kind = read_u8(r)?;
+    hashes.clear();
+    if kind != COMPARED {
+        return Ok(Some((len, kind, (0, 0))));
+    }
+    let line = read_u32(r)?;
+    let tags = read_u16(r)?;
+    let n = read_u32(r)?;
+    for _ in 0..n {
+        hashes.push(read_u64(r)?);
+    }
+    Ok(Some((len, kind, (line, tags))))
+}
+
 impl Dedupe {
     /// What duplicates share, for [`hashes`].
     pub fn by(&self) -> DedupeBy {
@@ -313,31 +339,26 @@ impl Dedupe {
         counts: &mut [Counts],
     ) -> io::Result<(Option<Output>, Option<String>)> {
         self.records_out.flush()?;
+        let mut hashes: Vec<u64> = Vec::new();
+        // every game's prefixes looked up, then each game's verdict
+        let mut records = BufReader::with_capacity(1 << 16, self.records.rewind()?.try_clone()?);
+        while let Some((_, kind, _)) = read_record(&mut records, &mut hashes)? {
+            if kind == COMPARED {
+                self.table.mark(&hashes);
+            }
+        }
         let mut records = BufReader::with_capacity(1 << 16, self.records.rewind()?.try_clone()?);
         let mut spool = BufReader::with_capacity(1 << 16, self.spool.rewind()?.try_clone()?);
         let mut buffer = vec![0u8; 1 << 16];
-        let mut hashes: Vec<u64> = Vec::new();
         let mut seq = 0u32;
         let mut said = String::new();
-        loop {
-            let len = match read_u64(&mut records) {
-                Ok(len) => len,
-                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => break,
-                Err(e) => return Err(e),
-            };
-            let kind = read_u8(&mut records)?;
+        while let Some((len, kind, at)) = read_record(&mut records, &mut hashes)? {
             let mut keep = true;
             if kind != JUNK {
                 let this = seq;
                 seq = seq.saturating_add(1);
                 if kind == COMPARED {
-                    let line = read_u32(&mut records)?;
-                    let tags = read_u16(&mut records)?;
-                    let n = read_u32(&mut records)?;
-                    hashes.clear();
-                    for _ in 0..n {
-                        hashes.push(read_u64(&mut records)?);
-                    }
+                    let (line, tags) = at;
                     let game = GameRef {
                         seq: this,
                         line,

@@ -11,13 +11,13 @@
 //!
 //! The first pass ([`Duplicates::learn`], every game in input order, as it is read)
 //! records each distinct key once (an `Entry`, 24 bytes, in chunks that never move,
-//! plus a 4-byte slot of an open-addressing index kept at most three quarters full)
-//! with the game kept for it, and looks each prefix of each game up among the keys
-//! recorded so far: a hit is a shorter game before it that it continues. The second
-//! pass ([`Duplicates::verdict`], the same fingerprints again in the same order: the
-//! caller keeps them, `convert` in a spool file beside its converted output) looks
-//! the prefixes up again, now among all the keys, which finds the shorter games after
-//! a longer one before their turn comes, and gives each game its verdict.
+//! plus a 4-byte slot and a 2-byte check of an open-addressing index kept at most three
+//! quarters full) with the game kept for it. The second ([`Duplicates::mark`], the
+//! same fingerprints again: the caller keeps them, `convert` in a spool file beside its
+//! converted output) looks each prefix of each game up among all the keys: a hit is a
+//! shorter line that this one continues, which notes the longest line continuing it.
+//! The third ([`Duplicates::verdict`], in input order, as the games are written) gives
+//! each game its verdict: one lookup per game.
 //!
 //! Memory is bounded: at most [`LINES_MAX`] distinct lines (32 MB). A game of a new
 //! line met when the table is full is not recorded: written, never compared, and
@@ -137,6 +137,9 @@ pub struct Duplicates {
     /// Open addressing, linear probing: an entry's index plus one, or 0 for an empty
     /// slot; a power of two long, at most three quarters full.
     slots: Vec<u32>,
+    /// Beside each slot, 16 bits of its entry's key (never 0; 0: an empty slot), so that
+    /// a lookup that misses reads this array alone, not the entries.
+    checks: Vec<u16>,
     /// Games fingerprinted by each pass.
     learned: u64,
     judged: u64,
@@ -146,7 +149,7 @@ pub struct Duplicates {
 }
 
 /// The distinct main lines the table holds, its memory bound: 24 bytes each plus a
-/// 4-byte slot (2^21 slots at most), 32 MB in all.
+/// 4-byte slot and a 2-byte check (2^21 of them at most), 36 MB in all.
 pub const LINES_MAX: usize = 1_000_000;
 
 /// A 64-bit finalizer (MurmurHash3's `fmix64`): a bijection whose output bits each
@@ -157,6 +160,11 @@ fn fmix(mut h: u64) -> u64 {
     h ^= h >> 33;
     h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
     h ^ (h >> 33)
+}
+
+/// A key's 16-bit check (never 0, which marks an empty slot).
+fn check(key: u64) -> u16 {
+    ((key >> 48) as u16).max(1)
 }
 
 /// Bytes folded into a hash, eight at a time.
@@ -266,7 +274,9 @@ impl Duplicates {
 
     /// Bytes the table holds (its entries and index, as allocated).
     pub fn bytes(&self) -> usize {
-        self.entries.bytes() + self.slots.capacity() * std::mem::size_of::<u32>()
+        self.entries.bytes()
+            + self.slots.capacity() * std::mem::size_of::<u32>()
+            + self.checks.capacity() * std::mem::size_of::<u16>()
     }
 
     /// Distinct main lines recorded.
@@ -292,11 +302,12 @@ impl Duplicates {
             return Err(0);
         }
         let mut i = (fmix(key) as usize) & mask;
+        let want = check(key);
         loop {
-            match self.slots.get(i).copied().unwrap_or(0) {
+            match self.checks.get(i).copied().unwrap_or(0) {
                 0 => return Err(i),
-                s => {
-                    let e = s as usize - 1;
+                c if c == want => {
+                    let e = self.slots.get(i).map_or(0, |&s| s as usize).wrapping_sub(1);
                     if let Some(entry) = self.entries.get(e)
                         && entry.key == key
                         && entry.plies == plies
@@ -304,6 +315,7 @@ impl Duplicates {
                         return Ok(e);
                     }
                 }
+                _ => {}
             }
             i = (i + 1) & mask;
         }
@@ -312,15 +324,18 @@ impl Duplicates {
     /// Doubles the index (or makes the first), putting every entry back.
     fn grow(&mut self) {
         let len = (self.slots.len() * 2).max(1 << 10);
+        self.slots = Vec::new();
+        self.checks = Vec::new();
         self.slots = vec![0; len];
+        self.checks = vec![0; len];
         let mask = len - 1;
         for (e, entry) in self.entries.iter().enumerate() {
             let mut i = (fmix(entry.key) as usize) & mask;
-            while self.slots.get(i).is_some_and(|&s| s != 0) {
+            while self.checks.get(i).is_some_and(|&c| c != 0) {
                 i = (i + 1) & mask;
             }
-            if let Some(s) = self.slots.get_mut(i) {
-                *s = e as u32 + 1;
+            if let (Some(s), Some(c)) = (self.slots.get_mut(i), self.checks.get_mut(i)) {
+                (*s, *c) = (e as u32 + 1, check(entry.key));
             }
         }
     }
@@ -365,14 +380,13 @@ impl Duplicates {
             return;
         }
         self.learned += 1;
-        let e = match self.find(key, plies) {
+        match self.find(key, plies) {
             Ok(e) => {
                 if let Some(entry) = self.entries.get_mut(e)
                     && game.tags > entry.tags
                 {
                     (entry.seq, entry.line, entry.tags) = (game.seq, game.line, game.tags);
                 }
-                e
             }
             Err(_) if self.entries.len >= LINES_MAX => {
                 // a new line when the table is full: written, never compared (the
@@ -392,17 +406,33 @@ impl Duplicates {
                 });
                 if self.entries.len * 4 > self.slots.len() * 3 {
                     self.grow();
-                } else if let Some(s) = self.slots.get_mut(slot) {
-                    *s = e as u32 + 1;
+                } else if let (Some(s), Some(c)) =
+                    (self.slots.get_mut(slot), self.checks.get_mut(slot))
+                {
+                    (*s, *c) = (e as u32 + 1, check(key));
                 }
-                e
             }
-        };
-        self.mark_prefixes(hashes, e);
+        }
     }
 
-    /// The second pass: one game's [`line_hashes`] again, games in the same order as
-    /// in the first; whether it is written, and if not, which game is kept instead.
+    /// The second pass: one game's [`line_hashes`] again (every game learned, in any
+    /// order): each shorter line it continues learns that it is continued.
+    pub fn mark(&mut self, hashes: &[u64]) {
+        let (Some(&key), Ok(plies)) =
+            (hashes.last(), u16::try_from(hashes.len().saturating_sub(1)))
+        else {
+            return;
+        };
+        if plies == 0 {
+            return;
+        }
+        if let Ok(e) = self.find(key, plies) {
+            self.mark_prefixes(hashes, e);
+        }
+    }
+
+    /// The third pass: one game's [`line_hashes`] again (after [`Duplicates::mark`] of
+    /// every game); whether it is written, and if not, which game is kept instead.
     pub fn verdict(&mut self, hashes: &[u64], game: GameRef) -> Verdict {
         let (Some(&key), Ok(plies)) =
             (hashes.last(), u16::try_from(hashes.len().saturating_sub(1)))
@@ -416,9 +446,6 @@ impl Duplicates {
         let Ok(e) = self.find(key, plies) else {
             return Verdict::Unknown;
         };
-        // the longer lines before this one found it in the first pass only if it
-        // came first; those after it, now
-        self.mark_prefixes(hashes, e);
         let Some(&entry) = self.entries.get(e) else {
             return Verdict::Unknown;
         };
@@ -480,6 +507,9 @@ mod tests {
         let mut d = Duplicates::new();
         for (i, h) in all.iter().enumerate() {
             d.learn(h, r(i));
+        }
+        for h in &all {
+            d.mark(h);
         }
         all.iter()
             .enumerate()
@@ -603,6 +633,11 @@ mod tests {
             }
         }
         assert_eq!(d.lines(), 3000);
+        for _ in 0..2 {
+            for i in 0..3000u64 {
+                d.mark(&line(i));
+            }
+        }
         for round in 0..2u32 {
             for i in 0..3000u64 {
                 let v = d.verdict(
