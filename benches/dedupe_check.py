@@ -2,9 +2,10 @@
 """An independent count of the duplicates `kyphu convert --dedupe` leaves out (issue 28),
 with python-chess (1.11): each game's main line in UCI, compared whole and as a prefix.
 
-    dedupe_check.py addmove IN OUT [--every 10] [--seed 28]
+    dedupe_check.py addmove IN OUT [--every 10] [--seed 28] [--fast]
         IN with one legal move (chosen at random, seeded) added before the result of
         every tenth game; every other byte kept. Prints the number of games given one.
+        --fast: games cut at `[Event ` lines, and only every tenth read (--every 10).
     dedupe_check.py count [--by moves|players|game|all] FILE...
         the duplicates among the games of FILE... read in order as one run: prints
         `BY: games G compared C exact E prefix P` for each rule (default: game).
@@ -38,8 +39,19 @@ def read_text(path):
         return f.read()
 
 
-def games(text):
-    """(start, end, game) for each game of the text, by character offsets."""
+def games(text, fast=False):
+    """(start, end, game) for each game of the text, by character offsets. `fast`:
+    the text is cut before each line that begins with `[Event `, and only every
+    tenth piece is read (the others are yielded as None): for the bench archive."""
+    if fast:
+        starts = [0] + [m.start() + 1 for m in re.finditer(r"\n\[Event ", text)]
+        starts.append(len(text))
+        for number, (start, end) in enumerate(zip(starts, starts[1:]), 1):
+            game = None
+            if number % 10 == 0:
+                game = chess.pgn.read_game(io.StringIO(text[start:end]))
+            yield start, end, game
+        return
     handle = io.StringIO(text)
     while True:
         start = handle.tell()
@@ -72,14 +84,14 @@ def records(text):
         yield pending.headers, pending
 
 
-def add_moves(src, dst, every, seed):
+def add_moves(src, dst, every, seed, fast=False):
     rng = random.Random(seed)
     text = read_text(src)
     out = []
     at = 0
     added = 0
-    for number, (start, end, game) in enumerate(games(text), 1):
-        if number % every != 0 or game.errors:
+    for number, (start, end, game) in enumerate(games(text, fast), 1):
+        if number % every != 0 or game is None or game.errors:
             continue
         board = game.end().board()
         moves = sorted(board.legal_moves, key=lambda m: m.uci())
@@ -155,9 +167,13 @@ def count(paths, rules):
 
 def main(argv):
     if len(argv) >= 3 and argv[0] == "addmove":
-        every, seed = 10, 28
+        every, seed, fast = 10, 28, False
         rest = argv[3:]
         while rest:
+            if rest[0] == "--fast":
+                fast = True
+                rest = rest[1:]
+                continue
             if rest[0] == "--every":
                 every = int(rest[1])
             elif rest[0] == "--seed":
@@ -165,7 +181,7 @@ def main(argv):
             else:
                 sys.exit(f"unknown option {rest[0]}")
             rest = rest[2:]
-        add_moves(argv[1], argv[2], every, seed)
+        add_moves(argv[1], argv[2], every, seed, fast)
     elif len(argv) >= 2 and argv[0] == "count":
         rules = ["game"]
         rest = argv[1:]

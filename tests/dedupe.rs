@@ -282,12 +282,156 @@ fn dedupe_leaves_out_every_exact_and_prefix_duplicate_of_a_real_archive_and_no_o
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Standard input is read once, like a file: the output is the same.
 #[test]
-fn dedupe_refuses_standard_input_and_a_report_without_dedupe() {
-    let run = common::kyphu(&["convert", "--dedupe", "-"], "1. e4 *\n");
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("not standard input"), "{}", run.stderr);
+fn dedupe_reads_standard_input() {
+    let text = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n\
+                [White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 *\n\n\
+                [White \"A\"]\n[Black \"B\"]\n\n1. d4 *\n\n\
+                [White \"A\"]\n[Black \"B\"]\n\n1. d4 *\n\n";
+    let run = common::kyphu(&["convert", "--dedupe", "-"], text);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.matches("[White ").count(), 2, "{}", run.stdout);
+    assert!(run.stdout.contains("2. Nf3") && run.stdout.contains("1. d4"));
+    assert!(
+        run.stderr
+            .contains("2 duplicates left out (1 exact, 1 prefix of a longer game)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            "-:1: game 1 left out by --dedupe: its 2 plies begin the 3 of game 2 (-:6), kept"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn dedupe_refuses_a_report_without_dedupe_and_csv_output() {
     let run = common::kyphu(&["convert", "--dedupe-report", "r.csv", "-"], "1. e4 *\n");
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("with --dedupe only"), "{}", run.stderr);
+    let run = common::kyphu(&["convert", "--dedupe", "--to", "csv", "-"], "1. e4 *\n");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not scoresheet CSV"), "{}", run.stderr);
+}
+
+fn have(program: &str, args: &[&str]) -> bool {
+    std::process::Command::new(program)
+        .args(args)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The duplicates `--dedupe` leaves out (exact, prefix), summed over the files' summaries.
+fn left_out(stderr: &str) -> (u64, u64) {
+    let mut total = (0, 0);
+    for part in stderr.lines().flat_map(|l| l.split("; ")) {
+        // "N duplicates left out (E exact, P prefixes of a longer game)"
+        if let Some(rest) = part.split_once(" left out (").map(|(_, r)| r) {
+            let mut numbers = rest
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|w| !w.is_empty());
+            total.0 += numbers.next().unwrap().parse::<u64>().unwrap();
+            total.1 += numbers.next().unwrap().parse::<u64>().unwrap();
+        }
+    }
+    total
+}
+
+/// Against python-chess (benches/dedupe_check.py: main lines in UCI compared whole and
+/// as prefixes by sorting, no hash): four real collections written twice, then once
+/// more with a legal move added to every tenth game, by each rule. Skips with a note
+/// without python-chess or the shared corpus.
+#[test]
+fn dedupe_counts_equal_python_chess_on_real_files_twice_and_with_a_move_added() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/chess/pgnmentor");
+    let names = ["Ashley.pgn", "Morphy.pgn", "Winawer.pgn", "Zukertort.pgn"];
+    if !root.join(names[0]).exists() {
+        eprintln!(
+            "note: {} absent: python-chess dedupe comparison skipped",
+            root.display()
+        );
+        return;
+    }
+    if !have("python3", &["-c", "import chess.pgn"]) {
+        eprintln!("note: python-chess is not installed: dedupe comparison skipped");
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/dedupe_check.py");
+    let dir = std::env::temp_dir().join(format!("kyphu-dedupe-py-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut a = Vec::new();
+    for n in names {
+        a.extend(std::fs::read(root.join(n)).unwrap());
+        a.extend(b"\n");
+    }
+    let (one, twice, longer) = (
+        dir.join("a.pgn"),
+        dir.join("twice.pgn"),
+        dir.join("longer.pgn"),
+    );
+    std::fs::write(&one, &a).unwrap();
+    std::fs::write(&twice, [a.as_slice(), a.as_slice()].concat()).unwrap();
+    let python = |args: &[&Path]| {
+        let out = std::process::Command::new("python3")
+            .arg(&script)
+            .args(args.iter().map(|p| p.as_os_str()))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let added: u64 = python(&[Path::new("addmove"), &one, &longer])
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(added > 50, "{added} games given a move");
+    let counts = python(&[
+        Path::new("count"),
+        Path::new("--by"),
+        Path::new("all"),
+        &twice,
+        &longer,
+    ]);
+    for by in ["moves", "players", "game"] {
+        // "BY: games G compared C exact E prefix P"
+        let line = counts
+            .lines()
+            .find(|l| l.starts_with(&format!("{by}:")))
+            .unwrap();
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let want: (u64, u64) = (w[6].parse().unwrap(), w[8].parse().unwrap());
+        let out = dir.join("out.pgn");
+        let run = common::kyphu(
+            &[
+                "convert",
+                "-q",
+                &format!("--dedupe={by}"),
+                "-o",
+                out.to_str().unwrap(),
+                twice.to_str().unwrap(),
+                longer.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+        let got = left_out(&run.stderr);
+        assert_eq!(
+            got, want,
+            "by {by}: kyphu (exact, prefix) against python-chess's {line}"
+        );
+        // every game of the second copy at least, and both copies of each game given
+        // a move
+        assert!(got.0 + got.1 >= w[4].parse::<u64>().unwrap() / 3, "{line}");
+        assert!(got.1 >= 2 * added, "{line}");
+        eprintln!("by {by}: {line} (kyphu: the same)");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -70,7 +70,10 @@ impl Spool {
         let dir = std::env::temp_dir();
         let mut n = 0u32;
         loop {
-            let path = dir.join(format!("kyphu-dedupe-{}-{what}-{n}.tmp", std::process::id()));
+            let path = dir.join(format!(
+                "kyphu-dedupe-{}-{what}-{n}.tmp",
+                std::process::id()
+            ));
             match OpenOptions::new()
                 .read(true)
                 .write(true)
@@ -316,7 +319,10 @@ impl Dedupe {
     /// The file and 1-based game number of game `seq`.
     fn place(&self, seq: u32) -> (usize, u32) {
         let i = self.files.partition_point(|&(_, first)| first <= seq);
-        match i.checked_sub(1).and_then(|i| self.files.get(i).map(|f| (i, f))) {
+        match i
+            .checked_sub(1)
+            .and_then(|i| self.files.get(i).map(|f| (i, f)))
+        {
             Some((i, (_, first))) => (i, seq - first + 1),
             None => (0, seq + 1),
         }
@@ -374,7 +380,9 @@ impl Dedupe {
             // the piece copied, or passed over
             let mut left = len;
             while left > 0 {
-                let n = usize::try_from(left).unwrap_or(usize::MAX).min(buffer.len());
+                let n = usize::try_from(left)
+                    .unwrap_or(usize::MAX)
+                    .min(buffer.len());
                 let chunk = buffer.get_mut(..n).unwrap_or(&mut []);
                 spool.read_exact(chunk)?;
                 if keep {

@@ -106,7 +106,9 @@ impl Chunks {
     }
 
     fn get_mut(&mut self, i: usize) -> Option<&mut Entry> {
-        self.chunks.get_mut(i / CHUNK).and_then(|c| c.get_mut(i % CHUNK))
+        self.chunks
+            .get_mut(i / CHUNK)
+            .and_then(|c| c.get_mut(i % CHUNK))
     }
 
     fn push(&mut self, e: Entry) {
