@@ -126,6 +126,8 @@ pub struct ConvertArgs {
     pub select: super::select::SelectArgs,
     #[command(flatten)]
     pub shape: Box<super::shape::ShapeArgs>,
+    #[command(flatten)]
+    pub dedupe: super::dedupe::DedupeArgs,
 }
 
 impl ConvertArgs {
@@ -385,6 +387,11 @@ struct Item {
     split_value: Option<String>,
     shape_error: Option<String>,
     game: Option<Game>,
+    /// `--dedupe`: the game's line hashes (empty when it takes no part), first line and
+    /// number of tags.
+    hashes: Vec<u64>,
+    line: u64,
+    tags: usize,
     /// The output of the game: the first `rendered_len` bytes of `rendered`.
     rendered: Vec<u8>,
     rendered_len: usize,
@@ -439,6 +446,23 @@ fn flag_repairs(game: &mut Game, messages: Option<&mut String>, file: &str) {
             review.join("; ")
         ));
     }
+}
+
+/// A game read as `convert` writes it: replayed, then selected (`--where`…; text that
+/// is not a game is kept) and classified (`--add-eco`): whether it is junk, the game,
+/// whether it is selected and whether it was classified.
+fn prepare(
+    raw: RawGame,
+    options: &kyphu::ReplayOptions,
+    selection: &kyphu::game::select::Selection,
+    add_eco: bool,
+) -> (bool, Game, bool, bool) {
+    let junk = raw.junk;
+    let mut game = replay(raw, options);
+    // the selection: a game left out is counted, never written (issue 28)
+    let selected = junk || selection.keeps(&game);
+    let classified = selected && !junk && add_eco && super::select::add_eco(&mut game);
+    (junk, game, selected, classified)
 }
 
 pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
@@ -519,11 +543,20 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
     }
     let output = output.map(Target::open).transpose()?;
     let games_csv = games_csv.map(Target::open).transpose()?;
+    // --dedupe: the output is spooled, and copied without the duplicates at the end
+    // (issue 28)
+    let mut dedupe = a
+        .dedupe
+        .start(&files, format == OutputFormat::Csv, split.is_some())?;
+    // with --dedupe, the summaries wait for the duplicates' counts
+    let mut summaries: Vec<(String, Counts, u64)> = Vec::new();
+    let dedupe_by = dedupe.as_ref().map(super::dedupe::Dedupe::by);
 
-    let sink: Box<dyn Write + Send> = match &output {
-        Some(o) => Box::new(o.writer()?),
-        None if split.is_some() => Box::new(io::sink()),
-        None => Box::new(io::stdout()),
+    let sink: Box<dyn Write + Send> = match (&output, &dedupe) {
+        (_, Some(d)) => Box::new(d.sink()?),
+        (Some(o), None) => Box::new(o.writer()?),
+        (None, None) if split.is_some() => Box::new(io::sink()),
+        (None, None) => Box::new(io::stdout()),
     };
     let spare = Spare::default();
     let mut out = Gather::new(sink, (format == OutputFormat::Json).then_some(&spare));
@@ -580,6 +613,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         let mut counts = Counts::default();
         let mut fixed = 0u64;
         let quiet = a.quiet;
+        if let Some(d) = dedupe.as_mut() {
+            d.begin_file(file);
+        }
         let file_name = file.as_str();
         let mut progress = super::progress::Progress::new(file);
         let process = |raw: RawGame| {
@@ -588,12 +624,13 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 .as_ref()
                 .and_then(|o| o.name_of(raw.index, raw.junk));
             let file_name = origin.as_deref().unwrap_or(file_name);
-            let junk = raw.junk;
             let byte_end = raw.byte_end;
-            let mut game = replay(raw, &options);
-            // the selection: a game left out is counted, never written (issue 28)
-            let selected = junk || selection.keeps(&game);
-            let classified = selected && !junk && add_eco && super::select::add_eco(&mut game);
+            let (junk, mut game, selected, classified) =
+                prepare(raw, &options, &selection, add_eco);
+            let hashes = match dedupe_by {
+                Some(by) if selected && !junk => super::dedupe::hashes(by, &game),
+                _ => Vec::new(),
+            };
             let mut messages = String::new();
             let mut fixed = false;
             if shaping
@@ -639,6 +676,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 fixed,
                 split_value: None,
                 shape_error: None,
+                line: game.source.first_line,
+                tags: game.tags.len(),
+                hashes,
                 // text that is not a game is kept too, as a non-game record
                 game: selected.then_some(game),
                 rendered: Vec::new(),
@@ -760,6 +800,18 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                     output_failed |= wrote.is_err();
                     return wrote;
                 }
+                // --dedupe: the piece's length and fingerprint, for the copy at the end
+                if let Some(d) = dedupe.as_mut() {
+                    let recorded = d.record(
+                        item.rendered_len,
+                        item.junk,
+                        &item.hashes,
+                        item.line,
+                        item.tags,
+                    );
+                    output_failed |= recorded.is_err();
+                    recorded?;
+                }
                 let wrote = out.push(item.rendered, item.rendered_len).and_then(|()| {
                     match (csv.as_mut(), item.game.as_ref()) {
                         (Some(w), Some(g)) => {
@@ -792,13 +844,52 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
                 });
             } else {
                 // what was read is reported, and written below, before the error
-                log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
+                if dedupe.is_some() {
+                    summaries.push((file.clone(), counts, fixed));
+                } else {
+                    log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
+                }
                 failure = Some(CliError::from_pipeline(file, e));
             }
             break;
         }
         incomplete |= counts.partial + counts.failed + counts.junk > 0;
-        log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
+        if dedupe.is_some() {
+            summaries.push((file.clone(), counts, fixed));
+        } else {
+            log.summary(&(counts.summary(file) + &fixed_note(fixed)))?;
+        }
+    }
+    // --dedupe: the spool copied to the output without the duplicates
+    let mut report = None;
+    if let Some(d) = dedupe.take().filter(|_| !output_failed) {
+        let mut counts: Vec<Counts> = summaries.iter().map(|(_, c, _)| c.clone()).collect();
+        let copied = (|| {
+            out.flush()?;
+            let mut sink: Box<dyn Write> = match &output {
+                Some(o) => Box::new(o.writer()?),
+                None => Box::new(io::stdout().lock()),
+            };
+            d.finish(&mut sink, &mut log, a.quiet, &mut counts)
+        })();
+        match copied {
+            Ok((r, note)) => {
+                report = r;
+                for ((file, _, fixed), counts) in summaries.iter().zip(&counts) {
+                    log.summary(&(counts.summary(file) + &fixed_note(*fixed)))?;
+                }
+                if let Some(note) = note {
+                    log.summary(&note)?;
+                }
+            }
+            Err(e) => {
+                output_failed = true;
+                let e = write_error(output.as_ref(), e)?;
+                if failure.is_none() {
+                    failure = Some(e);
+                }
+            }
+        }
     }
     log.flush()?;
     // everything converted is written out, also after an input error
@@ -835,7 +926,7 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             eprintln!("kyphu: {n} file{} written", if n == 1 { "" } else { "s" });
         }
     }
-    for o in [output, games_csv].into_iter().flatten() {
+    for o in [output, games_csv, report].into_iter().flatten() {
         if keep {
             o.commit()?;
         } else if o.replaces() {

@@ -5,6 +5,7 @@
 
 mod check;
 mod convert;
+mod dedupe;
 mod diff;
 mod index;
 pub mod output;
@@ -383,6 +384,10 @@ pub struct Counts {
     pub left_out: u64,
     /// Games given `ECO`/`Opening` tags by `--add-eco`.
     pub classified: u64,
+    /// Games read but left out as duplicates by `convert --dedupe`, and how many of
+    /// them as prefixes of a longer game (the others: exact duplicates).
+    pub duplicates: u64,
+    pub prefixes: u64,
 }
 
 impl Counts {
@@ -479,8 +484,18 @@ impl Counts {
         if self.left_out > 0 {
             s.push_str(&format!(
                 "; {} written, {} left out by the selection",
-                self.read - self.left_out,
+                self.read - self.left_out - self.duplicates,
                 self.left_out
+            ));
+        }
+        if self.duplicates > 0 {
+            s.push_str(&format!(
+                "; {} duplicate{} left out ({} exact, {} prefix{} of a longer game)",
+                self.duplicates,
+                plural(self.duplicates),
+                self.duplicates - self.prefixes,
+                self.prefixes,
+                if self.prefixes == 1 { "" } else { "es" }
             ));
         }
         if self.classified > 0 {
