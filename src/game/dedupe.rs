@@ -394,7 +394,6 @@ impl Duplicates {
                 // a new line when the table is full: written, never compared (the
                 // games of a line recorded are still compared in full)
                 self.unrecorded += 1;
-                return;
             }
             Err(slot) => {
                 let e = self.entries.len;
