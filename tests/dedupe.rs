@@ -59,7 +59,7 @@ fn key(game: &Game) -> Option<Key> {
     Some((
         game.variant.name().to_owned(),
         game.start.fen(),
-        players(&game),
+        players(game),
         moves,
     ))
 }

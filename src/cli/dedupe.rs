@@ -238,13 +238,13 @@ fn read_u64(r: &mut impl Read) -> io::Result<u64> {
     Ok(u64::from_le_bytes(b))
 }
 
+/// A record read back: the piece's length, its kind, a compared game's line and tags.
+type Record = (u64, u8, (u32, u16));
+
 /// The next record of [`Dedupe::record`]: the piece's length, its kind, and for a game
 /// compared its first line and number of tags, with its hashes in `hashes`; `None` at
 /// the end.
-fn read_record(
-    r: &mut impl Read,
-    hashes: &mut Vec<u64>,
-) -> io::Result<Option<(u64, u8, (u32, u16))>> {
+fn read_record(r: &mut impl Read, hashes: &mut Vec<u64>) -> io::Result<Option<Record>> {
     let len = match read_u64(r) {
         Ok(len) => len,
         Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
