@@ -10,8 +10,9 @@ diagnostics are not read. Each move is turned into Fairy-Stockfish's coordinates
 1-10) and must be one of pyffish's legal moves, else the game is skipped. Prints one
 tab-separated line per game:
 
-    game_index  status  plies  no_legal  first_threefold  verdict  end_rules
+    game  status  plies  no_legal  first_threefold  verdict  end_rules
 
+* game: the game's place among the input's games (1 = the first).
 * status: `ok`, or `skipped:<why>` (a move pyffish does not take, a null move, an
   illegal move kept by kyphu); the other fields are then `-`.
 * plies: the number of moves of the main line.
@@ -124,6 +125,7 @@ def game(g):
 
 
 def main():
+    seq = 0
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -131,7 +133,9 @@ def main():
         g = json.loads(line)
         if "game_index" not in g.get("source", {}):
             continue  # text between games, not a game
-        index = g.get("source", {}).get("game_index", "?")
+        # the game's place among the input's games, from 1 (game_index counts per file)
+        seq += 1
+        index = seq
         status, facts = game(g)
         if facts is None:
             print(f"{index}\t{status}\t-\t-\t-\t-\t-")
