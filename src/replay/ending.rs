@@ -417,7 +417,7 @@ fn xiangqi_rules(at: &At<'_>, start: &xiangqi::Position, out: &mut Vec<Diagnosti
             && let Some(&from) = seen.first()
         {
             for color in Color::ALL {
-                if let Some(d) = perpetual_chase(at, &stretch[from..], color) {
+                if let Some(d) = perpetual_chase(at, &stretch[from..], color, ply) {
                     out.push(d);
                 }
             }
@@ -425,10 +425,27 @@ fn xiangqi_rules(at: &At<'_>, start: &xiangqi::Position, out: &mut Vec<Diagnosti
     }
 }
 
+/// Every capture `color` could make in `pos` as if it were to move: (attacker square,
+/// target square), whatever the pieces and their protection.
+fn captures(pos: &xiangqi::Position, color: Color) -> Vec<(xiangqi::Square, xiangqi::Square)> {
+    let mut p = pos.clone();
+    if p.turn() != color && p.play_null().is_err() {
+        return Vec::new();
+    }
+    p.legal_moves()
+        .into_iter()
+        .filter(|m| p.piece_at(m.to).is_some())
+        .map(|m| (m.from, m.to))
+        .collect()
+}
+
 /// The pieces of `color` that can capture an enemy piece in `pos` as if `color` were
 /// to move: (attacker square, target square), the targets those the law counts as
 /// chased (Art. 23): not the general (that is a check), not a soldier that has not
-/// crossed the river, and the attacker neither a general nor a soldier (point 9).
+/// crossed the river, the attacker neither a general nor a soldier (point 9), and not a
+/// piece of the attacker's own kind that can take the attacker back at once (a chariot
+/// facing a chariot, a cannon a cannon: an offer to exchange, point 10 and Art. 22.5;
+/// a horse that is hobbled or pinned and cannot take back is chased, point 7).
 fn threats(pos: &xiangqi::Position, color: Color) -> Vec<(xiangqi::Square, xiangqi::Square)> {
     let mut p = pos.clone();
     if p.turn() != color && p.play_null().is_err() {
@@ -442,10 +459,23 @@ fn threats(pos: &xiangqi::Position, color: Color) -> Vec<(xiangqi::Square, xiang
             let chases = !matches!(a.role, xiangqi::Role::General | xiangqi::Role::Soldier)
                 && t.role != xiangqi::Role::General
                 && (t.role != xiangqi::Role::Soldier || !m.to.on_own_side(t.color))
-                && !truly_protected(&p, m, a.role, t.role);
+                && !truly_protected(&p, m, a.role, t.role)
+                && !(a.role == t.role && takes_back(&p, m));
             chases.then_some((m.from, m.to))
         })
         .collect()
+}
+
+/// Whether the piece `m` would capture could capture the attacker first (the other side
+/// to move in `p`): the threat is mutual.
+fn takes_back(p: &xiangqi::Position, m: xiangqi::Move) -> bool {
+    let mut q = p.clone();
+    if q.play_null().is_err() {
+        return false;
+    }
+    q.legal_moves()
+        .iter()
+        .any(|r| r.from == m.to && r.to == m.from)
 }
 
 /// Art. 23 point 6: a target with a real protector (one that can take back at once) is
@@ -473,6 +503,7 @@ fn perpetual_chase(
     at: &At<'_>,
     window: &[(xiangqi::Position, xiangqi::Move, u32)],
     color: Color,
+    repeated_at: u32,
 ) -> Option<Diagnostic> {
     // identities of the pieces through the window (no capture in it): the square each
     // stood on at its start
@@ -506,8 +537,11 @@ fn perpetual_chase(
             return None;
         }
         // what the move newly threatens (the moved piece's threats are new if it did
-        // not threaten the same target from where it stood)
-        let old = threats(before, color);
+        // not threaten the same target from where it stood). A capture that was there
+        // before the move is not new even if the target was protected then: a move
+        // that only blocks the protector's path is a block (Art. 22.6; point 10: a
+        // perpetual block is allowed, a draw if not changed), not a chase
+        let old = captures(before, color);
         let new: Vec<u8> = threats(&after, color)
             .into_iter()
             .filter(|&(a, t)| {
@@ -538,7 +572,10 @@ fn perpetual_chase(
         .and_then(|i| xiangqi::Square::from_index(u8::try_from(i).ok()?))?;
     let piece = end.piece_at(now)?;
     let moves: Vec<String> = plies.iter().map(|&p| at.label(p)).collect();
-    let ply = *plies.last()?;
+    // at the move that repeats the position, as a perpetual check is: one finding per
+    // repetition (at the chaser's last move, two repetitions in a row told the same
+    // chase twice at the same ply)
+    let ply = repeated_at;
     Some(at.about_move(
         Diagnostic::warning(
             Code::XqPerpetualChase,
@@ -728,6 +765,106 @@ mod tests {
             "{:?}",
             g.diagnostics
         );
+    }
+
+    /// Movetext from ICCS moves: `number` the first move's number, Black first or not.
+    fn movetext(mut number: u32, black_first: bool, moves: &[&str]) -> String {
+        let mut out = String::new();
+        let mut black = black_first;
+        if black {
+            out.push_str(&format!("{number}... "));
+        }
+        for m in moves {
+            if !black {
+                out.push_str(&format!("{number}. "));
+            }
+            out.push_str(m);
+            out.push(' ');
+            if black {
+                number += 1;
+            }
+            black = !black;
+        }
+        out.trim_end().to_owned()
+    }
+
+    fn chases(g: &Game) -> Vec<(u32, String)> {
+        g.diagnostics
+            .iter()
+            .filter(|d| d.code == "xq-perpetual-chase")
+            .map(|d| (d.ply.unwrap(), d.message.clone()))
+            .collect()
+    }
+
+    /// Real game (corpus xiangqi, 2011 LIU DaHua - Lv Qin, moves 26-29): the red chariot
+    /// goes g7-h7-g7 and the black chariot h9-g9-h9, each time facing the other on a
+    /// file: each threatens the other and can take first, an offer to exchange (Art.
+    /// 22.5, point 10), not a chase. pyffish agrees (a draw).
+    #[test]
+    fn xiangqi_chariot_facing_chariot_is_no_chase() {
+        let fen = "2bak2r1/4a4/4b1R2/4CR2p/2p6/4P4/8P/8B/4A4/1crA1K3 w - - 2 26";
+        let cycle = ["g7h7", "h9g9", "h7g7", "g9h9"];
+        let moves: Vec<&str> = cycle.iter().cycle().take(8).copied().collect();
+        let g = xiangqi(fen, &movetext(26, false, &moves), "*");
+        assert!(
+            g.diagnostics.iter().any(|d| d.code == "xq-repetition"),
+            "{:?}",
+            g.diagnostics
+        );
+        assert_eq!(chases(&g), vec![], "{:?}", g.diagnostics);
+    }
+
+    /// Real game (corpus xiangqi, 南方棋院黃海林 - 江蘇徐天紅, moves 19-24): the red cannon
+    /// goes h4-g4-h4 and stands each time between the black cannon g3 and one of its
+    /// protectors (the cannon on g8 over the horse, then the horse on h5 by its leg):
+    /// the red chariot on f3 attacked g3 all along. A block (Art. 22.6; point 10: a
+    /// perpetual block is a draw), not a chase; pyffish agrees.
+    #[test]
+    fn xiangqi_blocking_a_protector_is_no_chase() {
+        let fen = "2baka1r1/6c2/2n1b1n2/p1p1p3p/9/2P4C1/P3PRc1P/2N1BCN2/9/2BAKA3 w - - 8 19";
+        let cycle = ["h4g4", "g7h5", "g4h4", "h5g7"];
+        let moves: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+        let g = xiangqi(fen, &movetext(19, false, &moves), "*");
+        assert!(
+            g.diagnostics.iter().any(|d| d.code == "xq-repetition"),
+            "{:?}",
+            g.diagnostics
+        );
+        assert_eq!(chases(&g), vec![], "{:?}", g.diagnostics);
+    }
+
+    /// Real game (corpus xiangqi, 美國譚少逸 - 香港梁達民, moves 14-20): the black horse
+    /// goes g7-h5-g7 and threatens the red chariot each time (a horse chasing a
+    /// chariot is a chase even if the chariot is protected, point 6). Each repetition
+    /// gives one chase finding at the move that repeats, as a perpetual check is told:
+    /// at the chaser's last move, two repetitions in a row told the same chase twice.
+    #[test]
+    fn xiangqi_chase_is_told_once_at_each_repetition() {
+        let fen = "r2nkab2/4a1c2/1c2b1n2/p1p1pR2p/2PNP4/9/P5p1P/1C7/R3C2r1/1NBAKAB2 b - - 5 14";
+        let cycle = ["g7h5", "f6g6", "h5g7", "g6f6"];
+        let moves: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+        let g = xiangqi(fen, &movetext(14, true, &moves), "*");
+        let reps: Vec<u32> = g
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "xq-repetition")
+            .map(|d| d.ply.unwrap())
+            .collect();
+        let chase = chases(&g);
+        assert!(!chase.is_empty(), "{:?}", g.diagnostics);
+        for (ply, message) in &chase {
+            assert!(
+                reps.contains(ply),
+                "chase at {ply} not at a repetition {reps:?}"
+            );
+            assert!(
+                message.starts_with("black chases the red chariot"),
+                "{message}"
+            );
+        }
+        let mut unique = chase.clone();
+        unique.dedup();
+        assert_eq!(unique, chase, "a chase told twice");
     }
 
     /// Perpetual check (Art. 23 point 1) through replay: the tracker is wired in.
