@@ -456,11 +456,15 @@ fn threats(pos: &xiangqi::Position, color: Color) -> Vec<(xiangqi::Square, xiang
         .filter_map(|m| {
             let a = p.piece_at(m.from)?;
             let t = p.piece_at(m.to)?;
-            let chases = !matches!(a.role, xiangqi::Role::General | xiangqi::Role::Soldier)
-                && t.role != xiangqi::Role::General
-                && (t.role != xiangqi::Role::Soldier || !m.to.on_own_side(t.color))
-                && !truly_protected(&p, m, a.role, t.role)
-                && !(a.role == t.role && takes_back(&p, m));
+            // generals and soldiers do not chase; a general, a soldier on its own side
+            // of the river, a truly protected piece, or one that takes back first (an
+            // offered exchange) is not chased
+            let chaser_excluded = matches!(a.role, xiangqi::Role::General | xiangqi::Role::Soldier);
+            let target_excluded = t.role == xiangqi::Role::General
+                || (t.role == xiangqi::Role::Soldier && m.to.on_own_side(t.color));
+            let answered =
+                truly_protected(&p, m, a.role, t.role) || (a.role == t.role && takes_back(&p, m));
+            let chases = !(chaser_excluded || target_excluded || answered);
             chases.then_some((m.from, m.to))
         })
         .collect()
