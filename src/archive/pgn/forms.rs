@@ -32,14 +32,19 @@ fn candidate(text: &str, mt: &[Element], i: usize) -> bool {
             let b = bytes(text, *span);
             match b {
                 [] => false,
-                [first, ..] if *first >= 0x80 => true,
-                _ if b.len() <= 2 => !is_square(b),
-                _ if b.len() >= 6 => true,
-                [.., last] => {
-                    last.is_ascii_lowercase()
-                        || !last.is_ascii_alphanumeric()
-                            && !matches!(last, b'+' | b'#' | b'!' | b'?')
+                [first, ..] if *first >= 0x80 => {
+                    // a letter outside ASCII before a plain ASCII move (`马f3`, `♘xe5+`,
+                    // Persian letters: the usual moves of those tables) is as the ASCII
+                    // move after it; any other text outside ASCII may be a form
+                    let rest = span
+                        .slice(text)
+                        .chars()
+                        .next()
+                        .and_then(|c| b.get(c.len_utf8()..))
+                        .unwrap_or(&[]);
+                    rest.is_empty() || !rest.is_ascii() || ascii_candidate(rest)
                 }
+                _ => ascii_candidate(b),
             }
         }
         Some(Element::Annotation { .. }) => true,
@@ -51,6 +56,19 @@ fn candidate(text: &str, mt: &[Element], i: usize) -> bool {
             next_is_nag || glued || short
         }
         _ => false,
+    }
+}
+
+/// [`candidate`] for a move token of ASCII bytes (not empty).
+fn ascii_candidate(b: &[u8]) -> bool {
+    match b {
+        [] => false,
+        _ if b.len() <= 2 => !is_square(b),
+        _ if b.len() >= 6 => true,
+        [.., last] => {
+            last.is_ascii_lowercase()
+                || !last.is_ascii_alphanumeric() && !matches!(last, b'+' | b'#' | b'!' | b'?')
+        }
     }
 }
 
