@@ -807,9 +807,14 @@ mod tests {
     #[test]
     fn xiangqi_chariot_facing_chariot_is_no_chase() {
         let fen = "2bak2r1/4a4/4b1R2/4CR2p/2p6/4P4/8P/8B/4A4/1crA1K3 w - - 2 26";
-        let cycle = ["g7h7", "h9g9", "h7g7", "g9h9"];
-        let moves: Vec<&str> = cycle.iter().cycle().take(8).copied().collect();
-        let g = xiangqi(fen, &movetext(26, false, &moves), "*");
+        assert_repetition_without_chase(fen, 26, ["g7h7", "h9g9", "h7g7", "g9h9"], 8);
+    }
+
+    /// The cycle of four plies played `plies` plies long from `fen` (White/Red to move,
+    /// move `number`) repeats the position, and no chase is found.
+    fn assert_repetition_without_chase(fen: &str, number: u32, cycle: [&str; 4], plies: usize) {
+        let moves: Vec<&str> = cycle.iter().cycle().take(plies).copied().collect();
+        let g = xiangqi(fen, &movetext(number, false, &moves), "*");
         assert!(
             g.diagnostics.iter().any(|d| d.code == "xq-repetition"),
             "{:?}",
@@ -826,15 +831,7 @@ mod tests {
     #[test]
     fn xiangqi_blocking_a_protector_is_no_chase() {
         let fen = "2baka1r1/6c2/2n1b1n2/p1p1p3p/9/2P4C1/P3PRc1P/2N1BCN2/9/2BAKA3 w - - 8 19";
-        let cycle = ["h4g4", "g7h5", "g4h4", "h5g7"];
-        let moves: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
-        let g = xiangqi(fen, &movetext(19, false, &moves), "*");
-        assert!(
-            g.diagnostics.iter().any(|d| d.code == "xq-repetition"),
-            "{:?}",
-            g.diagnostics
-        );
-        assert_eq!(chases(&g), vec![], "{:?}", g.diagnostics);
+        assert_repetition_without_chase(fen, 19, ["h4g4", "g7h5", "g4h4", "h5g7"], 12);
     }
 
     /// Real game (corpus xiangqi, 美國譚少逸 - 香港梁達民, moves 14-20): the black horse
