@@ -8,7 +8,7 @@
 use std::io::{self, BufRead};
 
 use super::{
-    ArchiveReader, ChunkText, classify, counted_kind, note_line, starts_game, tag_name,
+    ArchiveReader, ChunkText, LineKind, classify, note_line, only_comment, starts_game, tag_name,
     tagless_start,
 };
 
@@ -89,13 +89,23 @@ impl<R: BufRead> ArchiveReader<R> {
             if boundary {
                 break;
             }
-            let kind = counted_kind(kind, has_movetext, notes, || {
-                let text = ChunkText {
-                    chunk,
-                    buf: &buf[..pos + next],
-                };
-                (text, at + next)
-            });
+            let kind = match kind {
+                LineKind::FirstMove | LineKind::Other
+                    if !has_movetext
+                        && notes.from_comment
+                        && only_comment(
+                            ChunkText {
+                                chunk,
+                                buf: &buf[..pos + next],
+                            },
+                            at + next,
+                            notes,
+                        ) =>
+                {
+                    LineKind::Comment
+                }
+                kind => kind,
+            };
             note_line(
                 kind,
                 at,

@@ -376,34 +376,11 @@ impl Depth {
     }
 }
 
-/// The kind a line of `kind` counts as for the chunk: a line of movetext kind
-/// ([`LineKind::FirstMove`], [`LineKind::Other`]) before any movetext of the chunk but
-/// after a comment line that holds only the rest of that comment (`{a note` / `over two
-/// lines}`) is a comment line too, so the chunk's movetext has not started (the move 1
-/// after it does not start a new game). `text` gives the chunk's text up to the line's
-/// end and that end; it is asked only for such lines.
-#[inline]
-fn counted_kind<'a>(
-    kind: LineKind,
-    has_movetext: bool,
-    notes: &mut LineNotes,
-    text: impl FnOnce() -> (ChunkText<'a>, usize),
-) -> LineKind {
-    match kind {
-        LineKind::FirstMove | LineKind::Other if !has_movetext && notes.from_comment => {
-            let (text, end) = text();
-            if only_comment(text, end, notes) {
-                LineKind::Comment
-            } else {
-                kind
-            }
-        }
-        kind => kind,
-    }
-}
-
-/// Whether the chunk's text up to `end`, followed from its first comment line, holds
-/// only comments ([`counted_kind`]).
+/// Whether a line of movetext kind ([`LineKind::FirstMove`], [`LineKind::Other`]) ending
+/// at chunk position `end`, before any movetext of the chunk but after a comment line,
+/// holds only the rest of that comment (`{a note` / `over two lines}`): then it is a
+/// comment line too, and the chunk's movetext has not started (the move 1 after it
+/// does not start a new game). Asked only for such lines.
 #[cold]
 fn only_comment(text: ChunkText<'_>, end: usize, notes: &mut LineNotes) -> bool {
     notes.depth.closed_at(text, end);
@@ -885,13 +862,23 @@ impl<R: BufRead> ArchiveReader<R> {
             self.flush_parts(self.chunk.len(), false);
             return Ok(true);
         }
-        let kind = counted_kind(kind, self.has_movetext, &mut self.notes, || {
-            let chunk = ChunkText {
-                chunk: &self.chunk,
-                buf: &[],
-            };
-            (chunk, self.chunk.len())
-        });
+        let kind = match kind {
+            LineKind::FirstMove | LineKind::Other
+                if !self.has_movetext
+                    && self.notes.from_comment
+                    && only_comment(
+                        ChunkText {
+                            chunk: &self.chunk,
+                            buf: &[],
+                        },
+                        self.chunk.len(),
+                        &mut self.notes,
+                    ) =>
+            {
+                LineKind::Comment
+            }
+            kind => kind,
+        };
         note_line(
             kind,
             start,
