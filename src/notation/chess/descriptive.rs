@@ -739,7 +739,7 @@ pub fn resolve(m: &DescMove, pos: &Position, token: &str) -> Result<Move, Diagno
             Err(crate::notation::chess::ResolveError::Ambiguous {
                 token: token.to_owned(),
                 candidates: found,
-                sans,
+                forms: sans,
             }
             .to_diagnostic())
         }

@@ -345,91 +345,12 @@ impl fmt::Display for Illegal {
     }
 }
 
-/// Why a move could not be resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ResolveError {
-    /// No legal move fits.
-    Illegal { token: String, reason: Illegal },
-    /// Several legal moves fit: all of them, with their canonical SAN.
-    Ambiguous {
-        token: String,
-        candidates: Vec<Move>,
-        sans: Vec<String>,
-    },
-}
-
-impl ResolveError {
-    /// `illegal-move` or `ambiguous-move`.
-    pub fn code(&self) -> Code {
-        match self {
-            ResolveError::Illegal { .. } => Code::IllegalMove,
-            ResolveError::Ambiguous { .. } => Code::AmbiguousMove,
-        }
-    }
-
-    /// As an error diagnostic; ambiguous moves list their candidates.
-    pub fn to_diagnostic(&self) -> Diagnostic {
-        let d = Diagnostic::error(self.code(), self.to_string());
-        match self {
-            ResolveError::Ambiguous { sans, .. } => d.with_candidates(sans.clone()),
-            ResolveError::Illegal { .. } => d,
-        }
-    }
-}
-
-impl fmt::Display for ResolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ResolveError::Illegal { token, reason } => write!(f, "illegal move {token}: {reason}"),
-            ResolveError::Ambiguous { token, sans, .. } => {
-                write!(f, "ambiguous move {token}: it fits ")?;
-                for (i, s) in sans.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(if i + 1 == sans.len() { " and " } else { ", " })?;
-                    }
-                    f.write_str(s)?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl std::error::Error for ResolveError {}
+/// Why a move could not be resolved: the shared shape ([`crate::notation::error`]) with
+/// chess moves and [`Illegal`] reasons; ambiguous moves list their canonical SAN.
+pub type ResolveError = crate::notation::error::ResolveError<Move, Illegal>;
 
 /// Either family of failure when reading a token against a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReadError {
-    Syntax(SyntaxError),
-    Resolve(ResolveError),
-}
-
-impl ReadError {
-    pub fn code(&self) -> Code {
-        match self {
-            ReadError::Syntax(e) => e.code(),
-            ReadError::Resolve(e) => e.code(),
-        }
-    }
-
-    pub fn to_diagnostic(&self) -> Diagnostic {
-        match self {
-            ReadError::Syntax(e) => e.to_diagnostic(),
-            ReadError::Resolve(e) => e.to_diagnostic(),
-        }
-    }
-}
-
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReadError::Syntax(e) => e.fmt(f),
-            ReadError::Resolve(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for ReadError {}
+pub type ReadError = crate::notation::error::ReadError<SyntaxError, Move, Illegal>;
 
 /// Parses `token` under `table` and resolves it on `pos`, which is left unchanged.
 pub fn read(token: &str, table: &PieceTable, pos: &Position) -> Result<Resolved, ReadError> {
@@ -699,7 +620,7 @@ fn search(
             return Err(Box::new(ResolveError::Ambiguous {
                 token: token.to_owned(),
                 candidates: many.to_vec(),
-                sans: many.iter().map(|m| pgn_san(pos, m)).collect(),
+                forms: many.iter().map(|m| pgn_san(pos, m)).collect(),
             }));
         }
     };

@@ -1,7 +1,8 @@
-//! Why a xiangqi move could not be read: the same families, codes and message shapes as
-//! the chess reader's (`notation::chess`): `invalid-move` and `unknown-piece` (syntax),
-//! `illegal-move` and `ambiguous-move` (resolution, with the candidates as data). The
-//! replay adds the span and the ply.
+//! Why a xiangqi move could not be read: the syntax errors of the xiangqi dialects
+//! (`invalid-move`, `unknown-piece`); resolution errors (`illegal-move`,
+//! `ambiguous-move`, with the candidates as data) and the either-family error are the
+//! types chess uses too ([`crate::notation::error`]). The replay adds the span and the
+//! ply.
 
 use crate::model::diag::Code;
 use std::fmt;
@@ -72,6 +73,16 @@ impl SyntaxError {
     }
 }
 
+impl crate::notation::error::TokenError for SyntaxError {
+    fn code(&self) -> crate::model::diag::Code {
+        SyntaxError::code(self)
+    }
+
+    fn to_diagnostic(&self) -> crate::model::diag::Diagnostic {
+        SyntaxError::to_diagnostic(self)
+    }
+}
+
 impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -102,100 +113,15 @@ impl fmt::Display for SyntaxError {
 
 impl std::error::Error for SyntaxError {}
 
-/// Why a move could not be resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ResolveError {
-    /// No legal move fits; the reason says why.
-    Illegal { token: String, reason: String },
-    /// Several legal moves fit: all of them, with their canonical forms in the dialect.
-    Ambiguous {
-        token: String,
-        candidates: Vec<Move>,
-        forms: Vec<String>,
-    },
-}
-
-impl ResolveError {
-    /// `illegal-move` or `ambiguous-move`.
-    pub fn code(&self) -> Code {
-        match self {
-            ResolveError::Illegal { .. } => Code::IllegalMove,
-            ResolveError::Ambiguous { .. } => Code::AmbiguousMove,
-        }
-    }
-
-    /// As an error diagnostic; ambiguous moves list their candidates.
-    pub fn to_diagnostic(&self) -> Diagnostic {
-        let d = Diagnostic::error(self.code(), self.to_string());
-        match self {
-            ResolveError::Ambiguous { forms, .. } => d.with_candidates(forms.clone()),
-            ResolveError::Illegal { .. } => d,
-        }
-    }
-}
-
-impl fmt::Display for ResolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ResolveError::Illegal { token, reason } => write!(f, "illegal move {token}: {reason}"),
-            ResolveError::Ambiguous { token, forms, .. } => {
-                write!(f, "ambiguous move {token}: it fits ")?;
-                for (i, s) in forms.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(if i + 1 == forms.len() { " and " } else { ", " })?;
-                    }
-                    f.write_str(s)?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl std::error::Error for ResolveError {}
+/// Why a move could not be resolved: the shared shape ([`crate::notation::error`]) with
+/// xiangqi moves, the reason as text, and ambiguous moves in the dialect's forms.
+pub type ResolveError = crate::notation::error::ResolveError<Move, String>;
 
 /// Either family of failure when reading a token against a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReadError {
-    Syntax(SyntaxError),
-    Resolve(ResolveError),
-}
-
-impl ReadError {
-    pub fn code(&self) -> Code {
-        match self {
-            ReadError::Syntax(e) => e.code(),
-            ReadError::Resolve(e) => e.code(),
-        }
-    }
-
-    pub fn to_diagnostic(&self) -> Diagnostic {
-        match self {
-            ReadError::Syntax(e) => e.to_diagnostic(),
-            ReadError::Resolve(e) => e.to_diagnostic(),
-        }
-    }
-}
-
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReadError::Syntax(e) => e.fmt(f),
-            ReadError::Resolve(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for ReadError {}
+pub type ReadError = crate::notation::error::ReadError<SyntaxError, Move, String>;
 
 impl From<SyntaxError> for ReadError {
     fn from(e: SyntaxError) -> Self {
         ReadError::Syntax(e)
-    }
-}
-
-impl From<ResolveError> for ReadError {
-    fn from(e: ResolveError) -> Self {
-        ReadError::Resolve(e)
     }
 }

@@ -188,6 +188,16 @@ impl SyntaxError {
     }
 }
 
+impl crate::notation::error::TokenError for SyntaxError {
+    fn code(&self) -> crate::model::diag::Code {
+        SyntaxError::code(self)
+    }
+
+    fn to_diagnostic(&self) -> crate::model::diag::Diagnostic {
+        SyntaxError::to_diagnostic(self)
+    }
+}
+
 impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
