@@ -509,3 +509,18 @@ fn notation_list_examples_read() {
         assert!(!n.description.is_empty());
     }
 }
+
+/// Xiangqi tokens get the same fold as chess tokens (`text::fold::move_token`): an en
+/// dash typed for the `-` of the old Vietnamese notation, and full-width digits, read.
+#[test]
+fn typed_dashes_and_full_width_digits_fold_as_in_chess() {
+    let start = Position::default();
+    let moves: Vec<String> = ["P2–5", "M８.７", "M2.3", "X9—8"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(
+        iccs_line(&start, Dialect::OldVietnamese, &moves),
+        ["h2e2", "h9g7", "h0g2", "i9h9"]
+    );
+}

@@ -1,8 +1,8 @@
 //! The grammars: one nom function per production, each turning text into a syntactic
 //! move that [`super::resolve`] matches against a position.
 //!
-//! Every reader works on text already folded by [`fold`] (full-width ASCII to ASCII,
-//! ideographic space to space).
+//! Every reader works on text already folded by [`fold`], the fold chess tokens get too
+//! (full-width ASCII to ASCII, ideographic space to space, dash look-alikes to `-`).
 
 use nom::{
     IResult, Parser,
@@ -47,16 +47,10 @@ pub struct Coord {
     pub to: Square,
 }
 
-/// Full-width ASCII (U+FF01..U+FF5E) to ASCII, U+3000 to a space; everything else kept.
-pub fn fold(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-            '\u{3000}' => ' ',
-            _ => c,
-        })
-        .collect()
-}
+/// The one fold of move tokens both games share ([`crate::text::fold::move_token`]):
+/// full-width ASCII to ASCII, U+3000 and other spaces to a space, dash look-alikes to
+/// `-`; CJK and Vietnamese letters kept.
+pub use crate::text::fold::move_token as fold;
 
 type Res<'a, T> = IResult<&'a str, T>;
 
