@@ -88,15 +88,19 @@ fn digit(i: &str) -> Res<'_, u8> {
 
 /// A number: a digit (ASCII after folding) or a number word of the lexicon (一..九) —
 /// the side is not inferred from the digit style.
-fn cn_number(g: &Grammar) -> impl Fn(&str) -> Res<'_, u8> + '_ {
+fn cn_number(g: &Grammar) -> impl Fn(&str) -> Res<'_, u8> + Copy + '_ {
     move |i| alt((digit, term(&g.numbers))).parse(i)
 }
 
-/// `炮二平五`: piece, file, direction, target.
-fn cn_plain(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
+/// The plain form of every traditional notation: piece, file, direction, target —
+/// `炮二平五` (numbers as digits or words), `C2.5` (WXF), `P2-5` (old Vietnamese).
+fn plain<'g, N>(g: &'g Grammar, number: N) -> impl Fn(&str) -> Res<'_, Trad> + 'g
+where
+    N: for<'a> Fn(&'a str) -> Res<'a, u8> + Copy + 'g,
+{
     move |i| {
         map(
-            (term(&g.pieces), cn_number(g), term(&g.dirs), cn_number(g)),
+            (term(&g.pieces), number, term(&g.dirs), number),
             |(roles, file, dir, target)| Trad {
                 roles,
                 origin: Origin::File(file),
@@ -151,7 +155,7 @@ fn cn_tandem_bare(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
 
 /// One Chinese move.
 pub fn cn_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
-    alt((cn_plain(g), cn_tandem(g), cn_tandem_bare(g))).parse(i)
+    alt((plain(g, cn_number(g)), cn_tandem(g), cn_tandem_bare(g))).parse(i)
 }
 
 /// One or more Chinese moves written together (`炮二平五马８进７`), spaces allowed between.
@@ -180,22 +184,6 @@ fn wxf_sign(g: &Grammar) -> impl Fn(&str) -> Res<'_, Mark> + '_ {
             }
             _ => fail(i),
         }
-    }
-}
-
-/// `C2.5`: letter, file, operator, target.
-fn wxf_plain(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
-    move |i| {
-        map(
-            (term(&g.pieces), digit, term(&g.dirs), digit),
-            |(roles, f, dir, target)| Trad {
-                roles,
-                origin: Origin::File(f),
-                dir,
-                target,
-            },
-        )
-        .parse(i)
     }
 }
 
@@ -321,7 +309,7 @@ fn wxf_indexed<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
 /// One WXF move.
 pub fn wxf_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
     all_consuming(alt((
-        wxf_plain(g),
+        plain(g, digit),
         wxf_tandem(g),
         wxf_lettered(g),
         wxf_prefix(g),
@@ -333,22 +321,6 @@ pub fn wxf_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
 }
 
 // ---------------------------------------------------------------- Vietnamese (old)
-
-/// `P2-5`: letter, file, mark, target.
-fn vn_plain(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
-    move |i| {
-        map(
-            (term(&g.pieces), digit, term(&g.dirs), digit),
-            |(roles, f, dir, target)| Trad {
-                roles,
-                origin: Origin::File(f),
-                dir,
-                target,
-            },
-        )
-        .parse(i)
-    }
-}
 
 /// `Pt/1`, `Bg.1`, `Bt7.1`: letter, tandem mark, optional file, mark, target.
 fn vn_tandem(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
@@ -374,7 +346,7 @@ fn vn_tandem(g: &Grammar) -> impl Fn(&str) -> Res<'_, Trad> + '_ {
 
 /// One old-Vietnamese or Asian move in marks (the grammar's letters and marks).
 pub fn vn_move<'a>(g: &Grammar, i: &'a str) -> Res<'a, Trad> {
-    all_consuming(alt((vn_plain(g), vn_tandem(g)))).parse(i)
+    all_consuming(alt((plain(g, digit), vn_tandem(g)))).parse(i)
 }
 
 // ---------------------------------------------------------------- Vietnamese words
