@@ -144,31 +144,6 @@ fn fen_grid(fen: &str) -> [[u8; 9]; 10] {
     grid
 }
 
-fn grid_board(grid: &[[u8; 9]; 10]) -> String {
-    let mut out = String::with_capacity(90);
-    for (y, row) in grid.iter().enumerate() {
-        let mut empty = 0u8;
-        for &p in row {
-            if p == 0 {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    out.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                out.push(char::from(p));
-            }
-        }
-        if empty > 0 {
-            out.push(char::from(b'0' + empty));
-        }
-        if y < 9 {
-            out.push('/');
-        }
-    }
-    out
-}
-
 /// A comment's text: `||` is a line break, `\uXXXX` a character.
 fn comment_text(value: &str) -> String {
     let v = value.replace("||", "\n");
@@ -435,7 +410,7 @@ pub fn read_block(body: &str) -> TreeGame {
             }
         }
     }
-    let board = grid_board(&grid);
+    let board = super::xqf::placement(grid.iter());
     let fen = (board != super::xqf::START_BOARD || black)
         .then(|| format!("{board} {}", if black { 'b' } else { 'w' }));
     TreeGame {

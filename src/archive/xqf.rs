@@ -132,10 +132,19 @@ fn board(slots: &[u8; 32]) -> (String, bool) {
             letter.to_ascii_lowercase()
         };
     }
+    (placement(grid.iter().rev()), clash)
+}
+
+/// The FEN placement of a 10 × 9 grid of FEN letters (0 for an empty square), its rows
+/// given from Black's side (rank 9) down. DhtmlXQ's board is built with it too.
+pub(super) fn placement<'a>(rows: impl Iterator<Item = &'a [u8; 9]>) -> String {
     let mut out = String::with_capacity(90);
-    for y in (0..10).rev() {
+    for (y, row) in rows.enumerate() {
+        if y > 0 {
+            out.push('/');
+        }
         let mut empty = 0u8;
-        for &p in &grid[y] {
+        for &p in row {
             if p == 0 {
                 empty += 1;
             } else {
@@ -149,11 +158,8 @@ fn board(slots: &[u8; 32]) -> (String, bool) {
         if empty > 0 {
             out.push(char::from(b'0' + empty));
         }
-        if y > 0 {
-            out.push('/');
-        }
     }
-    (out, clash)
+    out
 }
 
 /// Text bytes (NULs at the end dropped) decoded; whether bytes were replaced.
