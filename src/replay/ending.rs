@@ -385,8 +385,7 @@ fn xiangqi_rules(at: &At<'_>, start: &xiangqi::Position, out: &mut Vec<Diagnosti
             AnyMove::Chess(_) => return,
         };
         for mut d in tracker.record(&pos) {
-            // the tracker counts plies from the FEN's move number; the game's are from
-            // its first recorded move
+            debug_assert_eq!(d.ply, Some(ply), "the tracker counts plies as the replay");
             d.ply = Some(ply);
             d.span = Some(node.span).filter(|s| s.end > s.start);
             out.push(d);

@@ -16,7 +16,7 @@ use crate::xiangqi::Position;
 /// One ply as the tracker saw it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct PlyRecord {
-    /// The game ply number (1 = Red's first move).
+    /// The ply number (1 = the first move recorded).
     ply: u32,
     /// Who made the move.
     mover: Color,
@@ -56,15 +56,12 @@ pub struct RuleTracker {
 impl RuleTracker {
     /// Starts tracking from the game's start position.
     pub fn new(start: &Position) -> RuleTracker {
-        let ply = start
-            .fullmoves()
-            .saturating_sub(1)
-            .saturating_mul(2)
-            .saturating_add(u32::from(start.turn() == Color::Black));
         RuleTracker {
             hashes: vec![start.zobrist()],
             records: Vec::new(),
-            ply,
+            // plies are counted from the first recorded move, as the replay counts them,
+            // whatever the start position's move number and side to move
+            ply: 0,
             repetition_threshold: 3,
             carried_plies: start.halfmoves(),
             quiet: [0; 2],
@@ -82,7 +79,7 @@ impl RuleTracker {
         self
     }
 
-    /// The number of the last ply recorded (1 = Red's first move).
+    /// The number of the last ply recorded (1 = the first move recorded, Red's or Black's).
     pub fn ply(&self) -> u32 {
         self.ply
     }
@@ -275,6 +272,36 @@ mod tests {
         assert_eq!(got, vec![(5, "xq-repetition")]);
     }
 
+    /// Plies count from the first recorded move, whoever moves first: a game set up
+    /// with Black to move has Black's first move as ply 1, as the replay numbers it.
+    #[test]
+    fn plies_count_from_the_first_move_when_black_starts() {
+        let fen = "r3k4/9/9/9/9/9/9/9/9/5K3 b";
+        let cycle = ["a9a0", "f0f1", "a0a1", "f1f0", "a1a0"];
+        assert_eq!(
+            run(fen, &cycle, 2),
+            vec![(5, "xq-repetition"), (5, "xq-perpetual-check")]
+        );
+        let mut pos = Position::from_fen(fen).unwrap();
+        let mut t = RuleTracker::new(&pos).with_repetition_threshold(2);
+        let mut all = Vec::new();
+        for m in cycle {
+            pos.play(mv(m)).unwrap();
+            all.extend(t.record(&pos));
+        }
+        assert_eq!(
+            all[0].message,
+            "the same position occurs for the 2nd time (after plies 1, 5)"
+        );
+        assert!(
+            all[1]
+                .message
+                .starts_with("black gives perpetual check (every move from ply 2"),
+            "{}",
+            all[1].message
+        );
+    }
+
     #[test]
     fn perpetual_check_message() {
         let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K3R w").unwrap();
@@ -349,13 +376,14 @@ mod tests {
             );
         }
         assert_eq!(got, Vec::<(u32, &str)>::new());
-        // The FEN's clock carries over: starting at 118 plies, ply 2 hits 120.
+        // The FEN's clock carries over: 118 plies without a capture at the start, so the
+        // second recorded move (ply 2, whatever the FEN's move number) makes 120.
         let got = run(
             "3k5/9/9/9/9/9/9/9/9/4K3R w - - 118 60",
             &["i0i1", "d9d8"],
             3,
         );
-        assert_eq!(got, vec![(120, "xq-no-capture-60")]);
+        assert_eq!(got, vec![(2, "xq-no-capture-60")]);
     }
 
     #[test]
