@@ -156,6 +156,34 @@ fn encoding_probes_decode() {
     assert!(a.contains(&"Кf3"), "{a:?}");
 }
 
+/// The UTF-16LE probe with its BOM cut off, and the same text re-encoded as UTF-16BE
+/// without one: told by its NULs, decoded to the same names, reported as guessed.
+#[test]
+fn utf16_without_bom_decodes() {
+    let Some(dir) = corpus() else { return };
+    let with_bom = fs::read(dir.join("chess/handmade-probes/enc-utf16le-bom.pgn")).unwrap();
+    assert_eq!(&with_bom[..2], b"\xff\xfe");
+    let le = with_bom[2..].to_vec();
+    let be: Vec<u8> = le.chunks_exact(2).flat_map(|u| [u[1], u[0]]).collect();
+    for (name, bytes, enc) in [
+        ("le", le, encoding_rs::UTF_16LE),
+        ("be", be, encoding_rs::UTF_16BE),
+    ] {
+        let games: Vec<RawGame> = ArchiveReader::new(&bytes[..], ReadOptions::default())
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(games.len(), 2, "{name}");
+        assert_eq!(
+            games[0].tag("White").as_deref(),
+            Some("Hübner, Robert"),
+            "{name}"
+        );
+        assert_eq!(games[0].decoding.encoding, enc, "{name}");
+        assert_eq!(games[0].decoding.source, EncodingSource::Guessed, "{name}");
+        assert_eq!(games[1].tag("Event").as_deref(), Some("control"), "{name}");
+    }
+}
+
 #[test]
 fn handmade_probes_syntax() {
     let Some(dir) = corpus() else { return };

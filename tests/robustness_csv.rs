@@ -394,3 +394,37 @@ fn wide_csv_is_linear_in_its_columns() {
     );
     assert!(took.as_secs_f64() < 1.5, "{took:?} for {n} columns");
 }
+
+/// A sheet saved as UTF-16 without a BOM (little- and big-endian) reads as the UTF-8
+/// sheet does, its encoding reported as guessed.
+#[test]
+fn utf16_sheet_without_bom() {
+    use kyphu::archive::csv::ScoresheetReader;
+    let sheet = "No,Trắng,Đen\n1,e4,e5\n2,Mf3,Mc6\n";
+    let want: Vec<String> = read_scoresheet(sheet)
+        .iter()
+        .flat_map(|g| g.raw.move_tokens().map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    assert_eq!(want, ["e4", "e5", "Mf3", "Mc6"]);
+    for (le, enc) in [
+        (true, encoding_rs::UTF_16LE),
+        (false, encoding_rs::UTF_16BE),
+    ] {
+        let bytes: Vec<u8> = sheet
+            .encode_utf16()
+            .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+            .collect();
+        let games: Vec<CsvGame> = ScoresheetReader::new(&bytes[..], None)
+            .unwrap()
+            .flatten()
+            .collect();
+        assert_eq!(games.len(), 1);
+        let got: Vec<&str> = games[0].raw.move_tokens().collect();
+        assert_eq!(got, want);
+        assert_eq!(games[0].raw.decoding.encoding, enc);
+        assert_eq!(
+            games[0].raw.decoding.source,
+            kyphu::text::EncodingSource::Guessed
+        );
+    }
+}

@@ -669,10 +669,17 @@ impl<R: Read> Transcode<R> {
             }
         }
         let head = &input[..in_end];
-        let (report, in_start) = if let Some((enc, bom)) = crate::text::sniff_bom(head) {
+        let utf16 = || {
+            // a sheet saved as UTF-16 without a BOM: told by its NULs
+            crate::text::sniff_utf16(head)
+                .filter(|_| forced.is_none())
+                .map(|e| (e, 0, EncodingSource::Guessed))
+        };
+        let found = crate::text::sniff_bom(head).map(|(e, bom)| (e, bom, EncodingSource::Bom));
+        let (report, in_start) = if let Some((enc, bom, source)) = found.or_else(utf16) {
             let report = DecodeReport {
                 encoding: enc.into(),
-                source: EncodingSource::Bom,
+                source,
                 had_replacements: false,
             };
             (report, bom)

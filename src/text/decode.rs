@@ -133,6 +133,34 @@ pub fn sniff_bom(bytes: &[u8]) -> Option<(&'static Encoding, usize)> {
     Encoding::for_bom(bytes)
 }
 
+/// UTF-16 without a byte order mark, told from the start of a file: game records begin
+/// with ASCII (`[Event`, `1.`, a heading), which UTF-16 writes as a letter and a NUL.
+/// Little-endian when at least 3 of 4 of the first code units (at least 4 units, at
+/// most 256) have their high byte, and only it, zero; big-endian mirrored. A unit of
+/// two NULs, or a NUL on the other side, is taken for binary, not UTF-16.
+pub fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
+    let units = (bytes.len() / 2).min(256);
+    if units < 4 {
+        return None;
+    }
+    let (mut le, mut be) = (0usize, 0usize);
+    for pair in bytes[..2 * units].chunks_exact(2) {
+        match (pair[0] == 0, pair[1] == 0) {
+            (true, true) => return None,
+            (false, true) => le += 1,
+            (true, false) => be += 1,
+            (false, false) => {}
+        }
+    }
+    if be == 0 && 4 * le >= 3 * units {
+        Some(UTF_16LE)
+    } else if le == 0 && 4 * be >= 3 * units {
+        Some(UTF_16BE)
+    } else {
+        None
+    }
+}
+
 /// Decodes one chunk (one game's bytes, without BOM) to NFC text.
 ///
 /// `forced` is the user's `--encoding`; `hint` the encoding guessed for the previous
@@ -649,6 +677,37 @@ pub(crate) mod tests {
         assert_eq!(sniff_bom(b"\xff\xfe[\0"), Some((UTF_16LE, 2)));
         assert_eq!(sniff_bom(b"\xfe\xff\0["), Some((UTF_16BE, 2)));
         assert_eq!(sniff_bom(b"[Event"), None);
+    }
+
+    #[test]
+    fn utf16_without_bom_sniffing() {
+        let le: Vec<u8> = "[Event \"Müller\"]"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let be: Vec<u8> = "1. e4 e5 *"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        assert_eq!(sniff_utf16(&le), Some(UTF_16LE));
+        assert_eq!(sniff_utf16(&be), Some(UTF_16BE));
+        // an odd byte count at the end (a stream cut mid-unit) does not matter
+        assert_eq!(sniff_utf16(&le[..le.len() - 1]), Some(UTF_16LE));
+        // ASCII, UTF-8, Chinese in UTF-16 (no NULs), binary and short inputs are not
+        for not in [
+            &b"[Event \"a\"]"[..],
+            "[Event \"炮二平五\"]".as_bytes(),
+            &b"\0\0\0\0[\0E\0v\0e\0n\0t\0"[..],
+            &b"[\0E\0"[..],
+            &b"[\0E\0\0v\0e\0n\0t"[..],
+        ] {
+            assert_eq!(sniff_utf16(not), None, "{not:?}");
+        }
+        let zh: Vec<u8> = "炮二平五马８进７"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        assert_eq!(sniff_utf16(&zh), None);
     }
 
     #[test]

@@ -12,7 +12,9 @@ pub mod legacy;
 pub mod mojibake;
 pub mod normalize;
 
-pub use decode::{DecodeReport, EncodingSource, decode_chunk, guess_legacy, sniff_bom};
+pub use decode::{
+    DecodeReport, EncodingSource, decode_chunk, guess_legacy, sniff_bom, sniff_utf16,
+};
 pub use encoding::TextEncoding;
 pub use fold::move_token;
 pub use normalize::nfc;

@@ -489,6 +489,8 @@ pub struct ArchiveReader<R> {
     options: ReadOptions,
     sniffed: bool,
     bom: Option<&'static Encoding>,
+    /// How [`Self::bom`] was found: a BOM, `--encoding`, or UTF-16 told by its NULs.
+    bom_source: EncodingSource,
     utf16_replacements: bool,
     chunk: Vec<u8>,
     chunk_start: u64,
@@ -551,6 +553,7 @@ impl<R: BufRead> ArchiveReader<R> {
             options,
             sniffed: false,
             bom: None,
+            bom_source: EncodingSource::Bom,
             utf16_replacements: false,
             chunk: Vec::new(),
             chunk_start: 0,
@@ -588,17 +591,24 @@ impl<R: BufRead> ArchiveReader<R> {
 
     fn sniff(&mut self) -> io::Result<()> {
         self.sniffed = true;
-        // read up to three bytes even from a reader that hands out fewer at a time
+        // read up to sixteen bytes even from a reader that hands out fewer at a time:
+        // a BOM, or the NULs of UTF-16 written without one
         if let Input::Plain(h) = &mut self.input {
-            h.fill_to(3)?;
+            h.fill_to(16)?;
         }
-        let found = crate::text::sniff_bom(self.input.fill_buf()?);
+        let head = self.input.fill_buf()?;
+        let found = crate::text::sniff_bom(head).map(|(e, len)| (e, len, EncodingSource::Bom));
         let forced_utf16 = self
             .options
             .encoding
             .and_then(TextEncoding::std)
-            .filter(|&e| e == UTF_16LE || e == UTF_16BE);
-        let Some((enc, len)) = found.or(forced_utf16.map(|e| (e, 0))) else {
+            .filter(|&e| e == UTF_16LE || e == UTF_16BE)
+            .map(|e| (e, 0, EncodingSource::Forced));
+        let guessed_utf16 = match self.options.encoding {
+            None => crate::text::sniff_utf16(head).map(|e| (e, 0, EncodingSource::Guessed)),
+            Some(_) => None,
+        };
+        let Some((enc, len, source)) = found.or(forced_utf16).or(guessed_utf16) else {
             if self.options.encoding.is_none()
                 && crate::text::encoding::looks_viqr(self.input.fill_buf()?)
             {
@@ -611,6 +621,7 @@ impl<R: BufRead> ArchiveReader<R> {
         };
         self.input.consume(len);
         self.bom = Some(enc);
+        self.bom_source = source;
         if enc != UTF_8
             && let Input::Plain(r) = std::mem::replace(&mut self.input, Input::Taken)
         {
@@ -1130,7 +1141,7 @@ impl<R: BufRead> ArchiveReader<R> {
                 };
                 let report = DecodeReport {
                     encoding: enc.into(),
-                    source: EncodingSource::Bom,
+                    source: self.bom_source,
                     had_replacements: now && !self.utf16_replacements,
                 };
                 self.utf16_replacements = now;
