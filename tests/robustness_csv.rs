@@ -428,3 +428,74 @@ fn utf16_sheet_without_bom() {
         );
     }
 }
+
+/// A record over the budget ends the sheet's reading, but nothing after it is lost:
+/// the rest of the input comes back verbatim as unread items of at most 1 MiB each.
+#[test]
+fn the_text_after_a_record_over_the_budget_is_kept_verbatim() {
+    use kyphu::archive::csv::{MAX_RECORD_BYTES, ScoresheetReader};
+    let long = "é".repeat(MAX_RECORD_BYTES); // 2 MiB: two-byte characters, cut between
+    let rest = format!("2,{long}\n3,Nf3,Nc6,ok\n");
+    let sheet = format!("No,White,Black,Notes\n1,e4,e5,fine\n{rest}");
+    let items: Vec<CsvGame> = ScoresheetReader::new(sheet.as_bytes(), None)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(!items[0].raw.junk);
+    assert!(
+        items[0]
+            .raw
+            .diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "csv-record-too-long")
+    );
+    let unread: Vec<&CsvGame> = items[1..].iter().collect();
+    assert!(unread.len() >= 2, "{} unread items", unread.len());
+    assert!(
+        unread
+            .iter()
+            .all(|g| g.raw.junk && g.raw.text.len() <= MAX_RECORD_BYTES)
+    );
+    let kept: String = unread.iter().map(|g| g.raw.text.as_str()).collect();
+    assert!(kept == rest, "{} bytes kept of {}", kept.len(), rest.len());
+    assert_eq!(unread[0].raw.first_line, 3);
+}
+
+/// A sheet without a usable header longer than the first 64 KiB: the first item holds
+/// its start, the unread items the rest, so the whole file is kept.
+#[test]
+fn a_long_sheet_without_a_header_is_kept_whole() {
+    use kyphu::archive::csv::ScoresheetReader;
+    let mut sheet = String::from("foo,bar,baz\n");
+    for i in 0..3000 {
+        sheet.push_str(&format!("{i},{},{}\n", "x".repeat(50), "y".repeat(50)));
+    }
+    let items: Vec<CsvGame> = ScoresheetReader::new(sheet.as_bytes(), None)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(items.len() >= 2);
+    let all: String = items.iter().map(|g| g.raw.text.as_str()).collect();
+    let first_difference = all.bytes().zip(sheet.bytes()).position(|(a, b)| a != b);
+    assert!(
+        all == sheet,
+        "{} bytes kept of {}, first difference at {first_difference:?}, first item {} bytes",
+        all.len(),
+        sheet.len(),
+        items[0].raw.text.len()
+    );
+}
+
+/// A header of one line longer than the first 64 KiB, in two-byte characters: the head
+/// ends inside a character, and still every byte is kept once.
+#[test]
+fn a_header_longer_than_the_head_is_kept_whole() {
+    use kyphu::archive::csv::ScoresheetReader;
+    let sheet = format!("{}\n1,e4,e5\n", "é".repeat(40_000));
+    let items: Vec<CsvGame> = ScoresheetReader::new(sheet.as_bytes(), None)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let all: String = items.iter().map(|g| g.raw.text.as_str()).collect();
+    assert!(all == sheet, "{} bytes kept of {}", all.len(), sheet.len());
+}

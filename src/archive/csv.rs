@@ -266,7 +266,20 @@ pub struct ScoresheetReader<R: Read> {
     games: u64,
     done: bool,
     error: Option<io::Error>,
+    /// After a record over its budget (or a sheet without a usable header): the rest of
+    /// the input, handed out verbatim as unread items.
+    drain: Option<Drain>,
 }
+
+/// The unread rest of a sheet: the text not yet handed out and where it starts.
+struct Drain {
+    pending: Vec<u8>,
+    byte: u64,
+    line: u64,
+}
+
+/// The most text of one unread item after a record over its budget.
+const DRAIN_PART_BYTES: usize = MAX_RECORD_BYTES;
 
 impl<R: Read> ScoresheetReader<R> {
     /// Starts reading `input`; `forced` is the user's `--encoding` (a BOM still wins).
@@ -301,6 +314,7 @@ impl<R: Read> ScoresheetReader<R> {
             games: 0,
             done: false,
             error: None,
+            drain: None,
         })
     }
 
@@ -464,7 +478,8 @@ impl<R: Read> ScoresheetReader<R> {
                     Code::CsvRecordTooLong,
                     format!(
                         "expected a record of at most {MAX_RECORD_BYTES} bytes, found a \
-                         longer one from line {line}: the rest of the file is not read"
+                         longer one from line {line}: the rest of the file is not read; \
+                         it follows verbatim as unread text"
                     ),
                 ))
             }
@@ -478,25 +493,134 @@ impl<R: Read> ScoresheetReader<R> {
 
     /// A game holding the start of the file and one error (no usable header).
     fn failed(&mut self, d: Diagnostic) -> CsvGame {
-        let text = self.head.clone();
+        // a long file: this item holds the whole lines of the head, the rest follows
+        let cut = match self.head_complete {
+            true => self.head.len(),
+            // (without a line break: up to a character cut by the head's end, which the
+            // lossy head shows as U+FFFD; the transcoded stream is valid UTF-8)
+            false => self
+                .head
+                .rfind('\n')
+                .map_or_else(|| self.head.trim_end_matches('\u{FFFD}').len(), |k| k + 1),
+        };
+        let text = self.head[..cut].to_owned();
         let first = text.lines().next().map_or(0, str::len);
         let mut diagnostics = vec![d.with_span(Span::from_range(0, first))];
         if !self.head_complete {
             diagnostics.push(Diagnostic::error(
                 Code::CsvUnreadable,
-                format!("only the first {HEAD_BYTES} bytes of the file are kept"),
+                format!(
+                    "only the first {cut} bytes of the file are in this item; the rest \
+                     follows verbatim as unread text"
+                ),
             ));
+            let line = 1 + text.matches('\n').count() as u64;
+            self.start_drain(cut as u64, line);
         }
         diagnostics.extend(self.decoding_diagnostics());
         let mut b = Builder::new(0, 1, 0);
         b.report = self.report;
+        let cut_mid_line = !self.head_complete && !text.ends_with('\n');
         b.text = text;
         b.diagnostics = diagnostics;
         b.byte_end = b.text.len() as u64;
-        b.finish()
+        let mut g = b.finish();
+        if cut_mid_line {
+            // the line goes on in the first unread item: no line break of ours between
+            g.raw.text.pop();
+        }
+        g
+    }
+
+    /// Hands out the rest of the input from stream offset `from` (at line `line`) as
+    /// unread items ([`Self::next_unread`]), the CSV reader left aside.
+    fn start_drain(&mut self, from: u64, line: u64) {
+        let t = self.transcode();
+        t.limit = u64::MAX;
+        t.over_limit = false;
+        t.keep_from(from);
+        let pending = std::mem::take(&mut t.kept);
+        t.kept_from = t.produced;
+        self.drain = Some(Drain {
+            pending,
+            byte: from,
+            line,
+        });
+    }
+
+    /// The next part (at most [`DRAIN_PART_BYTES`], cut between characters) of the
+    /// unread rest, as a junk item with a warning; `None` at the end.
+    fn next_unread(&mut self) -> Option<io::Result<CsvGame>> {
+        let mut d = self.drain.take()?;
+        let mut ended = false;
+        while !ended && d.pending.len() <= DRAIN_PART_BYTES {
+            let old = d.pending.len();
+            d.pending.resize(old + 64 * 1024, 0);
+            let t = self.transcode();
+            let got = t.read(&mut d.pending[old..]);
+            t.kept.clear();
+            t.kept_from = t.produced;
+            match got {
+                Ok(n) => {
+                    d.pending.truncate(old + n);
+                    ended = n == 0;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => d.pending.truncate(old),
+                Err(e) => {
+                    d.pending.truncate(old);
+                    self.error = Some(e);
+                    ended = true;
+                }
+            }
+        }
+        if d.pending.is_empty() {
+            return self.error.take().map(Err);
+        }
+        let mut cut = d.pending.len().min(DRAIN_PART_BYTES);
+        while cut > 0 && cut < d.pending.len() && d.pending[cut] & 0xC0 == 0x80 {
+            cut -= 1;
+        }
+        let rest = d.pending.split_off(cut);
+        let part = std::mem::replace(&mut d.pending, rest);
+        let text = String::from_utf8_lossy(&part).into_owned();
+        let first = text.find('\n').unwrap_or(text.len());
+        let raw = RawGame {
+            index: self.games,
+            junk: true,
+            tags: Vec::new(),
+            movetext: Vec::new(),
+            result: None,
+            byte_start: d.byte,
+            byte_end: d.byte + part.len() as u64,
+            first_line: d.line,
+            decoding: self.report,
+            diagnostics: vec![
+                Diagnostic::warning(
+                    Code::CsvRecordTooLong,
+                    "not read as a scoresheet (it follows a record over the budget or a \
+                     sheet without a usable header): kept verbatim",
+                )
+                .with_span(Span::from_range(0, first)),
+            ],
+            text,
+            move_letters: None,
+            counts: None,
+            sheet: None,
+        };
+        d.byte += part.len() as u64;
+        d.line += raw.text.matches('\n').count() as u64;
+        self.drain = Some(d);
+        Some(Ok(CsvGame {
+            game: None,
+            raw,
+            cells: Vec::new(),
+        }))
     }
 
     fn next_game(&mut self) -> Option<io::Result<CsvGame>> {
+        if self.drain.is_some() {
+            return self.next_unread();
+        }
         if let Some(e) = self.error.take() {
             self.done = true;
             return Some(Err(e));
@@ -518,7 +642,12 @@ impl<R: Read> ScoresheetReader<R> {
     fn rows(&mut self, cols: &Cols) -> Option<io::Result<CsvGame>> {
         let mut record = std::mem::take(&mut self.record);
         let out = loop {
+            let (start, start_line) = {
+                let p = self.rdr.position();
+                (p.byte(), p.line())
+            };
             let t = self.transcode();
+            t.keep_from(start);
             // (what the CSV reader has read ahead, at most its buffer, counts in)
             t.limit = t.produced + MAX_RECORD_BYTES as u64;
             match self.rdr.read_record(&mut record) {
@@ -531,6 +660,7 @@ impl<R: Read> ScoresheetReader<R> {
                 }
                 Err(e) => {
                     self.done = true;
+                    let over = self.transcode().over_limit;
                     let mut b = self.builder.take()?;
                     match self.csv_error(e) {
                         Ok(d) => {
@@ -539,8 +669,12 @@ impl<R: Read> ScoresheetReader<R> {
                         }
                         Err(e) => self.error = Some(e),
                     }
-                    b.byte_end = self.rdr.position().byte();
-                    break Some(Ok(self.finish(b)));
+                    b.byte_end = start;
+                    let g = self.finish(b);
+                    if over {
+                        self.start_drain(start, start_line);
+                    }
+                    break Some(Ok(g));
                 }
             }
             let (line, byte) = record.position().map_or((0, 0), |p| (p.line(), p.byte()));
@@ -650,6 +784,11 @@ struct Transcode<R> {
     produced: u64,
     limit: u64,
     over_limit: bool,
+    /// The output since stream offset `kept_from` (the start of the record being read):
+    /// what a record over its budget is kept verbatim from. At most the record budget
+    /// and the CSV reader's read-ahead.
+    kept: Vec<u8>,
+    kept_from: u64,
 }
 
 impl<R: Read> Transcode<R> {
@@ -718,7 +857,18 @@ impl<R: Read> Transcode<R> {
             produced: 0,
             limit: u64::MAX,
             over_limit: false,
+            kept: Vec::new(),
+            kept_from: 0,
         })
+    }
+
+    /// Forgets the kept output before stream offset `at` (a record's start).
+    fn keep_from(&mut self, at: u64) {
+        let drop = usize::try_from(at.saturating_sub(self.kept_from))
+            .unwrap_or(usize::MAX)
+            .min(self.kept.len());
+        self.kept.drain(..drop);
+        self.kept_from += drop as u64;
     }
 
     fn refill(&mut self) -> io::Result<()> {
@@ -774,6 +924,7 @@ impl<R: Read> Read for Transcode<R> {
         let avail = &self.output[self.out_start..self.out_end];
         let n = avail.len().min(buf.len());
         buf[..n].copy_from_slice(&avail[..n]);
+        self.kept.extend_from_slice(&avail[..n]);
         self.out_start += n;
         self.produced += n as u64;
         Ok(n)
