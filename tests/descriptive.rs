@@ -7,13 +7,14 @@
 //! (`corpus/text/tools/mkexpect.py`), so each record here is compared move for move
 //! with python-chess. Before the descriptive reader every one of them read 0 plies.
 
-use std::path::Path;
+mod common;
 
+use common::records::{longest_game, main_line, record_bytes, sidecar_text};
 use kyphu::{
-    archive::{ReadOptions, read_bytes, read_str, text::join_headings},
+    archive::read_str,
     model::{
         diag::{Code, Severity},
-        game::{AnyMove, Game},
+        game::Game,
     },
     replay::{ReplayOptions, replay},
 };
@@ -21,13 +22,7 @@ use kyphu::{
 /// The games of `bytes` read as the command line reads them (headings joined); the one
 /// with the longest main line.
 fn read_with(bytes: &[u8], options: &ReplayOptions) -> Game {
-    let mut raws = read_bytes(bytes, ReadOptions::default());
-    join_headings(&mut raws);
-    raws.into_iter()
-        .filter(|r| !r.junk)
-        .map(|r| replay(r, options))
-        .max_by_key(|g| g.moves.moves.len())
-        .expect("a game")
+    longest_game(bytes, options).expect("a game")
 }
 
 fn read(text: &str) -> Game {
@@ -35,15 +30,7 @@ fn read(text: &str) -> Game {
 }
 
 fn uci(g: &Game) -> Vec<String> {
-    g.moves
-        .moves
-        .iter()
-        .map(|n| match n.mv {
-            AnyMove::Chess(m) => m.uci(false),
-            AnyMove::Xiangqi(m) => m.iccs(),
-            AnyMove::Null => "--".into(),
-        })
-        .collect()
+    main_line(g)
 }
 
 fn errors(g: &Game) -> Vec<&Code> {
@@ -56,9 +43,7 @@ fn errors(g: &Game) -> Vec<&Code> {
 
 /// The `moves:` of a record's sidecar (UCI, made by python-chess).
 fn expected(record: &str) -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/text");
-    let sidecar = std::fs::read_to_string(root.join(format!("{record}.expect"))).expect("sidecar");
-    sidecar
+    sidecar_text(record)
         .lines()
         .find_map(|l| l.strip_prefix("moves:"))
         .map(|m| m.split_whitespace().map(str::to_owned).collect())
@@ -66,8 +51,7 @@ fn expected(record: &str) -> Vec<String> {
 }
 
 fn record(record: &str) -> Vec<u8> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/text");
-    std::fs::read(root.join(format!("{record}.txt"))).expect("record")
+    record_bytes(record)
 }
 
 /// The real records in the short descriptive form (`P-K4`, `P4R`) read exactly as a

@@ -95,6 +95,7 @@ fn reads(token: &str, reader: Reader, scratch: &mut san::SanSyntax) -> bool {
         Reader::Chess(table) => {
             *scratch = san::SanSyntax::blank();
             san::syntax::parse_into(token, table, scratch).is_ok()
+                || short_capture_files(token).is_some()
         }
         Reader::Xiangqi(dialect) => xq_notation::check_syntax(token, dialect).is_ok(),
         Reader::Descriptive(table) => san::descriptive::parse(token, table).is_ok(),
@@ -113,7 +114,9 @@ fn play(
     match (reader, board) {
         (Reader::Chess(table), Board::Chess(pos)) => {
             *scratch = san::SanSyntax::blank();
-            if san::syntax::parse_into(token, table, scratch).is_err() {
+            if san::syntax::parse_into(token, table, scratch).is_err()
+                && short_capture(token, table, pos, scratch).is_none()
+            {
                 return Err(true);
             }
             san::resolve_play(scratch, pos, token)
@@ -196,11 +199,36 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
                 })
         })
         .collect();
+    // runs that a `;` glued to a word put back into a sentence
+    // ([`crate::archive::text::unfold_prose_semicolons`]): the game's only after the
+    // end of a sentence (`… importance. 4... exd4`), not in its middle (`resigned;
+    // 18...Neg4`, `… mossa; il bianco risponde bene con 4.Cd5!`)
+    let in_sentence: Vec<bool> = found
+        .iter()
+        .map(|run| {
+            free && raw.movetext.get(run.elements.start).is_some_and(|e| {
+                let before = &text[..e.span().start as usize];
+                let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+                let glued = line
+                    .char_indices()
+                    .any(|(i, c)| c == ';' && line[..i].ends_with(char::is_alphabetic));
+                glued
+                    && line.split_whitespace().next_back().is_some_and(|w| {
+                        w.chars().any(char::is_alphabetic)
+                            && !w.chars().any(|c| c.is_ascii_digit())
+                            && !w.ends_with(['.', '!', '?'])
+                            && !reads(w, reader, &mut scratch)
+                    })
+            })
+        })
+        .collect();
     let mut prose_from: Option<usize> = None;
     // the number a side line read as prose goes on with (`第二种下法:炮2退1 11. 炮2退1
     // 12. 车四退三 … 14. 车四退二 炮7进1`): a run so numbered that does not play is that
     // side line's, not the record's error
     let mut side_next: Option<u32> = None;
+    // the board before the game's last ply
+    let mut before_last: Option<Board> = None;
     for (k, run) in found.iter().enumerate() {
         let Run {
             elements,
@@ -212,15 +240,38 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         if stopped {
             break;
         }
+        // White's last move written again with its number before Black's (`7.Ba1` /
+        // `(...)` / `7.Ba1 f6`): the repeated move is text, the run goes on from Black's
+        let repeated = free
+            && plies % 2 == 1
+            && moves.len() > 1
+            && numbered.is_some_and(|(n, black)| !black && n as usize == plies / 2 + 1)
+            && before_last.as_ref().is_some_and(|b| {
+                let mut again = b.clone();
+                play(word(moves[0]), reader, &mut again, &mut scratch).is_ok()
+                    && match (&again, &board) {
+                        (Board::Chess(a), Board::Chess(b)) => a == b,
+                        _ => false,
+                    }
+            });
+        let moves = if repeated { &moves[1..] } else { &moves[..] };
+        let numbered = &if repeated {
+            numbered.map(|(n, _)| (n, true))
+        } else {
+            *numbered
+        };
         let mut trial = board.clone();
         let mut made = 0usize;
         let mut played = 0usize;
         let mut failed_at = None;
+        let mut trial_before = before_last.clone();
         for &i in moves {
+            let before = trial.clone();
             match play(word(i), reader, &mut trial, &mut scratch) {
                 Ok(n) => {
                     made += n;
                     played += 1;
+                    trial_before = Some(before);
                 }
                 Err(_) => {
                     failed_at = Some(i);
@@ -256,7 +307,7 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             match failed_at {
                 // a PGN game (with tags) is read by replay alone: its words are not prose
                 _ if !free => true,
-                _ if elsewhere || side_line => false,
+                _ if elsewhere || side_line || in_sentence[k] => false,
                 // a plan or a side line in the notes, numbered as another move (`Coupled with
                 // 4. P-K4`), or as this one when the game's move comes on a line of its own
                 // later (`If 2. PxP, …` before `2. P-Q5 P-Q3`)
@@ -311,11 +362,17 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             continue;
         }
         let from = prose_from.take().unwrap_or(last_end);
-        if has_text(&raw.movetext[from..elements.start]) {
-            prose.push((from, elements.start));
+        // the repeated move, with its number, is text before the run
+        let start = match moves.first() {
+            Some(&first) if repeated => first,
+            _ => elements.start,
+        };
+        if has_text(&raw.movetext[from..start]) {
+            prose.push((from, start));
         }
         plies += made;
         board = trial;
+        before_last = trial_before;
         last_end = elements.end;
         match failed_at {
             // the run's last move starts a line of prose (`7. KKt-K2` / `Kt-B3 would
@@ -694,6 +751,8 @@ pub(super) fn reread(
     plain: (Variant, usize),
     options: &ReplayOptions,
 ) -> Option<Reread> {
+    let unfolded = crate::archive::text::unfold_prose_semicolons(raw);
+    let raw = unfolded.as_ref().unwrap_or(raw);
     let unwrapped = unwrap_unclosed(raw);
     let (raw, unclosed) = match &unwrapped {
         Some((flat, spans)) => (flat, spans.as_slice()),
@@ -757,4 +816,74 @@ pub(super) fn reread(
         notes,
         unclosed: unclosed.to_vec(),
     })
+}
+
+/// A pawn capture written with its two files only (`ed`, `exd`, `e:d`, as Russian and
+/// older books print `exd5`), with any check or glyph marks after it: the files and the
+/// marks, when `token` is one. The files are neighbours.
+fn short_capture_files(token: &str) -> Option<(u8, u8, &str)> {
+    let b = token.as_bytes();
+    let (from, to, rest) = match b {
+        [f, b'x' | b':', t, rest @ ..] | [f, t, rest @ ..] => (*f, *t, rest),
+        _ => return None,
+    };
+    let file = |c: u8| (b'a'..=b'h').contains(&c);
+    (file(from)
+        && file(to)
+        && from.abs_diff(to) == 1
+        && rest.iter().all(|c| matches!(c, b'+' | b'#' | b'!' | b'?')))
+    .then(|| {
+        (
+            from,
+            to,
+            token.get(token.len() - rest.len()..).unwrap_or(""),
+        )
+    })
+}
+
+/// A short pawn capture ([`short_capture_files`]) read on `pos`: when exactly one pawn
+/// capture goes from the first file to the second, `scratch` holds its SAN (`exd5`) and
+/// the move is returned.
+pub(super) fn short_capture(
+    token: &str,
+    table: &'static PieceTable,
+    pos: &Position,
+    scratch: &mut san::SanSyntax,
+) -> Option<crate::chess::Move> {
+    let (from, to, marks) = short_capture_files(token)?;
+    let mut found = None;
+    for m in pos.legal_moves() {
+        let (f, t) = (m.from(), m.to());
+        if m.role() == crate::chess::Role::Pawn
+            && m.capture().is_some()
+            && f.file().index() == from - b'a'
+            && t.file().index() == to - b'a'
+        {
+            match found {
+                // a capture that promotes is one move for each piece: not settled
+                Some(_) => return None,
+                None => found = Some(m),
+            }
+        }
+    }
+    let m = found?;
+    let written = format!("{}x{}{marks}", char::from(from), m.to());
+    *scratch = san::SanSyntax::blank();
+    san::syntax::parse_into(&written, table, scratch).ok()?;
+    Some(m)
+}
+
+/// The note on a short pawn capture read as its SAN.
+#[cold]
+pub(super) fn short_capture_note(
+    token: &str,
+    pos: &Position,
+    mv: &crate::chess::Move,
+) -> Diagnostic {
+    let mut san = String::new();
+    san::write_pgn_san(&mut san, pos, mv);
+    Diagnostic::note(
+        Code::NonCanonical,
+        format!("the pawn capture {token} written with its files only, read as {san}"),
+    )
 }
