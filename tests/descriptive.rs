@@ -179,3 +179,34 @@ fn san_games_unchanged() {
     let g = replay(raws.remove(0), &ReplayOptions::default());
     assert!(!g.diagnostics.iter().any(|d| d.code == Code::Language));
 }
+
+/// The long form in words of 19th-century books (`P. to K's 4th.`, `K. Kt. to K. B's
+/// 3d.`, `P. takes P.`, `Castles on K's side.`): each move several words, read as the
+/// short form they stand for (en/bookrags-bluebook, en/pbooks-bluebook: Morphy –
+/// Harrwitz from Staunton's Blue Book of Chess).
+#[test]
+fn long_form_in_words() {
+    let g = read(
+        "GAME II.\nWHITE. BLACK.\n1. P. to K’s 4th. 1. P. to K’s 4th.\n2. K. Kt. to K. B’s 3d. 2. P. to Q’s 3d.\n3. P. to Q's 4th. 3. P. takes P.\n4. Q. takes P. 4. Q. Kt. to Q. B's 3d.\n5. K. B. to Q. Kt's 5th. 5. Q. B. to Q's 2d.\n6. B. takes Kt. 6. B. takes B.\n7. Castles on K's side.\n",
+    );
+    assert_eq!(
+        uci(&g),
+        [
+            "e2e4", "e7e5", "g1f3", "d7d6", "d2d4", "e5d4", "d1d4", "b8c6", "f1b5", "c8d7", "b5c6",
+            "d7c6", "e1g1"
+        ]
+    );
+    assert!(errors(&g).is_empty(), "{:?}", g.diagnostics);
+}
+
+/// Both moves of a pair numbered, on one line after a heading (`WHITE. (Mr. M.) BLACK.
+/// (Mr. H.) 1. P-K4 1. P-K4 2. Kt-KB3 2. P-Q3`): Black's `1.` is not the game's move 1
+/// coming later, so White's is not taken for a plan in the prose (en/pbooks-bluebook:
+/// the Blue Book's two columns run together).
+#[test]
+fn both_moves_numbered_on_one_line() {
+    let g = read(
+        "GAME II.—Between Mr. Morphy and Mr. Harrwitz.\nWHITE. (Mr. M.) BLACK. (Mr. H.) 1. P-K4 1. P-K4 2. Kt-KB3 2. P-Q3 3. P-Q4 3. PxP\n",
+    );
+    assert_eq!(uci(&g), ["e2e4", "e7e5", "g1f3", "d7d6", "d2d4", "e5d4"]);
+}

@@ -493,3 +493,36 @@ fn semicolon_after_a_move_is_a_line_comment() {
         comments(&g)
     );
 }
+
+/// The letters of a Mac figurine font pasted as text (the Option key's `©` knight, `å`
+/// bishop, `∂` queen, `™` rook) are read as the figurines they stand for
+/// (it/excelsior: `2. ©f3 d6 … 6. åe3 åg7 … 8. ∂d2`).
+#[test]
+fn mac_figurine_letters_pasted_as_text() {
+    let g = one(
+        "Note di Roberto Pirola 1. e4 c5 2. ©f3 d6 3. d4 cxd4 4. ©xd4 ©f6 5. ©c3 g6 6. åe3 åg7 7. f3 0-0 8. ∂d2 ©c6 9. 0-0-0 d5 10. ©xc6 bxc6 11. g4 ™e8\n",
+    );
+    assert_eq!(
+        moves(&g),
+        [
+            "e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "g7g6", "c1e3",
+            "f8g7", "f2f3", "e8g8", "d1d2", "b8c6", "e1c1", "d6d5", "d4c6", "b7c6", "g2g4", "f8e8"
+        ]
+    );
+}
+
+/// A side line read as prose (numbered back: `3… Nf6`) that goes on with its next
+/// number and no full stop between (`4. O-O Be7`) is the side line's, although it plays
+/// from where the game stands; the game's own move 4 comes later (it/excelsior: `Avevo
+/// pensato a 11… e5 12. åc5 ™e8 … 16. ∂e1, senza esserne convinto.`).
+#[test]
+fn side_line_goes_on_with_the_games_number() {
+    let g = one(
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 I had thought of 3… Nf6 4. O-O Be7 without conviction.\n4. Ba4 Nf6\n",
+    );
+    let want = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6",
+    ];
+    assert_eq!(moves(&g), want);
+    assert_eq!(g.status(), Status::Clean);
+}

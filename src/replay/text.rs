@@ -227,6 +227,8 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
     // 12. 车四退三 … 14. 车四退二 炮7进1`): a run so numbered that does not play is that
     // side line's, not the record's error
     let mut side_next: Option<u32> = None;
+    // where the last run read as a side line ended
+    let mut side_end: Option<usize> = None;
     // the board before the game's last ply
     let mut before_last: Option<Board> = None;
     for (k, run) in found.iter().enumerate() {
@@ -300,8 +302,20 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
                                 })
                         })
             });
+        // a side line read as prose goes on right after it with its next number, no
+        // full stop between (`Avevo pensato a 11… e5 12. åc5 ™e8 13. exd5`): its own,
+        // even where it plays (not after `Meglio di 5...d6. 6.d4`)
+        let goes_on = free
+            && chessy
+            && side_end == Some(elements.start)
+            && elements.start > 0
+            && !raw.movetext[elements.start - 1]
+                .span()
+                .slice(text)
+                .ends_with(['.', '!', '?', ')']);
         let side_line = numbered.is_some_and(|(n, _)| {
-            side_next.is_some_and(|s| n == s || n + 1 == s) && (elsewhere || failed_at.is_some())
+            side_next.is_some_and(|s| n == s || n + 1 == s)
+                && (elsewhere || failed_at.is_some() || goes_on && n == side_next.unwrap_or(0))
         });
         let accepted =
             match failed_at {
@@ -316,7 +330,10 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
                         n != expected
                             || found[k + 1..].iter().enumerate().take(RESYNC_RUNS).any(
                                 |(j, later)| {
-                                    later.numbered.is_some_and(|(m, _)| m == n)
+                                    // not the run right after it: both moves of a pair
+                                    // numbered (`1. P. to K's 4th. 1. P. to K's 4th.`)
+                                    !(j == 0 && pair_on_line(raw, elements.end, later))
+                                        && later.numbered.is_some_and(|(m, _)| m == n)
                                         && !mid_prose[k + 1 + j]
                                         && later.moves.first().is_some_and(|&i| {
                                             play(word(i), reader, &mut board.clone(), &mut scratch)
@@ -354,6 +371,10 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             (false, Some((n, _))) if elsewhere || side_line => Some(n + 1),
             (false, _) => side_next,
             (true, _) => None,
+        };
+        side_end = match (accepted, numbered) {
+            (false, Some(_)) if elsewhere || side_line => Some(elements.end),
+            _ => None,
         };
         if !accepted {
             // prose: from where the prose began (or this run) to the run's end
@@ -439,6 +460,18 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         prose: spans,
         plies,
     }
+}
+
+/// Does `later` start right where a run ending at element `end` ends, on the same line
+/// (`1. P. to K's 4th. 1. P. to K's 4th.`: both moves of a pair numbered)?
+fn pair_on_line(raw: &RawGame, end: usize, later: &Run) -> bool {
+    later.elements.start == end
+        && end > 0
+        && raw.movetext.get(end).is_some_and(|next| {
+            raw.text
+                .get(raw.movetext[end - 1].span().end as usize..next.span().start as usize)
+                .is_some_and(|gap| !gap.contains('\n'))
+        })
 }
 
 /// Is the move element `i`, the last of a run's `moves` and not its first, the first
@@ -549,6 +582,7 @@ fn candidates(
     tags: &Tags,
     variant: Option<Variant>,
     options: &ReplayOptions,
+    phrased: bool,
 ) -> Vec<(Variant, Board, Reader)> {
     let mut out = Vec::new();
     if matches!(variant, None | Some(Variant::Chess | Variant::Chess960)) {
@@ -572,7 +606,7 @@ fn candidates(
                 out.push((v, Board::Chess(p.clone()), Reader::Chess(t)));
             }
             // descriptive notation, when a token settles it (`P-K4`, `PxP`, `P4R`)
-            if options.descriptive || raw.main_line().any(san::descriptive::settles) {
+            if options.descriptive || phrased || raw.main_line().any(san::descriptive::settles) {
                 for t in san::descriptive::tables() {
                     out.push((v, Board::Chess(p.clone()), Reader::Descriptive(t)));
                 }
@@ -759,17 +793,23 @@ pub(super) fn reread(
         None => (raw, &[][..]),
     };
     let mut xiangqi_raw: Option<RawGame> = None;
+    // descriptive moves in words (`P. to K's 4th.`), each made one token
+    let phrased = if raw.tags.is_empty() && !matches!(variant, Some(Variant::Xiangqi)) {
+        join_descriptive_phrases(raw)
+    } else {
+        None
+    };
     let mut best: Option<(Variant, Reading)> = None;
     let mut plies_of = [0usize; 2]; // best chess, best xiangqi
-    for (v, board, reader) in candidates(raw, tags, variant, options) {
-        let source = if let Reader::Xiangqi(_) = reader {
-            &*xiangqi_raw.get_or_insert_with(|| {
+    for (v, board, reader) in candidates(raw, tags, variant, options, phrased.is_some()) {
+        let source = match (reader, &phrased) {
+            (Reader::Xiangqi(_), _) => &*xiangqi_raw.get_or_insert_with(|| {
                 let mut joined = raw.clone();
                 join_word_forms(&mut joined);
                 joined
-            })
-        } else {
-            raw
+            }),
+            (Reader::Descriptive(_), Some(p)) => p,
+            _ => raw,
         };
         let reading = read(source, &board, reader);
         let slot = usize::from(v == Variant::Xiangqi);
@@ -886,4 +926,56 @@ pub(super) fn short_capture_note(
         Code::NonCanonical,
         format!("the pawn capture {token} written with its files only, read as {san}"),
     )
+}
+
+/// The longest run of words read as one descriptive move in words (`P. to K's 4th.`).
+const PHRASE_WORDS: usize = 8;
+
+/// `raw` with each descriptive move written in words (`P. to K's 4th.`, `K. Kt. to B's
+/// 3d.`, `Q. takes P.`: several move tokens in a row on one line) made one move token,
+/// the longest that reads as a move of a descriptive table; `None` when there is none.
+fn join_descriptive_phrases(raw: &RawGame) -> Option<RawGame> {
+    let text = raw.text.as_str();
+    let m = &raw.movetext;
+    let reads = |from: usize, to: usize| {
+        let phrase = text
+            .get(m[from].span().start as usize..m[to].span().end as usize)
+            .unwrap_or("");
+        !phrase.contains('\n')
+            && san::descriptive::tables()
+                .iter()
+                .any(|t| san::descriptive::parse(phrase, t).is_ok())
+    };
+    let mut out: Vec<Element> = Vec::with_capacity(m.len());
+    let mut joined = false;
+    let mut i = 0;
+    while i < m.len() {
+        let words = m[i..]
+            .iter()
+            .take(PHRASE_WORDS)
+            .take_while(|e| matches!(e, Element::Move { .. }))
+            .count();
+        let end = (1..words).rev().map(|k| i + k).find(|&j| reads(i, j));
+        match end {
+            Some(j) => {
+                out.push(Element::Move {
+                    span: Span::new(m[i].span().start, m[j].span().end),
+                    ep: None,
+                });
+                joined = true;
+                i = j + 1;
+            }
+            None => {
+                out.push(m[i]);
+                i += 1;
+            }
+        }
+    }
+    joined.then(|| {
+        let mut p = raw.clone();
+        p.movetext = out;
+        p.counts = None;
+        p.move_letters = None;
+        p
+    })
 }
