@@ -518,57 +518,6 @@ pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
     out
 }
 
-#[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-    use crate::archive::read_str;
-
-    fn words(raw: &RawGame, run: &Run) -> Vec<String> {
-        run.moves
-            .iter()
-            .map(|&k| raw.slice(raw.movetext[k].span()).to_owned())
-            .collect()
-    }
-
-    /// A heading on its own line and prose after the moves are not runs; the runs are
-    /// the moves between, with their numbers.
-    #[test]
-    fn runs_between_prose() {
-        let raw = read_str("1.e4 e5 2.f4 exf4 Hier beginnt es\n3.Lc4 Dh4+\n").remove(0);
-        let runs = runs(&raw, |_| false);
-        assert_eq!(runs.len(), 3, "{runs:?}");
-        assert_eq!(words(&raw, &runs[0]), ["e4", "e5"]);
-        assert_eq!(runs[0].numbered, Some((1, false)));
-        assert!(!runs[0].prose_after);
-        assert_eq!(words(&raw, &runs[1]), ["f4", "exf4"]);
-        assert!(runs[1].prose_after);
-        assert_eq!(words(&raw, &runs[2]), ["Lc4", "Dh4+"]);
-        assert_eq!(runs[2].numbered, Some((3, false)));
-        assert!(!runs[2].prose_after);
-    }
-
-    #[test]
-    fn shapes() {
-        for (t, m) in [
-            ("e4", true),
-            ("O-O", true),
-            ("0-0-0+", true),
-            ("炮二平五", true),
-            ("Partie", false),
-            ("Hier", false),
-            ("--", true),
-            ("o", false),
-            ("line:1.", false),
-            ("Kf3:e5", true),
-            ("如图形势,黑方主要有车2进5", false),
-            ("马七退八卒1进1", true),
-        ] {
-            assert_eq!(move_shaped(t), m, "{t}");
-        }
-    }
-}
-
 /// `raw` (a record without tags) with the `;` typed inside a sentence read as the
 /// sentence's punctuation, not as PGN's line comment (`… au centre du jeu; ce qui est
 /// d'une grande importance. 4... exd4 5. cxd4 …`): a `;` glued to a prose word that ends
@@ -635,4 +584,55 @@ pub fn unfold_prose_semicolons(raw: &RawGame) -> Option<RawGame> {
         out.move_letters = None;
         out
     })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::archive::read_str;
+
+    fn words(raw: &RawGame, run: &Run) -> Vec<String> {
+        run.moves
+            .iter()
+            .map(|&k| raw.slice(raw.movetext[k].span()).to_owned())
+            .collect()
+    }
+
+    /// A heading on its own line and prose after the moves are not runs; the runs are
+    /// the moves between, with their numbers.
+    #[test]
+    fn runs_between_prose() {
+        let raw = read_str("1.e4 e5 2.f4 exf4 Hier beginnt es\n3.Lc4 Dh4+\n").remove(0);
+        let runs = runs(&raw, |_| false);
+        assert_eq!(runs.len(), 3, "{runs:?}");
+        assert_eq!(words(&raw, &runs[0]), ["e4", "e5"]);
+        assert_eq!(runs[0].numbered, Some((1, false)));
+        assert!(!runs[0].prose_after);
+        assert_eq!(words(&raw, &runs[1]), ["f4", "exf4"]);
+        assert!(runs[1].prose_after);
+        assert_eq!(words(&raw, &runs[2]), ["Lc4", "Dh4+"]);
+        assert_eq!(runs[2].numbered, Some((3, false)));
+        assert!(!runs[2].prose_after);
+    }
+
+    #[test]
+    fn shapes() {
+        for (t, m) in [
+            ("e4", true),
+            ("O-O", true),
+            ("0-0-0+", true),
+            ("炮二平五", true),
+            ("Partie", false),
+            ("Hier", false),
+            ("--", true),
+            ("o", false),
+            ("line:1.", false),
+            ("Kf3:e5", true),
+            ("如图形势,黑方主要有车2进5", false),
+            ("马七退八卒1进1", true),
+        ] {
+            assert_eq!(move_shaped(t), m, "{t}");
+        }
+    }
 }
