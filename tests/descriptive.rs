@@ -7,13 +7,14 @@
 //! (`corpus/text/tools/mkexpect.py`), so each record here is compared move for move
 //! with python-chess. Before the descriptive reader every one of them read 0 plies.
 
-use std::path::Path;
+mod common;
 
+use common::records::{longest_game, main_line, record_bytes, sidecar_text};
 use kyphu::{
-    archive::{ReadOptions, read_bytes, read_str, text::join_headings},
+    archive::read_str,
     model::{
         diag::{Code, Severity},
-        game::{AnyMove, Game},
+        game::Game,
     },
     replay::{ReplayOptions, replay},
 };
@@ -21,13 +22,7 @@ use kyphu::{
 /// The games of `bytes` read as the command line reads them (headings joined); the one
 /// with the longest main line.
 fn read_with(bytes: &[u8], options: &ReplayOptions) -> Game {
-    let mut raws = read_bytes(bytes, ReadOptions::default());
-    join_headings(&mut raws);
-    raws.into_iter()
-        .filter(|r| !r.junk)
-        .map(|r| replay(r, options))
-        .max_by_key(|g| g.moves.moves.len())
-        .expect("a game")
+    longest_game(bytes, options).expect("a game")
 }
 
 fn read(text: &str) -> Game {
@@ -35,15 +30,7 @@ fn read(text: &str) -> Game {
 }
 
 fn uci(g: &Game) -> Vec<String> {
-    g.moves
-        .moves
-        .iter()
-        .map(|n| match n.mv {
-            AnyMove::Chess(m) => m.uci(false),
-            AnyMove::Xiangqi(m) => m.iccs(),
-            AnyMove::Null => "--".into(),
-        })
-        .collect()
+    main_line(g)
 }
 
 fn errors(g: &Game) -> Vec<&Code> {
@@ -56,9 +43,7 @@ fn errors(g: &Game) -> Vec<&Code> {
 
 /// The `moves:` of a record's sidecar (UCI, made by python-chess).
 fn expected(record: &str) -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/text");
-    let sidecar = std::fs::read_to_string(root.join(format!("{record}.expect"))).expect("sidecar");
-    sidecar
+    sidecar_text(record)
         .lines()
         .find_map(|l| l.strip_prefix("moves:"))
         .map(|m| m.split_whitespace().map(str::to_owned).collect())
@@ -66,8 +51,7 @@ fn expected(record: &str) -> Vec<String> {
 }
 
 fn record(record: &str) -> Vec<u8> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/text");
-    std::fs::read(root.join(format!("{record}.txt"))).expect("record")
+    record_bytes(record)
 }
 
 /// The real records in the short descriptive form (`P-K4`, `P4R`) read exactly as a
@@ -194,4 +178,35 @@ fn san_games_unchanged() {
     let mut raws = read_str("1. e4 e5 2. Nf3 Nc6\n");
     let g = replay(raws.remove(0), &ReplayOptions::default());
     assert!(!g.diagnostics.iter().any(|d| d.code == Code::Language));
+}
+
+/// The long form in words of 19th-century books (`P. to K's 4th.`, `K. Kt. to K. B's
+/// 3d.`, `P. takes P.`, `Castles on K's side.`): each move several words, read as the
+/// short form they stand for (en/bookrags-bluebook, en/pbooks-bluebook: Morphy –
+/// Harrwitz from Staunton's Blue Book of Chess).
+#[test]
+fn long_form_in_words() {
+    let g = read(
+        "GAME II.\nWHITE. BLACK.\n1. P. to K’s 4th. 1. P. to K’s 4th.\n2. K. Kt. to K. B’s 3d. 2. P. to Q’s 3d.\n3. P. to Q's 4th. 3. P. takes P.\n4. Q. takes P. 4. Q. Kt. to Q. B's 3d.\n5. K. B. to Q. Kt's 5th. 5. Q. B. to Q's 2d.\n6. B. takes Kt. 6. B. takes B.\n7. Castles on K's side.\n",
+    );
+    assert_eq!(
+        uci(&g),
+        [
+            "e2e4", "e7e5", "g1f3", "d7d6", "d2d4", "e5d4", "d1d4", "b8c6", "f1b5", "c8d7", "b5c6",
+            "d7c6", "e1g1"
+        ]
+    );
+    assert!(errors(&g).is_empty(), "{:?}", g.diagnostics);
+}
+
+/// Both moves of a pair numbered, on one line after a heading (`WHITE. (Mr. M.) BLACK.
+/// (Mr. H.) 1. P-K4 1. P-K4 2. Kt-KB3 2. P-Q3`): Black's `1.` is not the game's move 1
+/// coming later, so White's is not taken for a plan in the prose (en/pbooks-bluebook:
+/// the Blue Book's two columns run together).
+#[test]
+fn both_moves_numbered_on_one_line() {
+    let g = read(
+        "GAME II.—Between Mr. Morphy and Mr. Harrwitz.\nWHITE. (Mr. M.) BLACK. (Mr. H.) 1. P-K4 1. P-K4 2. Kt-KB3 2. P-Q3 3. P-Q4 3. PxP\n",
+    );
+    assert_eq!(uci(&g), ["e2e4", "e7e5", "g1f3", "d7d6", "d2d4", "e5d4"]);
 }

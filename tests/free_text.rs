@@ -4,11 +4,13 @@
 //! the code before the reader (the game read as chess and stopped at move 1, or at the
 //! first word of prose).
 
+mod common;
+
+use common::records::main_line;
 use kyphu::{
-    archive::{read_str, text::join_headings},
     model::{
         diag::Severity,
-        game::{AnyMove, Game, Status, Variant},
+        game::{Game, Status, Variant},
     },
     notation::xiangqi::Dialect,
     replay::{ReplayOptions, replay},
@@ -16,12 +18,7 @@ use kyphu::{
 
 /// The games of `text` read as the command line reads them (headings joined).
 fn games_with(text: &str, options: &ReplayOptions) -> Vec<Game> {
-    let mut raws = read_str(text);
-    join_headings(&mut raws);
-    raws.into_iter()
-        .filter(|r| !r.junk)
-        .map(|r| replay(r, options))
-        .collect()
+    common::records::games_with(text.as_bytes(), options)
 }
 
 fn one_with(text: &str, options: &ReplayOptions) -> Game {
@@ -35,15 +32,7 @@ fn one(text: &str) -> Game {
 }
 
 fn moves(g: &Game) -> Vec<String> {
-    g.moves
-        .moves
-        .iter()
-        .map(|n| match n.mv {
-            AnyMove::Chess(m) => m.uci(false),
-            AnyMove::Xiangqi(m) => m.iccs(),
-            AnyMove::Null => "--".into(),
-        })
-        .collect()
+    main_line(g)
 }
 
 fn codes(g: &Game) -> Vec<&str> {
@@ -417,4 +406,123 @@ fn caption_mark_glued_to_a_chinese_move() {
         "1.炮二平五马8进7 2.马二进三车9平8\n\n3.车一平二马2进3(图)\n\n至此,红方主要有两大变例\n",
     );
     assert_eq!(moves(&g), ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]);
+}
+
+/// A pawn capture written with its files only (`ed`, `exd`), as Russian and older books
+/// print `exd5`: read as the one pawn capture from the first file to the second, with a
+/// `non-canonical` note (ru/dzen: `4...d5 5. ed Кa5.`; ru/livelib).
+#[test]
+fn short_pawn_capture_with_files_only() {
+    let g = one("1. e4 e5 2. Bc4 Nf6 3. Nf3 Nc6 4. Ng5 d5 5. ed Na5\n");
+    assert_eq!(
+        moves(&g),
+        [
+            "e2e4", "e7e5", "f1c4", "g8f6", "g1f3", "b8c6", "f3g5", "d7d5", "e4d5", "c6a5"
+        ]
+    );
+    assert!(codes(&g).contains(&"non-canonical"), "{:?}", g.diagnostics);
+    assert!(!codes(&g).contains(&"invalid-move"), "{:?}", g.diagnostics);
+    // with the capture sign and no rank, in a tagged PGN game too
+    let g = one("[Event \"x\"]\n\n1. e4 d5 2. exd Qxd5 3. Nc3 Qa5 *\n");
+    assert_eq!(moves(&g), ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5"]);
+    // a file pair no pawn capture fits stays the record's error
+    let g = one("[Event \"x\"]\n\n1. e4 d5 2. fg Qxd5 *\n");
+    assert_eq!(moves(&g), ["e2e4", "d7d5"]);
+}
+
+/// A pawn capture with its capture sign between spaces (`e x d4`), beside a piece's
+/// (`N x d4`) (en/usefulchess: `3. d4 e x d4 4. N x d4 Be7`).
+#[test]
+fn spaced_pawn_capture() {
+    let g = one("1. e4 e5 2. Nf3 Nc6 3. d4 e x d4 4. N x d4 Be7\n");
+    assert_eq!(
+        moves(&g),
+        [
+            "e2e4", "e7e5", "g1f3", "b8c6", "d2d4", "e5d4", "f3d4", "f8e7"
+        ]
+    );
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// White's last move written again with its number where the game resumes after a
+/// break in the page (`2.e3` / a line of text / `2.e3 Na6`): the repeated move is text,
+/// the game goes on with Black's move (en/b2b4: `7.Ba1` / `(...)` / `7.Ba1 f6`).
+#[test]
+fn restated_move_where_the_game_resumes() {
+    let g = one("1.b4 c6 2.e3\n\nThe page shows the position here.\n\n2.e3 Na6 3.a3 Nc7\n");
+    assert_eq!(moves(&g), ["b2b4", "c7c6", "e2e3", "b8a6", "a2a3", "a6c7"]);
+    assert!(
+        comments(&g).iter().any(|c| c.contains("2.e3")),
+        "{:?}",
+        comments(&g)
+    );
+    assert_eq!(g.status(), Status::Clean);
+}
+
+/// A `;` inside a sentence is the sentence's punctuation, not PGN's line comment that
+/// would hide the moves after it on the line (fr/markweeks: `… au centre du jeu; ce qui
+/// est d'une grande importance. 4... exd4 5. cxd4 …`).
+#[test]
+fn semicolon_inside_prose_is_punctuation() {
+    let g = one(
+        "1. e4 e5 2. Bc4 Bc5 3. c3 Nf6 4. d4 Vous poussez ce pion pour établir vos pions au centre du jeu; ce qui est important. 4... exd4 5. cxd4 Il faut les y maintenir; ce que vous ferez. 5... Bb6\n",
+    );
+    assert_eq!(
+        moves(&g),
+        [
+            "e2e4", "e7e5", "f1c4", "f8c5", "c2c3", "g8f6", "d2d4", "e5d4", "c3d4", "c5b6"
+        ]
+    );
+    // the prose kept whole, its `;` with it
+    assert!(
+        comments(&g).iter().any(|c| c.contains("jeu; ce qui")),
+        "{:?}",
+        comments(&g)
+    );
+}
+
+/// A `;` after a move or a space is PGN's line comment as ever: the moves on its line
+/// after it are the comment's.
+#[test]
+fn semicolon_after_a_move_is_a_line_comment() {
+    let g = one("1. e4 e5 2. Nf3 ; or 2. Bc4 Nf6 here\n2... Nc6\n");
+    assert_eq!(moves(&g), ["e2e4", "e7e5", "g1f3", "b8c6"]);
+    assert!(
+        comments(&g).iter().any(|c| c.contains("or 2. Bc4")),
+        "{:?}",
+        comments(&g)
+    );
+}
+
+/// The letters of a Mac figurine font pasted as text (the Option key's `©` knight, `å`
+/// bishop, `∂` queen, `™` rook) are read as the figurines they stand for
+/// (it/excelsior: `2. ©f3 d6 … 6. åe3 åg7 … 8. ∂d2`).
+#[test]
+fn mac_figurine_letters_pasted_as_text() {
+    let g = one(
+        "Note di Roberto Pirola 1. e4 c5 2. ©f3 d6 3. d4 cxd4 4. ©xd4 ©f6 5. ©c3 g6 6. åe3 åg7 7. f3 0-0 8. ∂d2 ©c6 9. 0-0-0 d5 10. ©xc6 bxc6 11. g4 ™e8\n",
+    );
+    assert_eq!(
+        moves(&g),
+        [
+            "e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "g7g6", "c1e3",
+            "f8g7", "f2f3", "e8g8", "d1d2", "b8c6", "e1c1", "d6d5", "d4c6", "b7c6", "g2g4", "f8e8"
+        ]
+    );
+}
+
+/// A side line read as prose (numbered back: `3… Nf6`) that goes on with its next
+/// number and no full stop between (`4. O-O Be7`) is the side line's, although it plays
+/// from where the game stands; the game's own move 4 comes later (it/excelsior: `Avevo
+/// pensato a 11… e5 12. åc5 ™e8 … 16. ∂e1, senza esserne convinto.`).
+#[test]
+fn side_line_goes_on_with_the_games_number() {
+    let g = one(
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 I had thought of 3… Nf6 4. O-O Be7 without conviction.\n4. Ba4 Nf6\n",
+    );
+    let want = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6",
+    ];
+    assert_eq!(moves(&g), want);
+    assert_eq!(g.status(), Status::Clean);
 }

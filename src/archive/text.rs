@@ -518,6 +518,74 @@ pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
     out
 }
 
+/// `raw` (a record without tags) with the `;` typed inside a sentence read as the
+/// sentence's punctuation, not as PGN's line comment (`… au centre du jeu; ce qui est
+/// d'une grande importance. 4... exd4 5. cxd4 …`): a `;` glued to a prose word that ends
+/// a line comment no PGN writer puts there, and the rest of the line, which the comment
+/// hid, is read as movetext again (its moves and words, each `;` so glued too). `None`
+/// when there is no such `;`. A `;` after a move, a number or a space stays a comment.
+pub fn unfold_prose_semicolons(raw: &RawGame) -> Option<RawGame> {
+    if !raw.tags.is_empty() {
+        return None;
+    }
+    let text = raw.text.as_str();
+    // the line comment at `i` opened by a `;` glued to the prose word before it
+    let prose_semicolon = |m: &[Element], i: usize| {
+        let (
+            Some(Element::Comment {
+                kind: CommentKind::Line,
+                body,
+                ..
+            }),
+            Some(Element::Move { span, .. }),
+        ) = (m.get(i), i.checked_sub(1).and_then(|p| m.get(p)))
+        else {
+            return false;
+        };
+        let word = span.slice(text);
+        span.end + 1 == body.start
+            && word.chars().filter(|c| c.is_alphabetic()).count() >= 2
+            && word
+                .chars()
+                .all(|c| c.is_alphabetic() || c == '\'' || c == '’')
+            && !move_shaped(word)
+    };
+    let mut movetext = raw.movetext.clone();
+    let mut changed = false;
+    // each unfolding removes one comment: at most as many rounds as there are
+    let mut rounds = movetext.len();
+    while rounds > 0 {
+        rounds -= 1;
+        let Some(i) = (0..movetext.len()).find(|&i| prose_semicolon(&movetext, i)) else {
+            break;
+        };
+        let Element::Comment { body, .. } = movetext[i] else {
+            break;
+        };
+        let Some(rest) = text.get(body.start as usize..body.end as usize) else {
+            break;
+        };
+        let syntax = super::parse_game(rest, &super::Limits::default());
+        if syntax.rest.is_some() || !syntax.tags.is_empty() {
+            break;
+        }
+        let inner: Vec<Element> = shifted(&syntax.movetext, body.start).collect();
+        // the `;` is the word's punctuation: kept with it
+        if let Some(Element::Move { span, .. }) = movetext.get_mut(i - 1) {
+            *span = Span::new(span.start, body.start);
+        }
+        movetext.splice(i..=i, inner);
+        changed = true;
+    }
+    changed.then(|| {
+        let mut out = raw.clone();
+        out.movetext = movetext;
+        out.counts = None;
+        out.move_letters = None;
+        out
+    })
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

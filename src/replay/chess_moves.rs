@@ -69,7 +69,16 @@ pub(super) fn read_chess_move(
             *scratch = san::SanSyntax::blank();
             match san::syntax::parse_into(token(), table, scratch) {
                 Ok(()) => &*scratch,
-                Err(e) => return Err(move_error(e.to_diagnostic(), span, ply)),
+                // `ed`, `exd`: a pawn capture written with its files only
+                Err(e) => match super::text::short_capture(token(), table, pos, scratch) {
+                    Some(mv) => {
+                        let first = diagnostics.len();
+                        diagnostics.push(super::text::short_capture_note(token(), pos, &mv));
+                        place_remarks(diagnostics, first, span, ply);
+                        &*scratch
+                    }
+                    None => return Err(move_error(e.to_diagnostic(), span, ply)),
+                },
             }
         }
     };

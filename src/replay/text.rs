@@ -95,6 +95,7 @@ fn reads(token: &str, reader: Reader, scratch: &mut san::SanSyntax) -> bool {
         Reader::Chess(table) => {
             *scratch = san::SanSyntax::blank();
             san::syntax::parse_into(token, table, scratch).is_ok()
+                || short_capture_files(token).is_some()
         }
         Reader::Xiangqi(dialect) => xq_notation::check_syntax(token, dialect).is_ok(),
         Reader::Descriptive(table) => san::descriptive::parse(token, table).is_ok(),
@@ -113,7 +114,9 @@ fn play(
     match (reader, board) {
         (Reader::Chess(table), Board::Chess(pos)) => {
             *scratch = san::SanSyntax::blank();
-            if san::syntax::parse_into(token, table, scratch).is_err() {
+            if san::syntax::parse_into(token, table, scratch).is_err()
+                && short_capture(token, table, pos, scratch).is_none()
+            {
                 return Err(true);
             }
             san::resolve_play(scratch, pos, token)
@@ -196,11 +199,38 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
                 })
         })
         .collect();
+    // runs that a `;` glued to a word put back into a sentence
+    // ([`crate::archive::text::unfold_prose_semicolons`]): the game's only after the
+    // end of a sentence (`… importance. 4... exd4`), not in its middle (`resigned;
+    // 18...Neg4`, `… mossa; il bianco risponde bene con 4.Cd5!`)
+    let in_sentence: Vec<bool> = found
+        .iter()
+        .map(|run| {
+            free && raw.movetext.get(run.elements.start).is_some_and(|e| {
+                let before = &text[..e.span().start as usize];
+                let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+                let glued = line
+                    .char_indices()
+                    .any(|(i, c)| c == ';' && line[..i].ends_with(char::is_alphabetic));
+                glued
+                    && line.split_whitespace().next_back().is_some_and(|w| {
+                        w.chars().any(char::is_alphabetic)
+                            && !w.chars().any(|c| c.is_ascii_digit())
+                            && !w.ends_with(['.', '!', '?'])
+                            && !reads(w, reader, &mut scratch)
+                    })
+            })
+        })
+        .collect();
     let mut prose_from: Option<usize> = None;
     // the number a side line read as prose goes on with (`第二种下法:炮2退1 11. 炮2退1
     // 12. 车四退三 … 14. 车四退二 炮7进1`): a run so numbered that does not play is that
     // side line's, not the record's error
     let mut side_next: Option<u32> = None;
+    // where the last run read as a side line ended
+    let mut side_end: Option<usize> = None;
+    // the board before the game's last ply
+    let mut before_last: Option<Board> = None;
     for (k, run) in found.iter().enumerate() {
         let Run {
             elements,
@@ -212,15 +242,38 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         if stopped {
             break;
         }
+        // White's last move written again with its number before Black's (`7.Ba1` /
+        // `(...)` / `7.Ba1 f6`): the repeated move is text, the run goes on from Black's
+        let repeated = free
+            && plies % 2 == 1
+            && moves.len() > 1
+            && numbered.is_some_and(|(n, black)| !black && n as usize == plies / 2 + 1)
+            && before_last.as_ref().is_some_and(|b| {
+                let mut again = b.clone();
+                play(word(moves[0]), reader, &mut again, &mut scratch).is_ok()
+                    && match (&again, &board) {
+                        (Board::Chess(a), Board::Chess(b)) => a == b,
+                        _ => false,
+                    }
+            });
+        let moves = if repeated { &moves[1..] } else { &moves[..] };
+        let numbered = &if repeated {
+            numbered.map(|(n, _)| (n, true))
+        } else {
+            *numbered
+        };
         let mut trial = board.clone();
         let mut made = 0usize;
         let mut played = 0usize;
         let mut failed_at = None;
+        let mut trial_before = before_last.clone();
         for &i in moves {
+            let before = trial.clone();
             match play(word(i), reader, &mut trial, &mut scratch) {
                 Ok(n) => {
                     made += n;
                     played += 1;
+                    trial_before = Some(before);
                 }
                 Err(_) => {
                     failed_at = Some(i);
@@ -249,14 +302,26 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
                                 })
                         })
             });
+        // a side line read as prose goes on right after it with its next number, no
+        // full stop between (`Avevo pensato a 11… e5 12. åc5 ™e8 13. exd5`): its own,
+        // even where it plays (not after `Meglio di 5...d6. 6.d4`)
+        let goes_on = free
+            && chessy
+            && side_end == Some(elements.start)
+            && elements.start > 0
+            && !raw.movetext[elements.start - 1]
+                .span()
+                .slice(text)
+                .ends_with(['.', '!', '?', ')']);
         let side_line = numbered.is_some_and(|(n, _)| {
-            side_next.is_some_and(|s| n == s || n + 1 == s) && (elsewhere || failed_at.is_some())
+            side_next.is_some_and(|s| n == s || n + 1 == s)
+                && (elsewhere || failed_at.is_some() || goes_on && n == side_next.unwrap_or(0))
         });
         let accepted =
             match failed_at {
                 // a PGN game (with tags) is read by replay alone: its words are not prose
                 _ if !free => true,
-                _ if elsewhere || side_line => false,
+                _ if elsewhere || side_line || in_sentence[k] => false,
                 // a plan or a side line in the notes, numbered as another move (`Coupled with
                 // 4. P-K4`), or as this one when the game's move comes on a line of its own
                 // later (`If 2. PxP, …` before `2. P-Q5 P-Q3`)
@@ -265,7 +330,10 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
                         n != expected
                             || found[k + 1..].iter().enumerate().take(RESYNC_RUNS).any(
                                 |(j, later)| {
-                                    later.numbered.is_some_and(|(m, _)| m == n)
+                                    // not the run right after it: both moves of a pair
+                                    // numbered (`1. P. to K's 4th. 1. P. to K's 4th.`)
+                                    !(j == 0 && pair_on_line(raw, elements.end, later))
+                                        && later.numbered.is_some_and(|(m, _)| m == n)
                                         && !mid_prose[k + 1 + j]
                                         && later.moves.first().is_some_and(|&i| {
                                             play(word(i), reader, &mut board.clone(), &mut scratch)
@@ -304,6 +372,10 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             (false, _) => side_next,
             (true, _) => None,
         };
+        side_end = match (accepted, numbered) {
+            (false, Some(_)) if elsewhere || side_line => Some(elements.end),
+            _ => None,
+        };
         if !accepted {
             // prose: from where the prose began (or this run) to the run's end
             prose_from.get_or_insert(last_end);
@@ -311,11 +383,17 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             continue;
         }
         let from = prose_from.take().unwrap_or(last_end);
-        if has_text(&raw.movetext[from..elements.start]) {
-            prose.push((from, elements.start));
+        // the repeated move, with its number, is text before the run
+        let start = match moves.first() {
+            Some(&first) if repeated => first,
+            _ => elements.start,
+        };
+        if has_text(&raw.movetext[from..start]) {
+            prose.push((from, start));
         }
         plies += made;
         board = trial;
+        before_last = trial_before;
         last_end = elements.end;
         match failed_at {
             // the run's last move starts a line of prose (`7. KKt-K2` / `Kt-B3 would
@@ -382,6 +460,18 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         prose: spans,
         plies,
     }
+}
+
+/// Does `later` start right where a run ending at element `end` ends, on the same line
+/// (`1. P. to K's 4th. 1. P. to K's 4th.`: both moves of a pair numbered)?
+fn pair_on_line(raw: &RawGame, end: usize, later: &Run) -> bool {
+    later.elements.start == end
+        && end > 0
+        && raw.movetext.get(end).is_some_and(|next| {
+            raw.text
+                .get(raw.movetext[end - 1].span().end as usize..next.span().start as usize)
+                .is_some_and(|gap| !gap.contains('\n'))
+        })
 }
 
 /// Is the move element `i`, the last of a run's `moves` and not its first, the first
@@ -492,6 +582,7 @@ fn candidates(
     tags: &Tags,
     variant: Option<Variant>,
     options: &ReplayOptions,
+    phrased: bool,
 ) -> Vec<(Variant, Board, Reader)> {
     let mut out = Vec::new();
     if matches!(variant, None | Some(Variant::Chess | Variant::Chess960)) {
@@ -515,7 +606,7 @@ fn candidates(
                 out.push((v, Board::Chess(p.clone()), Reader::Chess(t)));
             }
             // descriptive notation, when a token settles it (`P-K4`, `PxP`, `P4R`)
-            if options.descriptive || raw.main_line().any(san::descriptive::settles) {
+            if options.descriptive || phrased || raw.main_line().any(san::descriptive::settles) {
                 for t in san::descriptive::tables() {
                     out.push((v, Board::Chess(p.clone()), Reader::Descriptive(t)));
                 }
@@ -694,23 +785,31 @@ pub(super) fn reread(
     plain: (Variant, usize),
     options: &ReplayOptions,
 ) -> Option<Reread> {
+    let unfolded = crate::archive::text::unfold_prose_semicolons(raw);
+    let raw = unfolded.as_ref().unwrap_or(raw);
     let unwrapped = unwrap_unclosed(raw);
     let (raw, unclosed) = match &unwrapped {
         Some((flat, spans)) => (flat, spans.as_slice()),
         None => (raw, &[][..]),
     };
     let mut xiangqi_raw: Option<RawGame> = None;
+    // descriptive moves in words (`P. to K's 4th.`), each made one token
+    let phrased = if raw.tags.is_empty() && !matches!(variant, Some(Variant::Xiangqi)) {
+        join_descriptive_phrases(raw)
+    } else {
+        None
+    };
     let mut best: Option<(Variant, Reading)> = None;
     let mut plies_of = [0usize; 2]; // best chess, best xiangqi
-    for (v, board, reader) in candidates(raw, tags, variant, options) {
-        let source = if let Reader::Xiangqi(_) = reader {
-            &*xiangqi_raw.get_or_insert_with(|| {
+    for (v, board, reader) in candidates(raw, tags, variant, options, phrased.is_some()) {
+        let source = match (reader, &phrased) {
+            (Reader::Xiangqi(_), _) => &*xiangqi_raw.get_or_insert_with(|| {
                 let mut joined = raw.clone();
                 join_word_forms(&mut joined);
                 joined
-            })
-        } else {
-            raw
+            }),
+            (Reader::Descriptive(_), Some(p)) => p,
+            _ => raw,
         };
         let reading = read(source, &board, reader);
         let slot = usize::from(v == Variant::Xiangqi);
@@ -756,5 +855,127 @@ pub(super) fn reread(
         movetext,
         notes,
         unclosed: unclosed.to_vec(),
+    })
+}
+
+/// A pawn capture written with its two files only (`ed`, `exd`, `e:d`, as Russian and
+/// older books print `exd5`), with any check or glyph marks after it: the files and the
+/// marks, when `token` is one. The files are neighbours.
+fn short_capture_files(token: &str) -> Option<(u8, u8, &str)> {
+    let b = token.as_bytes();
+    let (from, to, rest) = match b {
+        [f, b'x' | b':', t, rest @ ..] | [f, t, rest @ ..] => (*f, *t, rest),
+        _ => return None,
+    };
+    let file = |c: u8| (b'a'..=b'h').contains(&c);
+    (file(from)
+        && file(to)
+        && from.abs_diff(to) == 1
+        && rest.iter().all(|c| matches!(c, b'+' | b'#' | b'!' | b'?')))
+    .then(|| {
+        (
+            from,
+            to,
+            token.get(token.len() - rest.len()..).unwrap_or(""),
+        )
+    })
+}
+
+/// A short pawn capture ([`short_capture_files`]) read on `pos`: when exactly one pawn
+/// capture goes from the first file to the second, `scratch` holds its SAN (`exd5`) and
+/// the move is returned.
+pub(super) fn short_capture(
+    token: &str,
+    table: &'static PieceTable,
+    pos: &Position,
+    scratch: &mut san::SanSyntax,
+) -> Option<crate::chess::Move> {
+    let (from, to, marks) = short_capture_files(token)?;
+    let mut found = None;
+    for m in pos.legal_moves() {
+        let (f, t) = (m.from(), m.to());
+        if m.role() == crate::chess::Role::Pawn
+            && m.capture().is_some()
+            && f.file().index() == from - b'a'
+            && t.file().index() == to - b'a'
+        {
+            match found {
+                // a capture that promotes is one move for each piece: not settled
+                Some(_) => return None,
+                None => found = Some(m),
+            }
+        }
+    }
+    let m = found?;
+    let written = format!("{}x{}{marks}", char::from(from), m.to());
+    *scratch = san::SanSyntax::blank();
+    san::syntax::parse_into(&written, table, scratch).ok()?;
+    Some(m)
+}
+
+/// The note on a short pawn capture read as its SAN.
+#[cold]
+pub(super) fn short_capture_note(
+    token: &str,
+    pos: &Position,
+    mv: &crate::chess::Move,
+) -> Diagnostic {
+    let mut san = String::new();
+    san::write_pgn_san(&mut san, pos, mv);
+    Diagnostic::note(
+        Code::NonCanonical,
+        format!("the pawn capture {token} written with its files only, read as {san}"),
+    )
+}
+
+/// The longest run of words read as one descriptive move in words (`P. to K's 4th.`).
+const PHRASE_WORDS: usize = 8;
+
+/// `raw` with each descriptive move written in words (`P. to K's 4th.`, `K. Kt. to B's
+/// 3d.`, `Q. takes P.`: several move tokens in a row on one line) made one move token,
+/// the longest that reads as a move of a descriptive table; `None` when there is none.
+fn join_descriptive_phrases(raw: &RawGame) -> Option<RawGame> {
+    let text = raw.text.as_str();
+    let m = &raw.movetext;
+    let reads = |from: usize, to: usize| {
+        let phrase = text
+            .get(m[from].span().start as usize..m[to].span().end as usize)
+            .unwrap_or("");
+        !phrase.contains('\n')
+            && san::descriptive::tables()
+                .iter()
+                .any(|t| san::descriptive::parse(phrase, t).is_ok())
+    };
+    let mut out: Vec<Element> = Vec::with_capacity(m.len());
+    let mut joined = false;
+    let mut i = 0;
+    while i < m.len() {
+        let words = m[i..]
+            .iter()
+            .take(PHRASE_WORDS)
+            .take_while(|e| matches!(e, Element::Move { .. }))
+            .count();
+        let end = (1..words).rev().map(|k| i + k).find(|&j| reads(i, j));
+        match end {
+            Some(j) => {
+                out.push(Element::Move {
+                    span: Span::new(m[i].span().start, m[j].span().end),
+                    ep: None,
+                });
+                joined = true;
+                i = j + 1;
+            }
+            None => {
+                out.push(m[i]);
+                i += 1;
+            }
+        }
+    }
+    joined.then(|| {
+        let mut p = raw.clone();
+        p.movetext = out;
+        p.counts = None;
+        p.move_letters = None;
+        p
     })
 }

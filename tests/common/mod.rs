@@ -13,6 +13,8 @@ use kyphu::model::diag::Severity;
 use kyphu::model::game::Game;
 use proptest::prelude::*;
 
+pub mod records;
+
 /// A random legal game: at each ply the `choice`-th legal move (mod their number).
 pub fn chess_game(start: &Position, choices: &[u16]) -> Vec<(Position, Move)> {
     let mut pos = start.clone();

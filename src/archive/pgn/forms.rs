@@ -293,6 +293,21 @@ pub(super) fn typed_forms(
                         }
                     }
                 }
+                // `e x d4`: a pawn's file, a capture sign between spaces and the square
+                if is_move
+                    && matches!(t.as_bytes(), [b'a'..=b'h'])
+                    && matches!(next_t, "x" | ":")
+                    && let Some(Element::Move { span: to, .. }) = old.get(i + 2).copied()
+                    && starts_square(to.slice(text))
+                {
+                    out.push(Element::Move {
+                        span: Span::new(span.start, to.end),
+                        ep: None,
+                    });
+                    changed = true;
+                    i += 3;
+                    continue;
+                }
                 // a mark: one token, or two read together (`dbl ch`)
                 let two = next
                     .filter(|n| matches!(n, Element::Move { .. }))

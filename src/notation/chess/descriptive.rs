@@ -80,6 +80,11 @@ pub struct Descriptive {
     /// Castling forms, longest first.
     castles: Vec<(&'static str, Castle)>,
     first: Vec<&'static str>,
+    /// The long form in words: a word and the short form it stands for (`to` `-`,
+    /// `takes` `x`, `4th` `4`; empty: left out).
+    words: Vec<(&'static str, &'static str)>,
+    /// Endings left out of every word of the long form (`'s`), longest first.
+    suffixes: Vec<&'static str>,
 }
 
 /// The descriptive notations of `grammars/descriptive.tsv`, in file order.
@@ -128,6 +133,8 @@ fn build(tsv: &'static str) -> (Vec<Descriptive>, Vec<usize>) {
                     captures: Vec::new(),
                     castles: Vec::new(),
                     first: Vec::new(),
+                    words: Vec::new(),
+                    suffixes: Vec::new(),
                 });
                 out.len() - 1
             }
@@ -174,6 +181,15 @@ fn build(tsv: &'static str) -> (Vec<Descriptive>, Vec<usize>) {
                 t.first.push(form);
                 true
             }
+            ("word", _) => {
+                t.words
+                    .push((form, if meaning == "none" { "" } else { meaning }));
+                true
+            }
+            ("suffix", _) => {
+                t.suffixes.push(form);
+                true
+            }
             _ => false,
         };
         if !ok {
@@ -183,6 +199,7 @@ fn build(tsv: &'static str) -> (Vec<Descriptive>, Vec<usize>) {
     for t in &mut out {
         t.pieces.sort_by_key(|(f, _)| std::cmp::Reverse(f.len()));
         t.castles.sort_by_key(|(f, _)| std::cmp::Reverse(f.len()));
+        t.suffixes.sort_by_key(|f| std::cmp::Reverse(f.len()));
     }
     (out, bad)
 }
@@ -565,8 +582,52 @@ impl Descriptive {
     }
 }
 
+/// The long form in words (`P. to K's 4th.`, `K. Kt. to B's 3d.`, `B. takes Kt.`) in
+/// the short form (`P-K4`, `KKt-B3`, `BxKt`): each word without its dots and endings
+/// (`'s`), as the table's words say; `None` for a token of one word, or when the table
+/// has no words.
+fn short_form(token: &str, table: &Descriptive) -> Option<String> {
+    if table.words.is_empty() || !token.trim().contains(char::is_whitespace) {
+        return None;
+    }
+    let mut out = String::with_capacity(token.len());
+    for w in token.split_whitespace() {
+        let mut w: String = w.chars().filter(|&c| c != '.').collect();
+        while let Some(sfx) = table.suffixes.iter().find(|x| w.ends_with(**x)) {
+            w.truncate(w.len() - sfx.len());
+        }
+        match table.words.iter().find(|(f, _)| *f == w) {
+            Some((_, short)) => out.push_str(short),
+            None => out.push_str(&w),
+        }
+    }
+    Some(out)
+}
+
 /// Reads `token` as a descriptive move of `table`, without a position.
 pub fn parse(token: &str, table: &Descriptive) -> Result<DescMove, Diagnostic> {
+    if let Some(short) = short_form(token, table) {
+        return parse_short(&short, table).map_err(|_| invalid_move(token, table));
+    }
+    parse_short(token, table)
+}
+
+fn invalid_move(token: &str, table: &Descriptive) -> Diagnostic {
+    Diagnostic::error(
+        Code::InvalidMove,
+        format!(
+            "invalid move `{token}`: expected a move in {} descriptive notation ({}) found something else",
+            table.name,
+            match table.order {
+                Order::FileRank => "P-K4, Kt-KB3, PxP, O-O",
+                Order::RankFile => "P4R, C3AR, PxP, O-O",
+            }
+        ),
+    )
+}
+
+/// [`parse`] for a move in the short form.
+fn parse_short(token: &str, table: &Descriptive) -> Result<DescMove, Diagnostic> {
     let (s, claim) = normalize_marked(token.trim());
     if let Some(side) = table.castle(&s) {
         return Ok(DescMove {
@@ -581,19 +642,7 @@ pub fn parse(token: &str, table: &Descriptive) -> Result<DescMove, Diagnostic> {
             promotion: None,
         });
     }
-    let invalid = || {
-        Diagnostic::error(
-            Code::InvalidMove,
-            format!(
-                "invalid move `{token}`: expected a move in {} descriptive notation ({}) found something else",
-                table.name,
-                match table.order {
-                    Order::FileRank => "P-K4, Kt-KB3, PxP, O-O",
-                    Order::RankFile => "P4R, C3AR, PxP, O-O",
-                }
-            ),
-        )
-    };
+    let invalid = || invalid_move(token, table);
     let mut c = Cursor { s: &s };
     let piece = table.piece(&mut c).ok_or_else(invalid)?;
     let from = table.origin(&mut c).ok_or_else(invalid)?;
