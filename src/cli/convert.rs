@@ -866,11 +866,11 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         let mut counts: Vec<Counts> = summaries.iter().map(|(_, c, _)| c.clone()).collect();
         let copied = (|| {
             out.flush()?;
-            let mut sink: Box<dyn Write> = match &output {
-                Some(o) => Box::new(o.writer()?),
-                None => Box::new(io::stdout().lock()),
-            };
-            d.finish(&mut sink, &mut log, a.quiet, &mut counts)
+            // the output itself, not a `dyn Write`: the copy can then be the system's
+            match &output {
+                Some(o) => d.finish(&mut o.writer()?, &mut log, a.quiet, &mut counts),
+                None => d.finish(&mut io::stdout().lock(), &mut log, a.quiet, &mut counts),
+            }
         })();
         match copied {
             Ok((r, note)) => {
