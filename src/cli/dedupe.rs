@@ -128,6 +128,9 @@ pub struct Dedupe {
     table: Duplicates,
     /// The files of the run, each with the number of its first game.
     files: Vec<(String, u32)>,
+    /// Whether each file's name is that of another input of the run too (set when the
+    /// reading is done).
+    repeated: Vec<bool>,
     /// The number of the next game of the run (text that is not a game not counted).
     next: u32,
     /// The converted output, every game of it, in input order.
@@ -147,6 +150,41 @@ const GAME: u8 = 1;
 const COMPARED: u8 = 2;
 
 impl DedupeArgs {
+    /// The inputs of the run: with `--dedupe` (`on`), each folder replaced by its game
+    /// files ([`kyphu::archive::formats::folder_files`], in the order the folder is
+    /// read in), so that each game is named by its file and its number in that file;
+    /// and the files that came from a folder. A folder without a game file stays, for
+    /// the reading to refuse it as it does without `--dedupe`.
+    pub fn inputs(
+        on: bool,
+        files: Vec<String>,
+    ) -> Result<(Vec<String>, std::collections::HashSet<String>), CliError> {
+        let mut from_folders = std::collections::HashSet::new();
+        if !on {
+            return Ok((files, from_folders));
+        }
+        let mut out = Vec::with_capacity(files.len());
+        for f in files {
+            let path = std::path::Path::new(&f);
+            if f == "-" || !path.is_dir() {
+                out.push(f);
+                continue;
+            }
+            let inside =
+                kyphu::archive::formats::folder_files(path).map_err(CliError::Input)?;
+            if inside.is_empty() {
+                out.push(f);
+                continue;
+            }
+            for p in inside {
+                let name = p.to_string_lossy().into_owned();
+                from_folders.insert(name.clone());
+                out.push(name);
+            }
+        }
+        Ok((out, from_folders))
+    }
+
     /// The state for the run, or `None` without `--dedupe`; checks the options and
     /// opens the report (it replaces its file only when the run succeeds).
     pub fn start(
@@ -181,7 +219,7 @@ impl DedupeArgs {
                 let out = target.open()?;
                 let mut w = BufWriter::new(out.writer()?);
                 w.write_all(
-                    b"file,game,line,plies,duplicate,kept_file,kept_game,kept_line,kept_plies\n",
+                    b"file,game,line,plies,duplicate,kept_file,kept_game,kept_line,kept_plies,input,kept_input\n",
                 )?;
                 Some((out, w))
             }
@@ -199,6 +237,7 @@ impl DedupeArgs {
             },
             table: Duplicates::new(),
             files: Vec::new(),
+            repeated: Vec::new(),
             next: 0,
             spool,
             records,
@@ -353,6 +392,16 @@ impl Dedupe {
         self.files.get(file).map_or("?", |(n, _)| n)
     }
 
+    /// A game as messages name it: `game N`, and `of input K` (the input's place in
+    /// the run, from 1) when the run reads a file of the same name more than once.
+    fn game_words(&self, file: usize, number: u32) -> String {
+        if self.repeated.get(file).copied().unwrap_or(false) {
+            format!("game {number} of input {}", file + 1)
+        } else {
+            format!("game {number}")
+        }
+    }
+
     /// The second pass, when every input is read: the spool copied to `out` without
     /// the duplicates, each reported (in `log`, unless `quiet`, or in the report file)
     /// and counted in its file's `counts` (one per [`Dedupe::begin_file`]). Returns the
@@ -367,6 +416,15 @@ impl Dedupe {
     ) -> io::Result<(Option<Output>, Option<String>)> {
         self.records_out.flush()?;
         self.prefixes_out.flush()?;
+        let mut times = std::collections::HashMap::new();
+        for (n, _) in &self.files {
+            *times.entry(n.as_str()).or_insert(0u32) += 1;
+        }
+        self.repeated = self
+            .files
+            .iter()
+            .map(|(n, _)| times.get(n.as_str()).is_some_and(|&t| t > 1))
+            .collect();
         // each distinct line's prefixes looked up, entry by entry
         let mut prefixes =
             BufReader::with_capacity(1 << 16, self.prefixes.rewind()?.try_clone()?);
@@ -482,11 +540,13 @@ impl Dedupe {
             );
             writeln!(
                 w,
-                "{},{number},{line},{plies},{},{},{kept_number},{},{kept_plies}",
+                "{},{number},{line},{plies},{},{},{kept_number},{},{kept_plies},{},{}",
                 csv_field(name),
                 if prefix { "prefix" } else { "exact" },
                 csv_field(kept_name),
                 kept.line,
+                file + 1,
+                kept_file + 1,
             )?;
         } else if !quiet {
             let what = if prefix {
@@ -495,8 +555,10 @@ impl Dedupe {
                 "the same moves as".to_owned()
             };
             said.push_str(&format!(
-                "{}:{line}: game {number} left out by --dedupe: {what} game {kept_number} ({}:{}), kept\n",
+                "{}:{line}: {} left out by --dedupe: {what} {} ({}:{}), kept\n",
                 render::escape(self.name(file)),
+                self.game_words(file, number),
+                self.game_words(kept_file, kept_number),
                 render::escape(self.name(kept_file)),
                 kept.line
             ));
