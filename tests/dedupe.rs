@@ -316,7 +316,8 @@ fn dedupe_names_the_file_of_a_folder_a_game_is_in() {
     let dir = std::env::temp_dir().join(format!("kyphu-dedupe-folder-{}", std::process::id()));
     let folder = dir.join("fold");
     std::fs::create_dir_all(&folder).unwrap();
-    let g = |black: &str, moves: &str| format!("[White \"A\"]\n[Black \"{black}\"]\n\n{moves} *\n\n");
+    let g =
+        |black: &str, moves: &str| format!("[White \"A\"]\n[Black \"{black}\"]\n\n{moves} *\n\n");
     let a = format!("{}{}", g("B", "1. e4 e5"), g("C", "1. d4"));
     std::fs::write(folder.join("a.pgn"), a).unwrap();
     std::fs::write(folder.join("b.pgn"), g("B", "1. e4 e5")).unwrap();
@@ -328,12 +329,17 @@ fn dedupe_names_the_file_of_a_folder_a_game_is_in() {
         folder.join("a.pgn").display().to_string(),
         folder.join("b.pgn").display().to_string(),
     );
-    let want = format!(
-        "{b}:1: game 1 left out by --dedupe: the same moves as game 1 ({a}:1), kept"
-    );
+    let want =
+        format!("{b}:1: game 1 left out by --dedupe: the same moves as game 1 ({a}:1), kept");
     assert!(run.stderr.contains(&want), "{}", run.stderr);
     let run = common::kyphu(
-        &["convert", "--dedupe", "--dedupe-report", report.to_str().unwrap(), f],
+        &[
+            "convert",
+            "--dedupe",
+            "--dedupe-report",
+            report.to_str().unwrap(),
+            f,
+        ],
         "",
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -362,7 +368,14 @@ fn dedupe_names_a_file_read_twice_by_its_input() {
     );
     assert!(run.stderr.contains(&want), "{}", run.stderr);
     let run = common::kyphu(
-        &["convert", "--dedupe", "--dedupe-report", report.to_str().unwrap(), f, f],
+        &[
+            "convert",
+            "--dedupe",
+            "--dedupe-report",
+            report.to_str().unwrap(),
+            f,
+            f,
+        ],
         "",
     );
     assert_eq!(run.code, 0, "{}", run.stderr);

@@ -170,8 +170,7 @@ impl DedupeArgs {
                 out.push(f);
                 continue;
             }
-            let inside =
-                kyphu::archive::formats::folder_files(path).map_err(CliError::Input)?;
+            let inside = kyphu::archive::formats::folder_files(path).map_err(CliError::Input)?;
             if inside.is_empty() {
                 out.push(f);
                 continue;
@@ -426,8 +425,7 @@ impl Dedupe {
             .map(|(n, _)| times.get(n.as_str()).is_some_and(|&t| t > 1))
             .collect();
         // each distinct line's prefixes looked up, entry by entry
-        let mut prefixes =
-            BufReader::with_capacity(1 << 16, self.prefixes.rewind()?.try_clone()?);
+        let mut prefixes = BufReader::with_capacity(1 << 16, self.prefixes.rewind()?.try_clone()?);
         let (mut bytes, mut hashes) = (Vec::new(), Vec::new());
         for e in 0..u32::try_from(self.table.lines()).unwrap_or(u32::MAX) {
             let n = usize::from(self.table.plies(e)).saturating_sub(1);
