@@ -12,12 +12,14 @@
 //! The first pass ([`Duplicates::learn`], every game in input order, as it is read)
 //! records each distinct key once (an `Entry`, 24 bytes, in chunks that never move,
 //! plus a 4-byte slot and a 2-byte check of an open-addressing index kept at most three
-//! quarters full) with the game kept for it. The second ([`Duplicates::mark`], the
-//! same fingerprints again: the caller keeps them, `convert` in a spool file beside its
-//! converted output) looks each prefix of each game up among all the keys: a hit is a
-//! shorter line that this one continues, which notes the longest line continuing it.
-//! The third ([`Duplicates::verdict`], in input order, as the games are written) gives
-//! each game its verdict: one lookup per game.
+//! quarters full) with the game kept for it, and tells the caller the entry. The
+//! second ([`Duplicates::mark_entry`], entry by entry, with the prefix hashes of one
+//! game of each line: `convert` keeps those of the first in a spool file beside its
+//! converted output; [`Duplicates::mark`] takes any game's) looks each prefix up among
+//! all the keys: a hit is a shorter line that this one continues, which notes the
+//! longest line continuing it. The third ([`Duplicates::verdict_of`], in input order,
+//! as the games are written) gives each game its verdict from its entry, with no
+//! lookup ([`Duplicates::verdict`] finds the entry from the hashes).
 //!
 //! Memory is bounded: at most [`LINES_MAX`] distinct lines (32 MB). A game of a new
 //! line met when the table is full is not recorded: written, never compared, and
