@@ -34,8 +34,10 @@ import chess.pgn
 RESULT = re.compile(r"(1-0|0-1|1/2-1/2|\*)")
 
 
-def read_text(path):
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+def read_text(path, keep_newlines=False):
+    """The text of `path`; `keep_newlines`: CR LF kept as written (not made LF)."""
+    newline = "" if keep_newlines else None
+    with open(path, encoding="utf-8", errors="surrogateescape", newline=newline) as f:
         return f.read()
 
 
@@ -86,7 +88,7 @@ def records(text):
 
 def add_moves(src, dst, every, seed, fast=False):
     rng = random.Random(seed)
-    text = read_text(src)
+    text = read_text(src, keep_newlines=True)
     out = []
     at = 0
     added = 0
@@ -114,7 +116,7 @@ def add_moves(src, dst, every, seed, fast=False):
         at = start + where
         added += 1
     out.append(text[at:])
-    with open(dst, "w", encoding="utf-8", errors="surrogateescape") as f:
+    with open(dst, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
         f.write("".join(out))
     print(added)
 

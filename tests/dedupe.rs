@@ -308,6 +308,87 @@ fn dedupe_reads_standard_input() {
     );
 }
 
+/// A folder's games are named by the file they are in and their number in it (the
+/// folder was named, with the games numbered across its files and the line of the
+/// file: `fold:1: game 3`, which no file holds).
+#[test]
+fn dedupe_names_the_file_of_a_folder_a_game_is_in() {
+    let dir = std::env::temp_dir().join(format!("kyphu-dedupe-folder-{}", std::process::id()));
+    let folder = dir.join("fold");
+    std::fs::create_dir_all(&folder).unwrap();
+    let g =
+        |black: &str, moves: &str| format!("[White \"A\"]\n[Black \"{black}\"]\n\n{moves} *\n\n");
+    let a = format!("{}{}", g("B", "1. e4 e5"), g("C", "1. d4"));
+    std::fs::write(folder.join("a.pgn"), a).unwrap();
+    std::fs::write(folder.join("b.pgn"), g("B", "1. e4 e5")).unwrap();
+    let report = dir.join("r.csv");
+    let f = folder.to_str().unwrap();
+    let run = common::kyphu(&["convert", "--dedupe", f], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (a, b) = (
+        folder.join("a.pgn").display().to_string(),
+        folder.join("b.pgn").display().to_string(),
+    );
+    let want =
+        format!("{b}:1: game 1 left out by --dedupe: the same moves as game 1 ({a}:1), kept");
+    assert!(run.stderr.contains(&want), "{}", run.stderr);
+    let run = common::kyphu(
+        &[
+            "convert",
+            "--dedupe",
+            "--dedupe-report",
+            report.to_str().unwrap(),
+            f,
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let csv = std::fs::read_to_string(&report).unwrap();
+    assert_eq!(
+        csv.lines().nth(1).unwrap(),
+        format!("{b},1,1,2,exact,{a},1,1,2,2,1")
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A file read twice in one run: its games are told apart by the input they were read
+/// as (both were `a.pgn`, game 1, and the report could not say which was kept).
+#[test]
+fn dedupe_names_a_file_read_twice_by_its_input() {
+    let dir = std::env::temp_dir().join(format!("kyphu-dedupe-twice-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a.pgn");
+    std::fs::write(&file, "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n").unwrap();
+    let f = file.to_str().unwrap();
+    let report = dir.join("r.csv");
+    let run = common::kyphu(&["convert", "--dedupe", f, f], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let want = format!(
+        "{f}:1: game 1 of input 2 left out by --dedupe: the same moves as game 1 of input 1 ({f}:1), kept"
+    );
+    assert!(run.stderr.contains(&want), "{}", run.stderr);
+    let run = common::kyphu(
+        &[
+            "convert",
+            "--dedupe",
+            "--dedupe-report",
+            report.to_str().unwrap(),
+            f,
+            f,
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let csv = std::fs::read_to_string(&report).unwrap();
+    assert_eq!(
+        csv,
+        format!(
+            "file,game,line,plies,duplicate,kept_file,kept_game,kept_line,kept_plies,input,kept_input\n{f},1,1,2,exact,{f},1,1,2,2,1\n"
+        )
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn dedupe_refuses_a_report_without_dedupe_and_csv_output() {
     let run = common::kyphu(&["convert", "--dedupe-report", "r.csv", "-"], "1. e4 *\n");

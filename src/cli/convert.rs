@@ -541,6 +541,9 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             }
         }
     }
+    // --dedupe: each file of a folder is an input of its own, for the report to name
+    // the file a game is in (issue 28); those files are read in the format they show
+    let (files, in_folders) = super::dedupe::DedupeArgs::inputs(a.dedupe.dedupe.is_some(), files)?;
     let output = output.map(Target::open).transpose()?;
     let games_csv = games_csv.map(Target::open).transpose()?;
     // --dedupe: the output is spooled, and copied without the duplicates at the end
@@ -603,7 +606,12 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
             repair: a.repair,
             ..a.read.replay_options(file)?
         };
-        let (source, origins) = match source_named(&a.read, a.from, file, games_in.as_ref()) {
+        let from = if in_folders.contains(file) {
+            InputFormat::Auto
+        } else {
+            a.from
+        };
+        let (source, origins) = match source_named(&a.read, from, file, games_in.as_ref()) {
             Ok(source) => source,
             Err(e) => {
                 failure = Some(e);
@@ -866,11 +874,11 @@ pub fn run(a: &ConvertArgs) -> Result<ExitCode, CliError> {
         let mut counts: Vec<Counts> = summaries.iter().map(|(_, c, _)| c.clone()).collect();
         let copied = (|| {
             out.flush()?;
-            let mut sink: Box<dyn Write> = match &output {
-                Some(o) => Box::new(o.writer()?),
-                None => Box::new(io::stdout().lock()),
-            };
-            d.finish(&mut sink, &mut log, a.quiet, &mut counts)
+            // the output itself, not a `dyn Write`: the copy can then be the system's
+            match &output {
+                Some(o) => d.finish(&mut o.writer()?, &mut log, a.quiet, &mut counts),
+                None => d.finish(&mut io::stdout().lock(), &mut log, a.quiet, &mut counts),
+            }
         })();
         match copied {
             Ok((r, note)) => {

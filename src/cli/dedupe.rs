@@ -1,18 +1,23 @@
 //! `convert --dedupe` (issue 28): duplicate games left out, the input read once. As
 //! the games are converted, their output goes to a spool file instead of the output,
-//! and each game's fingerprint ([`kyphu::game::dedupe`]) is recorded in the table and,
-//! with the game's length in the spool, in a second spool file ([`Dedupe::record`]).
-//! When every input is read, [`Dedupe::finish`] reads the records back in order, gives
-//! each game its verdict, and copies the spool to the output leaving the duplicates
-//! out; a game left out is reported: a line on standard error (or in the `--log`), or
-//! a row of the `--dedupe-report` CSV file, and in the per-file summary's counts.
+//! and each game's fingerprint ([`kyphu::game::dedupe`]) is learned by the table; a
+//! record of each piece of output (its length in the spool, and for a game compared
+//! its table entry) goes to a second spool file, and the hashes of the prefixes of
+//! each distinct line (of the first game of the line only) to a third
+//! ([`Dedupe::record`]). When every input is read, [`Dedupe::finish`] looks the
+//! prefixes up, entry by entry, then reads the records back in order, gives each game
+//! its verdict, and copies the spool to the output leaving the duplicates out (by
+//! `copy_file_range` where the system has it); a game left out is reported: a line on
+//! standard error (or in the `--log`), or a row of the `--dedupe-report` CSV file,
+//! and in the per-file summary's counts.
 //!
-//! Memory: the table (at most 32 MB, `LINES_MAX` distinct lines) and a game's hashes
+//! Memory: the table (at most 36 MB, `LINES_MAX` distinct lines) and a line's hashes
 //! at a time; the spools are files in the temporary folder (`TMPDIR`), removed when
-//! the run ends, as large as the converted output plus 8 bytes per ply.
+//! the run ends, as large as the converted output, plus 21 bytes per game and 8 per
+//! ply of each distinct line.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
 use clap::ValueEnum;
@@ -123,6 +128,9 @@ pub struct Dedupe {
     table: Duplicates,
     /// The files of the run, each with the number of its first game.
     files: Vec<(String, u32)>,
+    /// Whether each file's name is that of another input of the run too (set when the
+    /// reading is done).
+    repeated: Vec<bool>,
     /// The number of the next game of the run (text that is not a game not counted).
     next: u32,
     /// The converted output, every game of it, in input order.
@@ -130,6 +138,9 @@ pub struct Dedupe {
     /// A record per piece of output ([`Dedupe::record`]), in the same order.
     records: Spool,
     records_out: BufWriter<File>,
+    /// The prefix hashes of each distinct line, in the order of its entry.
+    prefixes: Spool,
+    prefixes_out: BufWriter<File>,
     report: Option<(Output, BufWriter<File>)>,
 }
 
@@ -139,6 +150,40 @@ const GAME: u8 = 1;
 const COMPARED: u8 = 2;
 
 impl DedupeArgs {
+    /// The inputs of the run: with `--dedupe` (`on`), each folder replaced by its game
+    /// files ([`kyphu::archive::formats::folder_files`], in the order the folder is
+    /// read in), so that each game is named by its file and its number in that file;
+    /// and the files that came from a folder. A folder without a game file stays, for
+    /// the reading to refuse it as it does without `--dedupe`.
+    pub fn inputs(
+        on: bool,
+        files: Vec<String>,
+    ) -> Result<(Vec<String>, std::collections::HashSet<String>), CliError> {
+        let mut from_folders = std::collections::HashSet::new();
+        if !on {
+            return Ok((files, from_folders));
+        }
+        let mut out = Vec::with_capacity(files.len());
+        for f in files {
+            let path = std::path::Path::new(&f);
+            if f == "-" || !path.is_dir() {
+                out.push(f);
+                continue;
+            }
+            let inside = kyphu::archive::formats::folder_files(path).map_err(CliError::Input)?;
+            if inside.is_empty() {
+                out.push(f);
+                continue;
+            }
+            for p in inside {
+                let name = p.to_string_lossy().into_owned();
+                from_folders.insert(name.clone());
+                out.push(name);
+            }
+        }
+        Ok((out, from_folders))
+    }
+
     /// The state for the run, or `None` without `--dedupe`; checks the options and
     /// opens the report (it replaces its file only when the run succeeds).
     pub fn start(
@@ -173,7 +218,7 @@ impl DedupeArgs {
                 let out = target.open()?;
                 let mut w = BufWriter::new(out.writer()?);
                 w.write_all(
-                    b"file,game,line,plies,duplicate,kept_file,kept_game,kept_line,kept_plies\n",
+                    b"file,game,line,plies,duplicate,kept_file,kept_game,kept_line,kept_plies,input,kept_input\n",
                 )?;
                 Some((out, w))
             }
@@ -181,6 +226,8 @@ impl DedupeArgs {
         let spool = Spool::new("output")?;
         let records = Spool::new("records")?;
         let records_out = BufWriter::with_capacity(1 << 16, records.file.try_clone()?);
+        let prefixes = Spool::new("prefixes")?;
+        let prefixes_out = BufWriter::with_capacity(1 << 16, prefixes.file.try_clone()?);
         Ok(Some(Dedupe {
             by: match by {
                 By::Game => DedupeBy::Game,
@@ -189,10 +236,13 @@ impl DedupeArgs {
             },
             table: Duplicates::new(),
             files: Vec::new(),
+            repeated: Vec::new(),
             next: 0,
             spool,
             records,
             records_out,
+            prefixes,
+            prefixes_out,
             report,
         }))
     }
@@ -220,48 +270,49 @@ fn read_u8(r: &mut impl Read) -> io::Result<u8> {
     Ok(b[0])
 }
 
-fn read_u16(r: &mut impl Read) -> io::Result<u16> {
-    let mut b = [0u8; 2];
-    r.read_exact(&mut b)?;
-    Ok(u16::from_le_bytes(b))
-}
-
-fn read_u32(r: &mut impl Read) -> io::Result<u32> {
-    let mut b = [0u8; 4];
-    r.read_exact(&mut b)?;
-    Ok(u32::from_le_bytes(b))
-}
-
 fn read_u64(r: &mut impl Read) -> io::Result<u64> {
     let mut b = [0u8; 8];
     r.read_exact(&mut b)?;
     Ok(u64::from_le_bytes(b))
 }
 
-/// A record read back: the piece's length, its kind, a compared game's line and tags.
-type Record = (u64, u8, (u32, u16));
+/// A record read back: the piece's length, its kind, and for a compared game its
+/// entry in the table, first line, number of tags and plies.
+struct Record {
+    len: u64,
+    kind: u8,
+    entry: u32,
+    line: u32,
+    tags: u16,
+    plies: u16,
+}
 
-/// The next record of [`Dedupe::record`]: the piece's length, its kind, and for a game
-/// compared its first line and number of tags, with its hashes in `hashes`; `None` at
-/// the end.
-fn read_record(r: &mut impl Read, hashes: &mut Vec<u64>) -> io::Result<Option<Record>> {
+/// The next record of [`Dedupe::record`]; `None` at the end.
+fn read_record(r: &mut impl Read) -> io::Result<Option<Record>> {
     let len = match read_u64(r) {
         Ok(len) => len,
         Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
         Err(e) => return Err(e),
     };
     let kind = read_u8(r)?;
-    hashes.clear();
-    if kind != COMPARED {
-        return Ok(Some((len, kind, (0, 0))));
+    let mut record = Record {
+        len,
+        kind,
+        entry: 0,
+        line: 0,
+        tags: 0,
+        plies: 0,
+    };
+    if kind == COMPARED {
+        let mut b = [0u8; 12];
+        r.read_exact(&mut b)?;
+        let [e0, e1, e2, e3, l0, l1, l2, l3, t0, t1, p0, p1] = b;
+        record.entry = u32::from_le_bytes([e0, e1, e2, e3]);
+        record.line = u32::from_le_bytes([l0, l1, l2, l3]);
+        record.tags = u16::from_le_bytes([t0, t1]);
+        record.plies = u16::from_le_bytes([p0, p1]);
     }
-    let line = read_u32(r)?;
-    let tags = read_u16(r)?;
-    let n = read_u32(r)?;
-    for _ in 0..n {
-        hashes.push(read_u64(r)?);
-    }
-    Ok(Some((len, kind, (line, tags))))
+    Ok(Some(record))
 }
 
 impl Dedupe {
@@ -302,17 +353,25 @@ impl Dedupe {
             tags: u16::try_from(tags).unwrap_or(u16::MAX),
         };
         self.next = self.next.saturating_add(1);
-        if hashes.len() < 2 {
+        let Some((entry, new)) = self.table.learn(hashes, game) else {
             return w.write_all(&[GAME]);
+        };
+        let plies = u16::try_from(hashes.len() - 1).unwrap_or(u16::MAX);
+        let mut b = [0u8; 13];
+        b[0] = COMPARED;
+        b[1..5].copy_from_slice(&entry.to_le_bytes());
+        b[5..9].copy_from_slice(&game.line.to_le_bytes());
+        b[9..11].copy_from_slice(&game.tags.to_le_bytes());
+        b[11..13].copy_from_slice(&plies.to_le_bytes());
+        w.write_all(&b)?;
+        if new {
+            // the line's prefixes, for the lookups at the end (its first and last
+            // hashes are not: the start is no line, the last is the line's key)
+            let p = &mut self.prefixes_out;
+            for h in hashes.get(1..hashes.len() - 1).unwrap_or_default() {
+                p.write_all(&h.to_le_bytes())?;
+            }
         }
-        w.write_all(&[COMPARED])?;
-        w.write_all(&game.line.to_le_bytes())?;
-        w.write_all(&game.tags.to_le_bytes())?;
-        w.write_all(&(hashes.len() as u32).to_le_bytes())?;
-        for h in hashes {
-            w.write_all(&h.to_le_bytes())?;
-        }
-        self.table.learn(hashes, game);
         Ok(())
     }
 
@@ -332,65 +391,102 @@ impl Dedupe {
         self.files.get(file).map_or("?", |(n, _)| n)
     }
 
+    /// A game as messages name it: `game N`, and `of input K` (the input's place in
+    /// the run, from 1) when the run reads a file of the same name more than once.
+    fn game_words(&self, file: usize, number: u32) -> String {
+        if self.repeated.get(file).copied().unwrap_or(false) {
+            format!("game {number} of input {}", file + 1)
+        } else {
+            format!("game {number}")
+        }
+    }
+
     /// The second pass, when every input is read: the spool copied to `out` without
     /// the duplicates, each reported (in `log`, unless `quiet`, or in the report file)
     /// and counted in its file's `counts` (one per [`Dedupe::begin_file`]). Returns the
     /// report file to put in place with the other outputs, and a note on games the full
     /// table could not compare. An error is the output's (or the temporary files').
-    pub fn finish(
+    pub fn finish<W: Write>(
         mut self,
-        out: &mut dyn Write,
+        out: &mut W,
         log: &mut Log,
         quiet: bool,
         counts: &mut [Counts],
     ) -> io::Result<(Option<Output>, Option<String>)> {
         self.records_out.flush()?;
-        let mut hashes: Vec<u64> = Vec::new();
-        // every game's prefixes looked up, then each game's verdict
-        let mut records = BufReader::with_capacity(1 << 16, self.records.rewind()?.try_clone()?);
-        while let Some((_, kind, _)) = read_record(&mut records, &mut hashes)? {
-            if kind == COMPARED {
-                self.table.mark(&hashes);
-            }
+        self.prefixes_out.flush()?;
+        let mut times = std::collections::HashMap::new();
+        for (n, _) in &self.files {
+            *times.entry(n.as_str()).or_insert(0u32) += 1;
         }
+        self.repeated = self
+            .files
+            .iter()
+            .map(|(n, _)| times.get(n.as_str()).is_some_and(|&t| t > 1))
+            .collect();
+        // each distinct line's prefixes looked up, entry by entry
+        let mut prefixes = BufReader::with_capacity(1 << 16, self.prefixes.rewind()?.try_clone()?);
+        let (mut bytes, mut hashes) = (Vec::new(), Vec::new());
+        for e in 0..u32::try_from(self.table.lines()).unwrap_or(u32::MAX) {
+            let n = usize::from(self.table.plies(e)).saturating_sub(1);
+            bytes.resize(n * 8, 0);
+            prefixes.read_exact(&mut bytes)?;
+            hashes.clear();
+            hashes.extend(bytes.chunks_exact(8).map(|c| {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(c);
+                u64::from_le_bytes(w)
+            }));
+            self.table.mark_entry(e, &hashes);
+        }
+        drop(prefixes);
+        // then each game's verdict, in input order, and the spool copied without the
+        // games left out: runs of pieces kept copied at once (by the system where it
+        // can), the others passed over
         let mut records = BufReader::with_capacity(1 << 16, self.records.rewind()?.try_clone()?);
-        let mut spool = BufReader::with_capacity(1 << 16, self.spool.rewind()?.try_clone()?);
-        let mut buffer = vec![0u8; 1 << 16];
+        let spool = self.spool.rewind()?.try_clone()?;
         let mut seq = 0u32;
         let mut said = String::new();
-        while let Some((len, kind, at)) = read_record(&mut records, &mut hashes)? {
+        let mut run = 0u64;
+        let copy = |run: &mut u64, out: &mut W| -> io::Result<()> {
+            if *run > 0 {
+                let copied = io::copy(&mut (&spool).take(*run), out)?;
+                if copied != *run {
+                    return Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "--dedupe: the temporary file of the output ended early",
+                    ));
+                }
+                *run = 0;
+            }
+            Ok(())
+        };
+        while let Some(r) = read_record(&mut records)? {
             let mut keep = true;
-            if kind != JUNK {
+            if r.kind != JUNK {
                 let this = seq;
                 seq = seq.saturating_add(1);
-                if kind == COMPARED {
-                    let (line, tags) = at;
+                if r.kind == COMPARED {
                     let game = GameRef {
                         seq: this,
-                        line,
-                        tags,
+                        line: r.line,
+                        tags: r.tags,
                     };
-                    keep = !self.judge(&hashes, game, quiet, counts, &mut said)?;
+                    keep = !self.judge(r.entry, r.plies, game, quiet, counts, &mut said)?;
                     if !said.is_empty() {
                         log.write(&said)?;
                         said.clear();
                     }
                 }
             }
-            // the piece copied, or passed over
-            let mut left = len;
-            while left > 0 {
-                let n = usize::try_from(left)
-                    .unwrap_or(usize::MAX)
-                    .min(buffer.len());
-                let chunk = buffer.get_mut(..n).unwrap_or(&mut []);
-                spool.read_exact(chunk)?;
-                if keep {
-                    out.write_all(chunk)?;
-                }
-                left -= n as u64;
+            if keep {
+                run += r.len;
+            } else {
+                copy(&mut run, out)?;
+                (&spool).seek(SeekFrom::Current(i64::try_from(r.len).unwrap_or(i64::MAX)))?;
             }
         }
+        copy(&mut run, out)?;
         out.flush()?;
         let unrecorded = self.table.unrecorded();
         let note = (unrecorded > 0).then(|| {
@@ -415,14 +511,15 @@ impl Dedupe {
     /// report, and counted).
     fn judge(
         &mut self,
-        hashes: &[u64],
+        entry: u32,
+        plies: u16,
         game: GameRef,
         quiet: bool,
         counts: &mut [Counts],
         said: &mut String,
     ) -> io::Result<bool> {
-        let plies = hashes.len() - 1;
-        let (prefix, kept, kept_plies) = match self.table.verdict(hashes, game) {
+        let plies = usize::from(plies);
+        let (prefix, kept, kept_plies) = match self.table.verdict_of(entry, game) {
             Verdict::Kept | Verdict::Ignored | Verdict::Unknown => return Ok(false),
             Verdict::Exact { kept } => (false, kept, plies),
             Verdict::Prefix { kept, plies } => (true, kept, usize::from(plies)),
@@ -441,11 +538,13 @@ impl Dedupe {
             );
             writeln!(
                 w,
-                "{},{number},{line},{plies},{},{},{kept_number},{},{kept_plies}",
+                "{},{number},{line},{plies},{},{},{kept_number},{},{kept_plies},{},{}",
                 csv_field(name),
                 if prefix { "prefix" } else { "exact" },
                 csv_field(kept_name),
                 kept.line,
+                file + 1,
+                kept_file + 1,
             )?;
         } else if !quiet {
             let what = if prefix {
@@ -454,8 +553,10 @@ impl Dedupe {
                 "the same moves as".to_owned()
             };
             said.push_str(&format!(
-                "{}:{line}: game {number} left out by --dedupe: {what} game {kept_number} ({}:{}), kept\n",
+                "{}:{line}: {} left out by --dedupe: {what} {} ({}:{}), kept\n",
                 render::escape(self.name(file)),
+                self.game_words(file, number),
+                self.game_words(kept_file, kept_number),
                 render::escape(self.name(kept_file)),
                 kept.line
             ));

@@ -12,12 +12,14 @@
 //! The first pass ([`Duplicates::learn`], every game in input order, as it is read)
 //! records each distinct key once (an `Entry`, 24 bytes, in chunks that never move,
 //! plus a 4-byte slot and a 2-byte check of an open-addressing index kept at most three
-//! quarters full) with the game kept for it. The second ([`Duplicates::mark`], the
-//! same fingerprints again: the caller keeps them, `convert` in a spool file beside its
-//! converted output) looks each prefix of each game up among all the keys: a hit is a
-//! shorter line that this one continues, which notes the longest line continuing it.
-//! The third ([`Duplicates::verdict`], in input order, as the games are written) gives
-//! each game its verdict: one lookup per game.
+//! quarters full) with the game kept for it, and tells the caller the entry. The
+//! second ([`Duplicates::mark_entry`], entry by entry, with the prefix hashes of one
+//! game of each line: `convert` keeps those of the first in a spool file beside its
+//! converted output; [`Duplicates::mark`] takes any game's) looks each prefix up among
+//! all the keys: a hit is a shorter line that this one continues, which notes the
+//! longest line continuing it. The third ([`Duplicates::verdict_of`], in input order,
+//! as the games are written) gives each game its verdict from its entry, with no
+//! lookup ([`Duplicates::verdict`] finds the entry from the hashes).
 //!
 //! Memory is bounded: at most [`LINES_MAX`] distinct lines (32 MB). A game of a new
 //! line met when the table is full is not recorded: written, never compared, and
@@ -218,26 +220,57 @@ pub fn eligible(game: &Game) -> bool {
         && game.moves.moves.len() <= usize::from(u16::MAX)
 }
 
+/// A name folded ([`super::select::fold`]) into `out` (cleared first): an ASCII name
+/// (most of them) in lower case, which is what the fold makes of it, without its
+/// Unicode passes.
+fn fold_into(name: &str, out: &mut String) {
+    out.clear();
+    if name.is_ascii() {
+        out.push_str(name);
+        out.make_ascii_lowercase();
+    } else {
+        out.push_str(&super::select::fold(name));
+    }
+}
+
 /// The players of a game as compared: each name folded, its words sorted.
 fn players_text(game: &Game) -> String {
-    let side = |tag: &str| {
-        let folded = super::select::fold(game.tags.get(tag).unwrap_or(""));
+    let mut folded = String::new();
+    let mut side = |tag: &str, out: &mut String| {
+        fold_into(game.tags.get(tag).unwrap_or(""), &mut folded);
         let mut words: Vec<&str> = folded
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
             .collect();
         words.sort_unstable();
-        words.join(" ")
+        for (i, w) in words.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(w);
+        }
     };
+    let mut text = String::new();
     let white = if game.variant.kind() == crate::model::game::GameKind::Xiangqi
         && game.tags.get("White").is_none()
     {
-        side("Red")
+        "Red"
     } else {
-        side("White")
+        "White"
     };
-    format!("{white}\u{0}{}", side("Black"))
+    side(white, &mut text);
+    text.push('\u{0}');
+    side("Black", &mut text);
+    text
 }
+
+/// The standard start and its FEN, formatted once (most games start there).
+static START: std::sync::LazyLock<(crate::chess::Position, String)> =
+    std::sync::LazyLock::new(|| {
+        let p = crate::chess::Position::default();
+        let fen = p.fen();
+        (p, fen)
+    });
 
 /// The hashes of a game's main line into `out` (cleared first): the start's, then one
 /// after each ply (`out.len()` is the number of plies plus one). False, with `out`
@@ -249,6 +282,7 @@ pub fn line_hashes(game: &Game, by: DedupeBy, out: &mut Vec<u64>) -> bool {
     }
     let mut h = hash_bytes(0x6b79_7068_755f_6464, game.variant.name().as_bytes());
     h = match &game.start {
+        StartPosition::Chess(p) if **p == START.0 => hash_bytes(h, START.1.as_bytes()),
         StartPosition::Chess(p) => hash_bytes(h, p.fen().as_bytes()),
         StartPosition::Xiangqi(p) => hash_bytes(h, p.fen().as_bytes()),
     };
@@ -263,7 +297,8 @@ pub fn line_hashes(game: &Game, by: DedupeBy, out: &mut Vec<u64>) -> bool {
     out.reserve(game.moves.moves.len() + 1);
     out.push(h);
     for node in &game.moves.moves {
-        h = fmix(h ^ fmix(move_code(&node.mv) ^ 0x9e37_79b9_7f4a_7c15));
+        // the move's code spread over the word by an odd multiplier, then mixed in
+        h = fmix(h ^ move_code(&node.mv).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         out.push(h);
     }
     true
@@ -342,13 +377,13 @@ impl Duplicates {
         }
     }
 
-    /// Records that entry `longer` continues each prefix of `hashes` that is a
+    /// Records that entry `longer` continues each prefix of its line that is a
     /// recorded line, when it is longer than what continued it so far (on equal
-    /// length, the entry recorded first).
-    fn mark_prefixes(&mut self, hashes: &[u64], longer: usize) {
+    /// length, the entry recorded first). `prefixes[i]`: the hash after `i + 1` plies.
+    fn mark_prefixes(&mut self, prefixes: &[u64], longer: usize) {
         let plies = self.entries.get(longer).map_or(0, |e| e.plies);
-        for (p, &h) in hashes.iter().enumerate().skip(1) {
-            let Ok(p) = u16::try_from(p) else { break };
+        for (i, &h) in prefixes.iter().enumerate() {
+            let Ok(p) = u16::try_from(i + 1) else { break };
             if p >= plies {
                 break;
             }
@@ -371,15 +406,18 @@ impl Duplicates {
     }
 
     /// The first pass: one game's [`line_hashes`], games in input order. A game whose
-    /// hashes are empty takes no part.
-    pub fn learn(&mut self, hashes: &[u64], game: GameRef) {
+    /// hashes are empty takes no part. Returns the entry of the game's line and whether
+    /// this game made it (the first of its line: entries are numbered from 0 in the
+    /// order they are made, which is the order [`Duplicates::mark_entry`] wants them);
+    /// `None` when the game takes no part or its new line finds the table full.
+    pub fn learn(&mut self, hashes: &[u64], game: GameRef) -> Option<(u32, bool)> {
         let (Some(&key), Ok(plies)) =
             (hashes.last(), u16::try_from(hashes.len().saturating_sub(1)))
         else {
-            return;
+            return None;
         };
         if plies == 0 {
-            return;
+            return None;
         }
         self.learned += 1;
         match self.find(key, plies) {
@@ -389,11 +427,13 @@ impl Duplicates {
                 {
                     (entry.seq, entry.line, entry.tags) = (game.seq, game.line, game.tags);
                 }
+                Some((e as u32, false))
             }
             Err(_) if self.entries.len >= LINES_MAX => {
                 // a new line when the table is full: written, never compared (the
                 // games of a line recorded are still compared in full)
                 self.unrecorded += 1;
+                None
             }
             Err(slot) => {
                 let e = self.entries.len;
@@ -412,8 +452,22 @@ impl Duplicates {
                 {
                     (*s, *c) = (e as u32 + 1, check(key));
                 }
+                Some((e as u32, true))
             }
         }
+    }
+
+    /// The plies of entry `e`'s line (0: no such entry).
+    pub fn plies(&self, e: u32) -> u16 {
+        self.entries.get(e as usize).map_or(0, |x| x.plies)
+    }
+
+    /// The second pass, entry by entry: the hashes of entry `e`'s line after 1, 2, …
+    /// up to its plies less one ([`Duplicates::plies`]; the line's own key is not
+    /// needed): each shorter line it continues learns that it is continued. One game
+    /// of each line is enough, which is why `convert` keeps these of the first only.
+    pub fn mark_entry(&mut self, e: u32, prefixes: &[u64]) {
+        self.mark_prefixes(prefixes, e as usize);
     }
 
     /// The second pass: one game's [`line_hashes`] again (every game learned, in any
@@ -428,7 +482,7 @@ impl Duplicates {
             return;
         }
         if let Ok(e) = self.find(key, plies) {
-            self.mark_prefixes(hashes, e);
+            self.mark_prefixes(hashes.get(1..).unwrap_or_default(), e);
         }
     }
 
@@ -443,11 +497,17 @@ impl Duplicates {
         if plies == 0 {
             return Verdict::Ignored;
         }
-        self.judged += 1;
         let Ok(e) = self.find(key, plies) else {
+            self.judged += 1;
             return Verdict::Unknown;
         };
-        let Some(&entry) = self.entries.get(e) else {
+        self.verdict_of(e as u32, game)
+    }
+
+    /// [`Duplicates::verdict`] of a game whose entry [`Duplicates::learn`] gave.
+    pub fn verdict_of(&mut self, e: u32, game: GameRef) -> Verdict {
+        self.judged += 1;
+        let Some(&entry) = self.entries.get(e as usize) else {
             return Verdict::Unknown;
         };
         // the longest line that continues this one is not continued itself (a line
@@ -512,10 +572,34 @@ mod tests {
         for h in &all {
             d.mark(h);
         }
-        all.iter()
+        let v: Vec<Verdict> = all
+            .iter()
             .enumerate()
             .map(|(i, h)| d.verdict(h, r(i)))
-            .collect()
+            .collect();
+        // as `convert` runs it: the prefixes of the first game of each line only, by
+        // entry, and each verdict by the entry the first pass gave
+        let mut d = Duplicates::new();
+        let mut entries = Vec::new();
+        let mut first = Vec::new();
+        for (i, h) in all.iter().enumerate() {
+            let learned = d.learn(h, r(i));
+            if let Some((e, true)) = learned {
+                first.push((e, h.get(1..h.len().saturating_sub(1)).unwrap_or_default()));
+            }
+            entries.push(learned);
+        }
+        for (e, prefixes) in first {
+            assert_eq!(prefixes.len() + 1, usize::from(d.plies(e)));
+            d.mark_entry(e, prefixes);
+        }
+        let by_entry: Vec<Verdict> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, l)| l.map_or(Verdict::Ignored, |(e, _)| d.verdict_of(e, r(i))))
+            .collect();
+        assert_eq!(by_entry, v);
+        v
     }
 
     fn kept(seq: u32, tags: u16) -> GameRef {
