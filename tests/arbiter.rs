@@ -468,3 +468,62 @@ fn three_slip_french_sheet_rebuilt_exactly() {
         g.repairs
     );
 }
+
+/// Slip bench, seed 27, sheet 267: `?` alone in Black's cell just before the result
+/// (`47. Tb7 ? 0-1`) was read as an annotation of White's move, the game reported
+/// clean and the cell not counted. It is Black's illegible cell, like `3. ? a6`.
+#[test]
+fn illegible_cell_just_before_the_result() {
+    let sheet = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 ? 0-1";
+    let found = errors_of(sheet);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].0.as_str(), found[0].1), ("illegible-move", 14));
+    assert!(!found[0].2.is_empty(), "no candidates: {found:?}");
+    let r = kyphu(&["check", "-"], sheet);
+    let said = format!("{}{}", r.stdout, r.stderr);
+    assert!(said.contains("1 illegible move"), "{said}");
+    // repaired: the cell filled, counted in the JSON
+    let r = kyphu(&["convert", "--repair", "--to", "json", "-"], sheet);
+    let v = &json_lines(&r.stdout)[0];
+    assert_eq!(v["illegible"], 1, "{v}");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 14);
+    // a `?` after Black's move before the result stays an annotation
+    let g = game("1. e4 e5 2. Nf3 Nc6 ? 1-0", true, false);
+    assert!(g.diagnostics.iter().all(|d| d.severity < Severity::Warning));
+    assert_eq!(g.moves.moves[3].nags(), [2]);
+}
+
+/// A bare number in a move's cell (`11. 65 Bb7`: `65` typed for a move, the writer's
+/// `b5` or `e5`) was read as a move number, and the plan took White's move as left
+/// out. It is the cell's unreadable move, with candidates (PGN and CSV alike).
+#[test]
+fn bare_number_in_a_move_cell_is_an_unreadable_move() {
+    let sheet = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 \
+        8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. 65 Bb7 12. Nbd2 Re8 *";
+    let found = errors_of(sheet);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].0.as_str(), found[0].1), ("invalid-move", 21));
+    assert!(!found[0].2.is_empty(), "no candidates: {found:?}");
+    // Black's cell between White's move and the next number
+    let found = errors_of(
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 \
+         8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 65 12. Nc3 Bb7 *",
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].0.as_str(), found[0].1), ("invalid-move", 22));
+    // a CSV cell
+    let csv = "move,white,black\n1,e4,e5\n2,Nf3,Nc6\n3,Bb5,a6\n4,Ba4,Nf6\n5,O-O,Be7\n\
+        6,Re1,b5\n7,Bb3,d6\n8,c3,O-O\n9,h3,Nb8\n10,d4,Nbd7\n11,65,Bb7\n12,Nbd2,Re8\n";
+    let r = kyphu(&["check", "--format", "json", "--from", "csv", "-"], csv);
+    let errors: Vec<_> = json_lines(&r.stdout)
+        .into_iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0]["code"], "invalid-move");
+    assert_eq!(errors[0]["ply"], 21);
+    // bare move numbers stay move numbers
+    let g = game("1 e4 e5 2 Nf3 Nc6 3 Bb5 a6 *", false, false);
+    assert_eq!(g.moves.moves.len(), 6);
+    assert!(g.diagnostics.iter().all(|d| d.severity < Severity::Warning));
+}
