@@ -215,11 +215,31 @@ fn blunder(pos: &Position, mv: &Move) -> f32 {
 /// reading's side wins material at a glance (the reply leaves a piece en prise, or
 /// moves one where it is lost) is a blunder under that reading ([`LOSES`] a pawn), and
 /// players seldom blunder: `6... e5` before `7. Be3` leaves the knight on d4 to the
-/// pawn, `6... e6` does not.
-fn reply_fit(after: &Position, reply: Option<Move>) -> f32 {
+/// pawn, `6... e6` does not; a reading that leaves its piece undefended where the
+/// opponent takes it, and a reply that does not, is a second such thing.
+fn reply_fit(after: &Position, mv: &Move, reply: Option<Move>) -> f32 {
     let Some(r) = reply else { return 0.0 };
     let forced = if after.is_check() { FORCED } else { 0.0 };
-    blunder(after, &r) - forced
+    // a reading that leaves its piece where it is lost, and a reply that does not take
+    // it: the opponent missing the gain is a second unlikely thing
+    let left = after
+        .attackers_to(mv.to(), after.turn(), after.occupied())
+        .any()
+        && r.to() != mv.to();
+    let unpunished = if left {
+        let piece = after.role_at(mv.to()).map_or(0.0, worth);
+        let defended = after
+            .attackers_to(mv.to(), after.turn().other(), after.occupied())
+            .any();
+        if defended {
+            0.0
+        } else {
+            piece.min(MATERIAL_CAP) * LOSES
+        }
+    } else {
+        0.0
+    };
+    blunder(after, &r) - forced + unpunished
 }
 
 /// Where a piece stands well, in centipawns, from White's side (rank 8 first): the
@@ -683,7 +703,8 @@ impl Search<'_> {
             let total = if self.reads > budget.reads && mv != step.mv {
                 continue;
             } else {
-                // the squares the piece could have gone to at once
+                // the squares the piece could have gone to at once (a reading that
+                // takes or gives check did something on the way: no detour)
                 let direct: Vec<crate::chess::Square> = p
                     .legal_moves()
                     .into_iter()
@@ -691,6 +712,11 @@ impl Search<'_> {
                     .map(|m| m.to())
                     .collect();
                 p.play_unchecked(&mv);
+                let direct = if mv.is_capture() || p.is_check() {
+                    Vec::new()
+                } else {
+                    direct
+                };
                 let after_mv = blind.then(|| p.clone());
                 // the piece moved on later by its side: the move fits the game, unless
                 // the piece goes on to a square it could have gone to at once
@@ -774,7 +800,7 @@ impl Search<'_> {
                     } else {
                         first
                     };
-                    total += reply_fit(after_mv, reply);
+                    total += reply_fit(after_mv, &mv, reply);
                 }
                 // changes skipped past the end of the reading count as not made
                 total
