@@ -505,21 +505,12 @@ pub fn result_token(tok: &str) -> Option<GameResult> {
     GameResult::parse(&folded)
 }
 
-/// Whether a bare number `number` (no dot) after the elements `mt` stands where a move
-/// is written, not a move number: right after a move number (`11. 65 d5`: a slip of
-/// `e5`, `b5`…), or after White's move of number `n` when it is neither `n` nor `n + 1`
-/// (`11. c4 65 12. Nc3`). The replay reads it as an unreadable move.
-#[cold]
-fn move_cell_due(mt: &[Element], number: u32) -> bool {
-    match mt.last() {
-        Some(Element::MoveNumber { .. }) => true,
-        Some(Element::Move { .. }) => matches!(
-            mt.len().checked_sub(2).and_then(|i| mt.get(i)),
-            Some(Element::MoveNumber { number: n, black: false, .. })
-                if number != *n && Some(number) != n.checked_add(1)
-        ),
-        _ => false,
-    }
+/// Whether a bare number (no dot) after the elements `mt` stands where a move is
+/// written, not a move number: right after a move number (`11. 65 d5`: a slip of `e5`,
+/// `b5`…). The replay reads it as an unreadable move.
+#[inline(always)]
+fn move_cell_due(mt: &[Element]) -> bool {
+    matches!(mt.last(), Some(Element::MoveNumber { .. }))
 }
 
 /// Where [`scan_run`] stopped, and what [`Parser_::simple_run`] does there.
@@ -611,7 +602,7 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
                 // a bare number before white space (no result is only digits), unless
                 // it stands where a move is written: for `Parser_::token`
                 None | Some(b' ' | b'\n' | b'\r' | b'\t') => {
-                    if move_cell_due(out, number) {
+                    if move_cell_due(out) {
                         break RunStop::Number;
                     }
                     (false, i)
@@ -1557,7 +1548,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         {
             let e = self.text.len() - after.len();
             if self.bytes(start, e).iter().all(u8::is_ascii_digit)
-                && move_cell_due(&self.out.movetext, number)
+                && move_cell_due(&self.out.movetext)
             {
                 // `11. 65 d5`: a bare number where a move is written is a slip of it
                 self.move_token(start, end);
