@@ -468,3 +468,139 @@ fn three_slip_french_sheet_rebuilt_exactly() {
         g.repairs
     );
 }
+
+/// Slip bench, seed 27, sheet 267: `?` alone in Black's cell just before the result
+/// (`47. Tb7 ? 0-1`) was read as an annotation of White's move, the game reported
+/// clean and the cell not counted. It is Black's illegible cell, like `3. ? a6`.
+#[test]
+fn illegible_cell_just_before_the_result() {
+    let sheet = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 ? 0-1";
+    let found = errors_of(sheet);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].0.as_str(), found[0].1), ("illegible-move", 14));
+    assert!(!found[0].2.is_empty(), "no candidates: {found:?}");
+    let r = kyphu(&["check", "-"], sheet);
+    let said = format!("{}{}", r.stdout, r.stderr);
+    assert!(said.contains("1 illegible move"), "{said}");
+    // repaired: the cell filled, counted in the JSON
+    let r = kyphu(&["convert", "--repair", "--to", "json", "-"], sheet);
+    let v = &json_lines(&r.stdout)[0];
+    assert_eq!(v["illegible"], 1, "{v}");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 14);
+    // a `?` after Black's move before the result stays an annotation
+    let g = game("1. e4 e5 2. Nf3 Nc6 ? 1-0", true, false);
+    assert!(g.diagnostics.iter().all(|d| d.severity < Severity::Warning));
+    assert_eq!(g.moves.moves[3].nags(), [2]);
+}
+
+/// A bare number in a move's cell (`11. 65 Bb7`: `65` typed for a move, the writer's
+/// `b5` or `e5`) was read as a move number, and the plan took White's move as left
+/// out. Right after a move number it is the cell's unreadable move, with candidates
+/// (PGN and CSV alike).
+#[test]
+fn bare_number_in_a_move_cell_is_an_unreadable_move() {
+    let sheet = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 \
+        8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. 65 Bb7 12. Nbd2 Re8 *";
+    let found = errors_of(sheet);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].0.as_str(), found[0].1), ("invalid-move", 21));
+    assert!(!found[0].2.is_empty(), "no candidates: {found:?}");
+    // a CSV cell
+    let csv = "move,white,black\n1,e4,e5\n2,Nf3,Nc6\n3,Bb5,a6\n4,Ba4,Nf6\n5,O-O,Be7\n\
+        6,Re1,b5\n7,Bb3,d6\n8,c3,O-O\n9,h3,Nb8\n10,d4,Nbd7\n11,65,Bb7\n12,Nbd2,Re8\n";
+    let r = kyphu(&["check", "--format", "json", "--from", "csv", "-"], csv);
+    let errors: Vec<_> = json_lines(&r.stdout)
+        .into_iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0]["code"], "invalid-move");
+    assert_eq!(errors[0]["ply"], 21);
+    // bare move numbers stay move numbers
+    let g = game("1 e4 e5 2 Nf3 Nc6 3 Bb5 a6 *", false, false);
+    assert_eq!(g.moves.moves.len(), 6);
+    assert!(g.diagnostics.iter().all(|d| d.severity < Severity::Warning));
+}
+
+/// Slip bench, seed 27, sheet 274 (a Najdorf, five slips; here in English letters):
+/// `6... e6` left out. `e5` and `e6` both let the rest replay, and `e5` stood better
+/// by the square tables; but after `e5` White's reply `7. Be3` leaves the knight on d4
+/// to the pawn, and players seldom blunder: the reply weighs the reading.
+#[test]
+fn move_left_out_is_not_one_the_reply_would_blunder_after() {
+    let found = errors_of(
+        "1. e4 c5 2. Nf3 d3 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. f3 Be3 7. Be7 Qd2 \
+         8. O-O O-O-O 9. Nc6 g4 10. Nxd4 Qxd4 11. Nd1 h4 12. b5 Kb1 13. Rb8 q5 14. b4 Na4 \
+         15. Bb7 b3 16. a5 Be4 17. Bc6 h5 18. Bxa4 1/2-1/2",
+    );
+    let left_out: Vec<_> = found.iter().filter(|f| f.0 == "missing-move").collect();
+    assert_eq!(left_out.len(), 1, "{found:?}");
+    assert_eq!(
+        (left_out[0].1, left_out[0].2.as_str()),
+        (12, "e6"),
+        "{found:?}"
+    );
+}
+
+/// Slip bench, seed 27, sheet 288 (Spanish, five slips): `43... ?` was read `Ae5`; the
+/// true `Ag3+` is a check, and the reply written after it (`44. Af2`, a block) answers
+/// it, which a reply after a quiet move seldom would by chance.
+#[test]
+fn illegible_cell_read_as_the_check_the_reply_answers() {
+    let found = errors_of(
+        "1. e4 c5 2. Cf3 e6 3. Cc3 Cc6 4. Ab5 Cge7 5. O-O a3 6. Axc6 Cxc6 7. d4 cxd4 8. \
+         Cxd4 d6 9. Ae3 Ae7 10. Dd2 O-O 11. Tad1 Dc7 12. f4 b5 13. Cce2 Ab7 14. Cg3 Axd4 \
+         15. Axd4 f6 16. Tfe1 Tf7 17. b3 Tc8 18. Te2 Af8 19. De1 Td7 20. h3 e5 21. Ae3 \
+         Te8 22. Df2 d5 23. fxe5 Txe5 24. exd5 Tdxd5 25. Txd5 Axd5 26. Ab6 Txe2 27. Axc7 \
+         Txf2 28. Rxf2 Ac5+ 29. Rf1 g6 30. c3 Rf7 31. Af4 g5 32. Ad2 Rg6 33. Te2 Ae4 34. \
+         Cd4 Ab1 35. a4 bxa4 36. bxa4 Ad3+ 37. Re1 h5 38. a5 Ac4 39. Ae3 Ad6 40. g4 Ac2 \
+         41. Cc6 hxg4 42. hxg4 Ae6 43. Ab6 ? 44. Af2 Ad6 45. Cb4 Ac8 46. Rd2 Axb4 47. \
+         cxb4 Axg4 48. b5 axb5 49. a6 Af3 50. Re3 Aa8 51. Rd4 f5 52. Rc5 f4 53. Rxb5 g4 \
+         54. Ac5 g3 55. Rc4 Rf5 56. Rd3 f3 57. Re3 Rg4 58. a7 Rh3 59. Rd2 f2 0-1",
+    );
+    let cell: Vec<_> = found.iter().filter(|f| f.0 == "illegible-move").collect();
+    assert_eq!(cell.len(), 1, "{found:?}");
+    assert_eq!((cell[0].1, cell[0].2.as_str()), (86, "Ag3+"), "{found:?}");
+}
+
+/// Slip bench, seed 27, sheet 7 (five slips; here in English letters): `5. cxd5` and
+/// `6. Bg5` swapped. Swapping `5... exd5` with `6... h6` reaches the same position at
+/// the same cost, and came first; but in that order `6. cxd5` leaves the bishop on g5
+/// to the pawn on h6. The order without a blunder is the sheet's.
+#[test]
+fn swap_chosen_by_the_order_without_a_blunder() {
+    let sheet = "1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. Qc2 d5 5. Bg5 exd5 6. cxd5 h6 7. Bxf6 Qxf6 \
+        8. a3 Bxc3+ 9. Qc3 c6 10. e3 O-O *";
+    let g = game(sheet, true, true);
+    let truth = "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4 d1c2 d7d5 c4d5 e6d5 c1g5 h7h6 g5f6 d8f6 a2a3 \
+        b4c3 c2c3 c7c6 e2e3 e8g8";
+    assert_eq!(
+        uci(&g).join(" "),
+        truth.split_whitespace().collect::<Vec<_>>().join(" ")
+    );
+    let kinds: Vec<(u32, &str)> = g.repairs.iter().map(|r| (r.ply, r.kind)).collect();
+    assert_eq!(kinds, [(9, "swapped"), (11, "swapped")], "{:?}", g.repairs);
+}
+
+/// Slip bench, seed 27, sheet 223 (Spanish CSV): `56... ?` is `De3+`, and the queen
+/// goes on to f2 with check two plies later. That counted as a detour (f2 was open to
+/// it from g1) and `Rh7` was read; a reading that gives check (or takes) did something
+/// on the way: the piece moving on makes it likelier, not less.
+#[test]
+fn a_check_on_the_way_is_no_detour() {
+    let found = errors_of(
+        "1. c4 c5 2. Cf3 Cf6 3. b3 Cc6 4. Ab2 d5 5. g3 d4 6. Ag2 e5 7. O-O Af5 8. e3 e4 \
+         9. Ce1 Ae7 10. exd4 Cxd4 11. Cc3 O-O 12. h3 Dd7 13. g4 Ag6 14. d3 h5 15. dxe4 \
+         hxg4 16. hxg4 Cxg4 17. Cd5 f5 18. Axd4 cxd4 19. exf5 Axf5 20. Cxe7+ Dxe7 21. \
+         Dxd4 Tad8 22. Ad5+ Rh8 23. Cg2 Ae6 24. f3 Axd5 25. cxd5 Ch6 26. Tad1 Cf5 27. Df2 \
+         Td6 28. Tfe1 Dg5 29. Te6 Tfd8 30. Txd6 Txd6 31. Dd2 Dh5 32. Df4 Tg6 33. Td2 Ch4 \
+         34. Tf2 Rg8 35. d6 Cxg2 36. Dc4+ Rh7 37. Txg2 Txg2+ 38. Rxg2 Dg6+ 39. Rh3 Dxd6 \
+         40. De4+ Rh8 41. Dxb7 De6+ 42. Rh4 De1+ 43. Rg5 De3+ 44. Rf5 Dc5+ 45. Re6 De3+ \
+         46. Rd7 Dd3+ 47. Re7 De3+ 48. De4 Dg5+ 49. Rd7 Dd2+ 50. Re8 Dd6 51. f4 Db8+ 52. \
+         Rf7 Dc7+ 53. Rg6 Dd6+ 54. Rg5 Dc5+ 55. f5 Dg1+ 56. Dg4 ? 57. Rh4 Df2+ 58. Rg5 \
+         Dd2+ 1/2-1/2",
+    );
+    let cell: Vec<_> = found.iter().filter(|f| f.0 == "illegible-move").collect();
+    assert_eq!(cell.len(), 1, "{found:?}");
+    assert_eq!((cell[0].1, cell[0].2.as_str()), (112, "De3+"), "{found:?}");
+}

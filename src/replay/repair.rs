@@ -131,6 +131,10 @@ const CHECK_MARK: f32 = 0.3;
 /// [`PLACEMENT_CAP`]: players put their pieces where they stand well.
 const PLACEMENT: f32 = 0.3;
 const PLACEMENT_CAP: f32 = 0.15;
+/// A reading the writing tells nothing of (an illegible cell, a move left out) that
+/// gives check: the reply written after it had to answer the check, and does, which a
+/// reply written after a quiet move seldom would by chance.
+const FORCED: f32 = 0.15;
 /// A reading whose piece its side moves on, within [`MOVES_ON_PLIES`], to a square it
 /// could have gone to at once: a detour players seldom make (the piece moving on no
 /// longer makes the reading likelier; this is added instead).
@@ -174,6 +178,68 @@ fn material(pos: &Position, mv: &Move, after: &Position) -> f32 {
         (moved - least).max(0.0)
     };
     gain - risk
+}
+
+/// What the side to move of `pos` can win at once at a glance, in pawns: the best of
+/// its captures (what it takes, less the taker when the square is defended), the square
+/// `skip` left out. 0 when nothing is left en prise.
+fn en_prise(pos: &Position, skip: crate::chess::Square) -> f32 {
+    let them = pos.turn().other();
+    let mut best = 0.0f32;
+    for m in pos.legal_moves() {
+        let Some(victim) = m.capture() else { continue };
+        if m.to() == skip {
+            continue;
+        }
+        let mut after = pos.clone();
+        after.play_unchecked(&m);
+        let defended = after.attackers_to(m.to(), them, after.occupied()).any();
+        let taker = if defended { worth(m.role()) } else { 0.0 };
+        best = best.max(worth(victim) - taker);
+    }
+    best
+}
+
+/// What a move seems to give away at a glance, as a cost ([`LOSES`] a pawn): the piece
+/// moved left where it is lost ([`material`]), or another left en prise ([`en_prise`]).
+fn blunder(pos: &Position, mv: &Move) -> f32 {
+    let mut after = pos.clone();
+    after.play_unchecked(mv);
+    let lost = (-material(pos, mv, &after)).max(0.0) + en_prise(&after, mv.to());
+    lost.min(MATERIAL_CAP) * LOSES
+}
+
+/// How well the reply written after a reading the writing tells nothing of fits it
+/// (`after`: the position the reading leads to; negative: a better fit): a reading
+/// that gives check makes the reply forced ([`FORCED`]); a reply after which the
+/// reading's side wins material at a glance (the reply leaves a piece en prise, or
+/// moves one where it is lost) is a blunder under that reading ([`LOSES`] a pawn), and
+/// players seldom blunder: `6... e5` before `7. Be3` leaves the knight on d4 to the
+/// pawn, `6... e6` does not; a reading that leaves its piece undefended where the
+/// opponent takes it, and a reply that does not, is a second such thing.
+fn reply_fit(after: &Position, mv: &Move, reply: Option<Move>) -> f32 {
+    let Some(r) = reply else { return 0.0 };
+    let forced = if after.is_check() { FORCED } else { 0.0 };
+    // a reading that leaves its piece where it is lost, and a reply that does not take
+    // it: the opponent missing the gain is a second unlikely thing
+    let left = after
+        .attackers_to(mv.to(), after.turn(), after.occupied())
+        .any()
+        && r.to() != mv.to();
+    let unpunished = if left {
+        let piece = after.role_at(mv.to()).map_or(0.0, worth);
+        let defended = after
+            .attackers_to(mv.to(), after.turn().other(), after.occupied())
+            .any();
+        if defended {
+            0.0
+        } else {
+            piece.min(MATERIAL_CAP) * LOSES
+        }
+    } else {
+        0.0
+    };
+    blunder(after, &r) - forced + unpunished
 }
 
 /// Where a piece stands well, in centipawns, from White's side (rank 8 first): the
@@ -542,11 +608,28 @@ impl Search<'_> {
         // swapped with the cell two plies later
         if i + 2 < n {
             let mut p = pos.clone();
-            if let Some(Some(a)) = self.read(&mut p, i + 2)
-                && self.read(&mut p, i + 1).is_some()
-                && let Some(Some(b)) = self.read(&mut p, i)
+            // the three moves in the order the swap plays them: a blunder among them
+            // makes that order less likely (two swaps that reach the same position
+            // differ by it: `Bg5 h6 cxd5 exd5` or `cxd5 exd5 Bg5 h6`)
+            let mut lost = 0.0;
+            let mut weigh = |p: &Position, m: Option<Option<Move>>| {
+                if let Some(Some(mv)) = m {
+                    lost += blunder(p, &mv);
+                }
+                m
+            };
+            let before_a = p.clone();
+            if let Some(Some(a)) = weigh(&before_a, self.read(&mut p, i + 2))
+                && {
+                    let q = p.clone();
+                    weigh(&q, self.read(&mut p, i + 1)).is_some()
+                }
+                && let Some(Some(b)) = {
+                    let q = p.clone();
+                    weigh(&q, self.read(&mut p, i))
+                }
             {
-                let half = SWAP / 2.0;
+                let half = (SWAP + lost) / 2.0;
                 let steps = [
                     base(ChangeKind::Swapped, a, half),
                     Step {
@@ -556,7 +639,7 @@ impl Search<'_> {
                         cost: half,
                     },
                 ];
-                out.push(grow(self, &steps, p, i + 3, SWAP));
+                out.push(grow(self, &steps, p, i + 3, SWAP + lost));
             }
         }
     }
@@ -612,13 +695,16 @@ impl Search<'_> {
             alternatives.push((step.mv, step.cost));
         }
         let later = &best[k + 1..];
+        // the writing tells nothing of the move: the reply after it weighs it
+        let blind = matches!(step.kind, ChangeKind::Missing | ChangeKind::Illegible);
         let mut scored: Vec<(Move, f32)> = Vec::with_capacity(alternatives.len());
         for (mv, cost) in alternatives {
             let Some(mut p) = pos.clone() else { break };
             let total = if self.reads > budget.reads && mv != step.mv {
                 continue;
             } else {
-                // the squares the piece could have gone to at once
+                // the squares the piece could have gone to at once (a reading that
+                // takes or gives check did something on the way: no detour)
                 let direct: Vec<crate::chess::Square> = p
                     .legal_moves()
                     .into_iter()
@@ -626,13 +712,23 @@ impl Search<'_> {
                     .map(|m| m.to())
                     .collect();
                 p.play_unchecked(&mv);
+                let direct = if mv.is_capture() || p.is_check() {
+                    Vec::new()
+                } else {
+                    direct
+                };
+                let after_mv = blind.then(|| p.clone());
                 // the piece moved on later by its side: the move fits the game, unless
                 // the piece goes on to a square it could have gone to at once
                 let mut moves_on = false;
                 let mut detour = false;
+                let mut first: Option<Move> = None;
                 let mut ply = 0usize;
                 let mut note = |m: Option<Move>, ply: &mut usize| {
                     *ply += 1;
+                    if *ply == 1 {
+                        first = m;
+                    }
                     if let Some(m) = m
                         && (*ply).is_multiple_of(2)
                         && *ply <= MOVES_ON_PLIES
@@ -646,9 +742,13 @@ impl Search<'_> {
                     }
                 };
                 let mut next = step.cell + 1;
-                if step.kind == ChangeKind::Missing && self.read(&mut p, step.cell).is_none() {
-                    // the cell after a missing move must read
-                    next = step.cell;
+                let mut missing_reply = None;
+                if step.kind == ChangeKind::Missing {
+                    match self.read(&mut p, step.cell) {
+                        // the cell after a missing move must read
+                        None => next = step.cell,
+                        Some(m) => missing_reply = m,
+                    }
                 }
                 let mut total = cost;
                 // a recapture on the square the opponent just took on: the likeliest
@@ -693,6 +793,14 @@ impl Search<'_> {
                         }
                     }
                     next += 1;
+                }
+                if let Some(after_mv) = &after_mv {
+                    let reply = if step.kind == ChangeKind::Missing {
+                        missing_reply
+                    } else {
+                        first
+                    };
+                    total += reply_fit(after_mv, &mv, reply);
                 }
                 // changes skipped past the end of the reading count as not made
                 total
@@ -800,7 +908,9 @@ pub fn plan_within(
         changes: Vec::new(),
     };
     search.advance(&mut root);
-    if root.next == n || (!budget.last_cell && root.next + 1 == n) {
+    // (an illegible last cell has no candidates of the walk's: it is planned)
+    let last_illegible = cells.last().is_some_and(|c| is_illegible(c));
+    if root.next == n || (!budget.last_cell && root.next + 1 == n && !last_illegible) {
         return None;
     }
     let mut nodes = vec![root];

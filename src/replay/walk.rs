@@ -305,8 +305,8 @@ fn stop_main(
 /// Whether the annotation element before the `rest_len` elements left of the movetext
 /// is an illegible move cell of a scoresheet: `?` or `??` standing where a move is due
 /// by the move numbers, right after one (`3. ? a6`, `3... ?`), or between White's move
-/// and the next move number (`3. e4 ? 4. d4`). Anywhere else `?` is an annotation of
-/// the move before, as PGN reads it.
+/// and the next move number (`3. e4 ? 4. d4`) or the result (`47. Tb7 ? 0-1`). Anywhere
+/// else `?` is an annotation of the move before, as PGN reads it.
 #[cold]
 pub(super) fn illegible_cell(raw: &RawGame, rest_len: usize) -> bool {
     let m = &raw.movetext;
@@ -322,13 +322,23 @@ pub(super) fn illegible_cell(raw: &RawGame, rest_len: usize) -> bool {
     let before = |k: usize| i.checked_sub(k).and_then(|j| m.get(j));
     match before(1) {
         Some(Element::MoveNumber { .. }) => true,
-        Some(Element::Move { .. }) => matches!(
-            (before(2), m.get(i + 1)),
+        Some(Element::Move { .. }) => match (before(2), m.get(i + 1)) {
             (
-                Some(Element::MoveNumber { number: a, black: false, .. }),
-                Some(Element::MoveNumber { number: b, black: false, .. }),
-            ) if *b == a + 1
-        ),
+                Some(Element::MoveNumber {
+                    number: a,
+                    black: false,
+                    ..
+                }),
+                Some(Element::MoveNumber {
+                    number: b,
+                    black: false,
+                    ..
+                }),
+            ) => *b == a + 1,
+            // `47. Tb7 ? 0-1`: Black's cell, the last before the result
+            (Some(Element::MoveNumber { black: false, .. }), None) => raw.result.is_some(),
+            _ => false,
+        },
         _ => false,
     }
 }

@@ -505,6 +505,14 @@ pub fn result_token(tok: &str) -> Option<GameResult> {
     GameResult::parse(&folded)
 }
 
+/// Whether a bare number (no dot) after the elements `mt` stands where a move is
+/// written, not a move number: right after a move number (`11. 65 d5`: a slip of `e5`,
+/// `b5`…). The replay reads it as an unreadable move.
+#[inline(always)]
+fn move_cell_due(mt: &[Element]) -> bool {
+    matches!(mt.last(), Some(Element::MoveNumber { .. }))
+}
+
 /// Where [`scan_run`] stopped, and what [`Parser_::simple_run`] does there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum RunStop {
@@ -591,8 +599,14 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
                 None | Some(b' ' | b'\n' | b'\r' | b'\t') if first == b'0' && i > pos + 1 => {
                     break RunStop::Number;
                 }
-                // a bare number before white space (no result is only digits)
-                None | Some(b' ' | b'\n' | b'\r' | b'\t') => (false, i),
+                // a bare number before white space (no result is only digits), unless
+                // it stands where a move is written: for `Parser_::token`
+                None | Some(b' ' | b'\n' | b'\r' | b'\t') => {
+                    if move_cell_due(out) {
+                        break RunStop::Number;
+                    }
+                    (false, i)
+                }
                 _ => break RunStop::Number,
             };
             numbers += 1;
@@ -1533,6 +1547,13 @@ impl<'a, 'l> Parser_<'a, 'l> {
             && let Ok((after, (number, black))) = move_number(self.rest())
         {
             let e = self.text.len() - after.len();
+            if self.bytes(start, e).iter().all(u8::is_ascii_digit)
+                && move_cell_due(&self.out.movetext)
+            {
+                // `11. 65 d5`: a bare number where a move is written is a slip of it
+                self.move_token(start, end);
+                return;
+            }
             self.push(Element::MoveNumber {
                 number,
                 black,
