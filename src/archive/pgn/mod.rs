@@ -95,7 +95,7 @@ fn parse_with<const FAST: bool>(text: &str, limits: &Limits) -> GameSyntax {
     // scripts): the moves may be of a form the English fast run does not see
     let odd = p.odd || p.run_letters & !ENGLISH_LETTERS != 0;
     let (changed, found) = if odd {
-        forms::typed_forms(text, &mut p.out.movetext, p.out.result.is_some())
+        forms::typed_forms::<FAST>(text, &mut p.out.movetext, p.out.result.is_some())
     } else {
         (false, None)
     };
