@@ -108,6 +108,22 @@ pub(super) fn marks_allow() -> bool {
     })
 }
 
+/// The ASCII letters ([`crate::archive::move_letters`] bits, the bit of bytes outside
+/// ASCII left out) of each mark of `grammars/marks.tsv` that has a letter no English
+/// move has (`mate`, `TN`, `dbl ch`; not `ch`, `红胜`). Told once.
+pub(super) fn word_letters() -> &'static [u64] {
+    static WORDS: OnceLock<Vec<u64>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let english = crate::archive::move_letters(b"abcdefghxKQRBNO");
+        let high = crate::archive::letter_bit(0x80);
+        marks::rows()
+            .iter()
+            .map(|r| crate::archive::move_letters(r.form.as_bytes()) & !high)
+            .filter(|&w| w & !english != 0)
+            .collect()
+    })
+}
+
 /// [`candidate`] with plain moves ([`plain_move`]) left out (when [`marks_allow`]).
 #[inline]
 pub(super) fn fast_candidate(text: &str, mt: &[Element], i: usize) -> bool {
@@ -181,6 +197,26 @@ mod tests {
             assert!(!plain_move(t.as_bytes()), "{t}");
         }
         assert!(marks_allow());
+    }
+
+    /// A game of Vietnamese or Chinese letters holds no word; one with `TN` or `mate`
+    /// may, and so may every mark with a letter English moves do not have.
+    #[test]
+    fn words_are_seen_by_their_letters() {
+        use super::super::words_may_be_in;
+        let letters = |t: &str| crate::archive::move_letters(t.as_bytes());
+        assert!(!words_may_be_in(letters("e4 Tg7 Mf3 Xxc3 Hb6+ Ve2 O-O")));
+        assert!(!words_may_be_in(letters("马f3 后xd5 e8=后 ♘xe5")));
+        assert!(words_may_be_in(letters("Nf3 TN")));
+        assert!(words_may_be_in(letters("Qh5 mate")));
+        assert!(words_may_be_in(letters("N-B7 dbl ch")));
+        for r in marks::rows() {
+            let english = letters("abcdefghxKQRBNO");
+            let ascii = letters(r.form) & !crate::archive::letter_bit(0x80);
+            if ascii & !english != 0 {
+                assert!(words_may_be_in(letters(r.form)), "{}", r.form);
+            }
+        }
     }
 
     /// [`move_candidate`] reads as the first version did (the first character decoded
@@ -274,6 +310,12 @@ mod tests {
             "1",
             "0",
             "d4Nf62.c4b6",
+            "Tg7",
+            "Xxc3",
+            "Mf3",
+            "马xd5",
+            "Qh5",
+            "Ve2",
             "P9.1-Tg6.1",
             "炮二平五",
             "马8进7",
@@ -303,6 +345,16 @@ mod tests {
                 text.push(' ');
             }
             let limits = Limits::default();
+            // the reader's first look (which games are odd) with the pass; but `ch`
+            // in a game of moves alone, which the first look does not see (as in
+            // English: `Qh5 ch`)
+            if !text.split(' ').any(|t| t == "ch") {
+                assert_eq!(
+                    parse_with::<true>(&text, &limits),
+                    parse_with::<false>(&text, &limits),
+                    "{text:?}"
+                );
+            }
             let mut fast = parse_with::<false>(&text, &limits).movetext;
             let mut plain = fast.clone();
             let a = typed_forms::<true>(&text, &mut fast, false);

@@ -60,6 +60,21 @@ fn ascii_candidate(b: &[u8]) -> bool {
     }
 }
 
+/// Might a game whose move tokens have the letters `letters` ([`move_letters`] bits)
+/// hold one of the words of `grammars/marks.tsv` (`mate`, `TN`, `dbl ch`) that have a
+/// letter no English move has? (All the ASCII letters of one are among `letters`.)
+///
+/// [`move_letters`]: crate::archive::move_letters
+pub(super) fn words_may_be_in(letters: u64) -> bool {
+    fast::word_letters().iter().any(|&w| letters & w == w)
+}
+
+/// A move token (its bytes) that is a plain move ([`fast::plain_move`]), never one of
+/// the forms: for the reader's fast run, which reads the moves of other letters.
+pub(super) fn plain(b: &[u8]) -> bool {
+    fast::plain_move(b) && fast::marks_allow()
+}
+
 /// The end (exclusive) of the variation opened at `i` (the index after its
 /// `EndVariation`).
 fn variation_end(mt: &[Element], i: usize) -> usize {
