@@ -66,7 +66,7 @@ fn ascii_candidate(b: &[u8]) -> bool {
 ///
 /// [`move_letters`]: crate::archive::move_letters
 pub(super) fn words_may_be_in(letters: u64) -> bool {
-    fast::word_letters().iter().any(|&w| letters & w == w)
+    fast::word_letters().iter().any(|&w| w & !letters == 0)
 }
 
 /// A move token (its bytes) that is a plain move ([`fast::plain_move`]), never one of
