@@ -199,6 +199,25 @@ mod tests {
         assert!(marks_allow());
     }
 
+    /// `1.e4 e52.d4 d5`: a move number glued inside a six-byte token (`e52.d4`) is
+    /// split (the reader's first look sees the `.`; before, the token was one move and
+    /// the game stopped there).
+    #[test]
+    fn glued_number_in_a_six_byte_token() {
+        let text = "1.e4 e52.d4 d5";
+        let g = parse_with::<true>(text, &Limits::default());
+        let read: Vec<String> = g
+            .movetext
+            .iter()
+            .map(|e| match e {
+                Element::MoveNumber { number, .. } => format!("N{number}"),
+                e => e.span().slice(text).to_owned(),
+            })
+            .collect();
+        assert_eq!(read, ["N1", "e4", "e5", "N2", "d4", "d5"]);
+        assert_eq!(g.move_letters, crate::archive::move_letters(b"e4e5d4d5"));
+    }
+
     /// A game of Vietnamese or Chinese letters holds no word; one with `TN` or `mate`
     /// may, and so may every mark with a letter English moves do not have.
     #[test]
