@@ -363,8 +363,18 @@ pub fn is_illegible(cell: &str) -> bool {
 /// tell (`Sf3`, `Lb5`: German). A tie keeps `inferred`.
 pub fn letters_of(cells: &[&str], inferred: &'static PieceTable) -> &'static PieceTable {
     let count = |t: &PieceTable| cells.iter().filter(|c| parse(c, t).is_ok()).count();
-    let mut best = (count(inferred), inferred);
+    // a table that reads none of the cells `inferred` does not read reads no more than
+    // it: only the others are counted
+    let unread: Vec<&str> = cells
+        .iter()
+        .copied()
+        .filter(|c| parse(c, inferred).is_err())
+        .collect();
+    let mut best = (cells.len() - unread.len(), inferred);
     for t in crate::notation::chess::tables() {
+        if !unread.iter().any(|c| parse(c, t).is_ok()) {
+            continue;
+        }
         let n = count(t);
         if n > best.0 {
             best = (n, t);

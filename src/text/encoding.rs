@@ -234,7 +234,15 @@ pub fn looks_viqr(head: &[u8]) -> bool {
         return false;
     }
     let (mut good, mut bad) = (0usize, 0usize);
-    for line in head.split(|&b| b == b'\n') {
+    // the lines, found with `memchr` (most are not tag lines)
+    let mut from = 0;
+    let ends = memchr::memchr_iter(b'\n', head).chain(std::iter::once(head.len()));
+    for end in ends {
+        let line = head.get(from..end).unwrap_or(&[]);
+        from = end + 1;
+        if line.first() != Some(&b'[') {
+            continue;
+        }
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let Some(rest) = line.strip_prefix(b"[") else {
             continue;
@@ -264,9 +272,14 @@ pub fn looks_viqr(head: &[u8]) -> bool {
 /// Does `word` hold a VIQR mark English text does not: `^` `(` `+` after a vowel, or a
 /// `dd` starting it?
 fn strong_viqr_mark(word: &[u8]) -> bool {
-    let vowel = |b: u8| b"aeiouyAEIOUY".contains(&b);
+    let vowel = |b: u8| {
+        matches!(
+            b,
+            b'a' | b'e' | b'i' | b'o' | b'u' | b'y' | b'A' | b'E' | b'I' | b'O' | b'U' | b'Y'
+        )
+    };
     word.windows(2)
-        .any(|w| vowel(w[0]) && matches!(w[1], b'^' | b'(' | b'+'))
+        .any(|w| matches!(w[1], b'^' | b'(' | b'+') && vowel(w[0]))
         || word.starts_with(b"dd")
         || word.starts_with(b"DD")
         || word.starts_with(b"Dd")

@@ -230,15 +230,38 @@ fn repair_1251(text: &str) -> Option<(String, usize)> {
     (count > 0).then(|| (nfc(out), count))
 }
 
+/// Could text whose bytes (UTF-8) are `text` hold a character decoded twice, in a tag
+/// value or a comment? The quick tests of [`repair`] on the bytes: `Â`…`ô` (C3 82–C3 B4)
+/// or `Р` `С` `Т` `У` (D0 A0–D0 A3) followed by a character outside ASCII, or by `[`
+/// (a clock command taken out of a comment joins what stood around it). Correctly
+/// decoded accents are mostly followed by ASCII (`Hernández`): such games are not looked
+/// at again.
+fn may_hold(text: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(k) = text.get(at..).and_then(|t| memchr::memchr2(0xC3, 0xD0, t)) {
+        let p = at + k;
+        let second = text.get(p + 1).copied().unwrap_or(0);
+        let lead = match text.get(p) {
+            Some(0xC3) => (0x82..=0xB4).contains(&second),
+            _ => (0xA0..=0xA3).contains(&second),
+        };
+        if lead && text.get(p + 2).is_some_and(|&b| b >= 0x80 || b == b'[') {
+            return true;
+        }
+        at = p + 1;
+    }
+    false
+}
+
 /// Repairs the tag values and comments of a replayed game (variations included) by
 /// [`repair`], and says what it did in one `mojibake-repaired` warning, whose span is
 /// the first repaired text where it stands in the source. The source text is kept as
-/// read. Returns the number of characters repaired, `None` when none. Only a game whose text holds the byte C3, D0 or D1 (which start the
-/// telltale characters `Â`…`ô`, `Р` `С` in UTF-8) is looked at: the others cost one
-/// `memchr3`.
+/// read. Returns the number of characters repaired, `None` when none. Only a game whose
+/// text may hold one ([`may_hold`]) is looked at.
 pub fn repair_game(game: &mut Game) -> Option<usize> {
-    // C3 starts `Â`…`ô` (windows-1252), D0 D1 `Р` `С` (windows-1251) in UTF-8
-    memchr::memchr3(0xC3, 0xD0, 0xD1, game.source.text.as_bytes())?;
+    if !may_hold(game.source.text.as_bytes()) {
+        return None;
+    }
     let mut first: Option<(String, String)> = None;
     let (mut chars, mut places) = (0usize, 0usize);
     let mut fix = |text: &mut String| {
@@ -294,7 +317,45 @@ pub fn repair_game(game: &mut Game) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::repair;
+    use super::{may_hold, repair};
+
+    /// Every text [`repair`] changes is one [`may_hold`] lets through; correctly decoded
+    /// accents followed by ASCII are not.
+    #[test]
+    fn may_hold_lets_every_repair_through() {
+        for t in [
+            "MÃ¼ller",
+            "Nguyá»…n",
+            "MÃƒÂ¼ller",
+            "РљР°СЂРїРѕРІ",
+            "Ã„Â\u{8d}",
+            "cafÃ©",
+            "SÃ£o",
+            "Ã\u{a0}",
+            "Ã[%clk 0:01:00]¼",
+        ] {
+            let changed = repair(t).is_some() || repair(&t.replace("[%clk 0:01:00]", "")).is_some();
+            assert!(changed, "{t}");
+            assert!(may_hold(t.as_bytes()), "{t}");
+        }
+        for t in ["Hernández", "Müller", "Карпов", "São Paulo", "Ñ", "Ã"] {
+            assert!(repair(t).is_none(), "{t}");
+        }
+        for t in ["Hernández", "Müller", "Карпов", "Ãx", "Ð"] {
+            assert!(!may_hold(t.as_bytes()), "{t}");
+        }
+        // every text of two characters the quick tests take
+        for a in [
+            '\u{C0}', '\u{C2}', '\u{E9}', '\u{F4}', '\u{F5}', 'Р', 'У', 'Ф', 'е',
+        ] {
+            for b in ['a', '[', '\u{A0}', '\u{BC}', '\u{2026}', 'љ', '中'] {
+                let t = format!("{a}{b}");
+                if repair(&t).is_some() {
+                    assert!(may_hold(t.as_bytes()), "{t}");
+                }
+            }
+        }
+    }
 
     fn fixed(s: &str) -> String {
         repair(s).map_or_else(|| s.to_owned(), |(t, _)| t)

@@ -91,11 +91,16 @@ fn parse_with<const FAST: bool>(text: &str, limits: &Limits) -> GameSyntax {
     p.out.movetext.reserve(dense.min(1 << 16));
     p.movetext::<FAST>();
     p.close_variations();
-    // the letters no English move has (`T` of `TN`, `m` `t` of `mate`, those of other
-    // scripts): the moves may be of a form the English fast run does not see
-    let odd = p.odd || p.run_letters & !ENGLISH_LETTERS != 0;
+    // letters no English move has (`T` of `TN`, `m` `t` of `mate`, those of other
+    // scripts): the moves may be words the English fast run does not see, when all the
+    // letters of one are there ([`forms::words_may_be_in`]: not in a game of `Tg7 Mf3`
+    // or `马f3`, whose forms of other letters, `马`, `红胜`, are odd by their length or
+    // by their bytes after the first); and a `.` in a move (`e42.d4`)
+    let odd = p.odd
+        || p.run_letters & SCAN_DOT != 0
+        || p.run_letters & !ENGLISH_LETTERS != 0 && forms::words_may_be_in(p.run_letters);
     let (changed, found) = if odd {
-        forms::typed_forms(text, &mut p.out.movetext, p.out.result.is_some())
+        forms::typed_forms::<FAST>(text, &mut p.out.movetext, p.out.result.is_some())
     } else {
         (false, None)
     };
@@ -259,6 +264,7 @@ const SCAN: [u64; 256] = {
     let mut i = 0;
     while i < 256 {
         t[i] = match CLASS[i] {
+            0 if i == b'.' as usize => SCAN_DOT,
             0 => LETTER_BITS[i],
             c => (c as u64) << CLASS_SHIFT,
         };
@@ -266,6 +272,11 @@ const SCAN: [u64; 256] = {
     }
     t
 };
+
+/// [`scan_classes`]: a `.` in a move token of the fast run (a move number glued to a
+/// move, `e42.d4`: one of the typed forms), a bit no letter has, taken out of the
+/// letters the run reports for the game's moves.
+const SCAN_DOT: u64 = 1 << 26;
 
 /// Where the ASCII white space (`CLASS` = `WS`: controls and space, as
 /// [`Parser_::skip_ws`] skips them) that starts at `pos` in `s` ends.
@@ -540,8 +551,9 @@ struct Run {
     letters: u64,
     /// How many move numbers it pushed (the other elements it pushed are moves).
     numbers: usize,
-    /// A move it pushed may be one of the typed forms ([`forms`]): one byte long or
-    /// longer than six (`N`, `d4Nf62.c4b6`); the words (`mate`, `TN`, `dbl ch`) have
+    /// A move it pushed may be one of the typed forms ([`forms`]): one letter long or
+    /// longer than six, a first letter outside ASCII counted as one byte (`N`, `马`,
+    /// `d4Nf62.c4b6`); the words (`mate`, `TN`, `dbl ch`) have
     /// letters no English move has ([`ENGLISH_LETTERS`]). (`ch` alone in a game of
     /// plain English moves is not seen: that would cost the fast run a load a move.)
     odd: bool,
@@ -629,7 +641,8 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
             // the rest of the token: ordinary ASCII bytes up to white space or a
             // delimiter, and on the way its letters
             let mut letters = LETTER_BITS[usize::from(first)];
-            let mut end = pos + first_len;
+            let rest = pos + first_len;
+            let mut end = rest;
             while let Some(&b) = s.get(end) {
                 let class = scan[usize::from(b)];
                 if class >= 1 << CLASS_SHIFT {
@@ -642,8 +655,9 @@ fn scan_run(s: &[u8], mut pos: usize, out: &mut Vec<Element>, max: usize) -> Run
                 end += 1;
             }
             letters_run |= letters;
-            // one byte (`N`) or longer than six (`d4Nf62.c4b6`): no load, one test
-            odd |= (end - pos).wrapping_sub(2) > 4;
+            // one letter (`N`, `马`) or longer than six, the first letter as one byte
+            // (`d4Nf62.c4b6`; not `马xd5+`): no load, one test
+            odd |= (end - rest).wrapping_sub(1) > 4;
             out.push(Element::Move {
                 span: sp(pos, end),
                 ep: None,
@@ -1443,8 +1457,9 @@ impl<'a, 'l> Parser_<'a, 'l> {
             pos = run.pos;
             match run.stop {
                 RunStop::LongMove => {
-                    self.odd = true;
                     let end = self.token_end(pos);
+                    // a plain move (`e8=后`, `a1=♕+`) is no typed form
+                    self.odd |= !forms::plain(self.bytes(pos, end));
                     let span = Span::new(pos as u32, end as u32);
                     self.note_move(span);
                     out.push(Element::Move { span, ep: None });
@@ -1460,7 +1475,7 @@ impl<'a, 'l> Parser_<'a, 'l> {
         self.moves_seen |= out.len() > run_start;
         self.out.counts.moves += out.len() - run_start - numbers;
         self.out.movetext = out;
-        self.out.move_letters |= letters_main;
+        self.out.move_letters |= letters_main & !SCAN_DOT;
         self.pos = pos;
         if stop == RunStop::Number {
             self.token();

@@ -8,7 +8,10 @@
 //! by the elements that replace it.
 //!
 //! A first look at each element ([`candidate`]) costs a few byte tests; a game with no
-//! candidate (nearly every PGN game) is left as it is.
+//! candidate (nearly every PGN game) is left as it is. Plain moves (`Nf3`, `马f3`,
+//! `e8=后`) are no candidates and are copied without a look (the fast path, [`fast`]).
+
+mod fast;
 
 use super::marks::{self, Mark};
 use crate::archive::{CommentKind, Element};
@@ -28,25 +31,7 @@ fn is_square(b: &[u8]) -> bool {
 /// Could the element at `i` be one of the forms? (Cheap: a few byte tests.)
 fn candidate(text: &str, mt: &[Element], i: usize) -> bool {
     match mt.get(i) {
-        Some(Element::Move { span, .. }) => {
-            let b = bytes(text, *span);
-            match b {
-                [] => false,
-                [first, ..] if *first >= 0x80 => {
-                    // a letter outside ASCII before a plain ASCII move (`马f3`, `♘xe5+`,
-                    // Persian letters: the usual moves of those tables) is as the ASCII
-                    // move after it; any other text outside ASCII may be a form
-                    let rest = span
-                        .slice(text)
-                        .chars()
-                        .next()
-                        .and_then(|c| b.get(c.len_utf8()..))
-                        .unwrap_or(&[]);
-                    rest.is_empty() || !rest.is_ascii() || ascii_candidate(rest)
-                }
-                _ => ascii_candidate(b),
-            }
-        }
+        Some(Element::Move { span, .. }) => fast::move_candidate(bytes(text, *span)),
         Some(Element::Annotation { .. }) => true,
         Some(Element::StartVariation { span }) => {
             let next_is_nag = matches!(mt.get(i + 1), Some(Element::Nag { .. }));
@@ -59,7 +44,9 @@ fn candidate(text: &str, mt: &[Element], i: usize) -> bool {
     }
 }
 
-/// [`candidate`] for a move token of ASCII bytes (not empty).
+/// [`candidate`] for a move token of ASCII bytes (not empty): one or two bytes but a
+/// square, six or more, or three to five that end in a small letter or a sign other
+/// than a check or annotation mark, or hold a `.` (a glued number: `Q12.3`).
 fn ascii_candidate(b: &[u8]) -> bool {
     match b {
         [] => false,
@@ -68,8 +55,24 @@ fn ascii_candidate(b: &[u8]) -> bool {
         [.., last] => {
             last.is_ascii_lowercase()
                 || !last.is_ascii_alphanumeric() && !matches!(last, b'+' | b'#' | b'!' | b'?')
+                || b.contains(&b'.')
         }
     }
+}
+
+/// Might a game whose move tokens have the letters `letters` ([`move_letters`] bits)
+/// hold one of the words of `grammars/marks.tsv` (`mate`, `TN`, `dbl ch`) that have a
+/// letter no English move has? (All the ASCII letters of one are among `letters`.)
+///
+/// [`move_letters`]: crate::archive::move_letters
+pub(super) fn words_may_be_in(letters: u64) -> bool {
+    fast::word_letters().iter().any(|&w| w & !letters == 0)
+}
+
+/// A move token (its bytes) that is a plain move ([`fast::plain_move`]), never one of
+/// the forms: for the reader's fast run, which reads the moves of other letters.
+pub(super) fn plain(b: &[u8]) -> bool {
+    fast::plain_move(b) && fast::marks_allow()
 }
 
 /// The end (exclusive) of the variation opened at `i` (the index after its
@@ -144,16 +147,24 @@ pub(super) type FoundResult = Option<(GameResult, Span)>;
 
 /// Reads the forms of the module docs in `mt` (the movetext elements of `text`), in
 /// place. Returns whether anything changed, and a result read from a printed form
-/// (`红胜`, `1 – 0`) when the game has none.
-pub(super) fn typed_forms(
+/// (`红胜`, `1 – 0`) when the game has none. `FAST`: plain moves are no candidates and
+/// are copied as they are ([`fast`]); the tests hold it to the pass without.
+pub(super) fn typed_forms<const FAST: bool>(
     text: &str,
     mt: &mut Vec<Element>,
     has_result: bool,
 ) -> (bool, FoundResult) {
-    if !(0..mt.len()).any(|i| candidate(text, mt, i)) {
+    let any = if FAST {
+        (0..mt.len()).any(|i| fast::fast_candidate(text, mt, i))
+    } else {
+        (0..mt.len()).any(|i| candidate(text, mt, i))
+    };
+    if !any {
         return (false, None);
     }
     let long_style = spaced_long_style(text, mt);
+    // a long move written with spaces starts with a plain move (`e2 - e4`)
+    let skip_plain = FAST && !long_style && fast::marks_allow();
     let old = std::mem::take(mt);
     let mut out: Vec<Element> = Vec::with_capacity(old.len() + 4);
     let mut result: FoundResult = None;
@@ -163,6 +174,9 @@ pub(super) fn typed_forms(
     let tok = |e: &Element| e.span().slice(text);
     while let Some(&e) = old.get(i) {
         match e {
+            Element::Move { span, .. } if skip_plain && fast::plain_move(bytes(text, span)) => {
+                out.push(e);
+            }
             Element::StartVariation { span } => {
                 let end = variation_end(&old, i);
                 let close = old.get(end.wrapping_sub(1)).map_or(span, Element::span);

@@ -17,7 +17,10 @@
 //! halfmove clock). Only a chess game recorded as drawn or unfinished whose last
 //! stretch without capture or pawn move is eight plies or more is played again (its
 //! resolved moves, no notation) to hash the positions of that stretch; a xiangqi game
-//! is played again whole for the tracker.
+//! is played again whole for the tracker. (The chess positions of the stretch are
+//! mostly told from the moves alone, without playing again: [`fast`].)
+
+mod fast;
 
 use crate::model::diag::Code;
 use crate::{
@@ -214,8 +217,9 @@ fn at_result(at: &At<'_>, r: GameResult, code: Code, msg: String, out: &mut Vec<
     out.push(at.about_result(d));
 }
 
-/// Plays the main line again and hashes the positions of its last `h` plies (the
-/// stretch without capture or pawn move): the first position in it that occurs for
+/// Finds the positions of the main line's last `h` plies (the stretch without capture
+/// or pawn move), by their keys from the moves ([`fast::stretch_keys`]) or else by
+/// playing the game again and hashing them: the first position in it that occurs for
 /// the third time is a claim (9.2.2), reported at the move that made it.
 fn chess_repetition(at: &At<'_>, start: &chess::Position, h: u32, out: &mut Vec<Diagnostic>) {
     let moves = &at.game.moves.moves;
@@ -225,41 +229,24 @@ fn chess_repetition(at: &At<'_>, start: &chess::Position, h: u32, out: &mut Vec<
     if !placement_may_repeat(&moves[first..]) {
         return;
     }
-    let mut pos = start.clone();
-    let play = |pos: &mut chess::Position, node: &crate::model::game::MoveNode| {
-        match &node.mv {
-            // the moves replayed: legal, but for one kept illegal (`--keep-illegal`)
-            AnyMove::Chess(m) if !node.illegal => pos.play_legal(m),
-            AnyMove::Chess(m) => pos.play_unchecked(m),
-            AnyMove::Null => pos.play_null(),
-            AnyMove::Xiangqi(_) => return false,
-        }
-        true
+    let Some(hashes) =
+        fast::stretch_keys(start, moves, first).or_else(|| replayed_hashes(start, moves, first))
+    else {
+        return;
     };
-    for node in &moves[..first] {
-        if !play(&mut pos, node) {
-            return;
-        }
-    }
     // hashes[i]: the position after ply first + i (hashes[0]: before the stretch)
-    let mut hashes = Vec::with_capacity(stretch + 1);
-    hashes.push(pos.zobrist());
-    for node in &moves[first..] {
-        if !play(&mut pos, node) {
-            return;
-        }
-        let hash = pos.zobrist();
-        hashes.push(hash);
+    for (len, &hash) in hashes.iter().enumerate().skip(1).map(|(i, h)| (i + 1, h)) {
         // counted without a list: most plies repeat nothing
-        if hashes.iter().filter(|&&x| x == hash).count() == 3 {
-            let seen: Vec<usize> = hashes
+        let seen = &hashes[..len];
+        if seen.iter().filter(|&&x| x == hash).count() == 3 {
+            let seen: Vec<usize> = seen
                 .iter()
                 .enumerate()
                 .filter(|&(_, &x)| x == hash)
                 .map(|(i, _)| i)
                 .collect();
             let ply_of = |i: usize| u32::try_from(first + i).unwrap_or(u32::MAX);
-            let now = ply_of(hashes.len() - 1);
+            let now = ply_of(len - 1);
             let earlier: Vec<String> = seen[..2]
                 .iter()
                 .map(|&i| match ply_of(i) {
@@ -289,6 +276,42 @@ fn chess_repetition(at: &At<'_>, start: &chess::Position, h: u32, out: &mut Vec<
             return;
         }
     }
+}
+
+/// The Zobrist hashes of the positions before `moves[first]` and after each move from
+/// it on, the game played again from `start`; up to a xiangqi move (none at all if one
+/// comes before `first`).
+fn replayed_hashes(
+    start: &chess::Position,
+    moves: &[crate::model::game::MoveNode],
+    first: usize,
+) -> Option<Vec<u64>> {
+    let mut pos = start.clone();
+    let play = |pos: &mut chess::Position, node: &crate::model::game::MoveNode| {
+        match &node.mv {
+            // the moves replayed: legal, but for one kept illegal (`--keep-illegal`)
+            AnyMove::Chess(m) if !node.illegal => pos.play_legal(m),
+            AnyMove::Chess(m) => pos.play_unchecked(m),
+            AnyMove::Null => pos.play_null(),
+            AnyMove::Xiangqi(_) => return false,
+        }
+        true
+    };
+    let (before, stretch) = moves.split_at_checked(first)?;
+    for node in before {
+        if !play(&mut pos, node) {
+            return None;
+        }
+    }
+    let mut hashes = Vec::with_capacity(stretch.len() + 1);
+    hashes.push(pos.zobrist());
+    for node in stretch {
+        if !play(&mut pos, node) {
+            break;
+        }
+        hashes.push(pos.zobrist());
+    }
+    Some(hashes)
 }
 
 /// Whether some placement of the pieces may occur three times with the same side to
