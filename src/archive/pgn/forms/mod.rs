@@ -307,10 +307,12 @@ pub(super) fn typed_forms<const FAST: bool>(
                         }
                     }
                 }
-                // `e x d4`: a pawn's file, a capture sign between spaces and the square
+                // one move written in three tokens: `e x d4` (a pawn's file, a capture
+                // sign between spaces, the square) and `e2 - e4`, `e5 : d4` (a long move
+                // written with spaces)
                 if is_move
-                    && matches!(t.as_bytes(), [b'a'..=b'h'])
-                    && matches!(next_t, "x" | ":")
+                    && ((matches!(t.as_bytes(), [b'a'..=b'h']) && matches!(next_t, "x" | ":"))
+                        || (long_style && from_square(t) && long_separator(next_t)))
                     && let Some(Element::Move { span: to, .. }) = old.get(i + 2).copied()
                     && starts_square(to.slice(text))
                 {
@@ -360,22 +362,6 @@ pub(super) fn typed_forms<const FAST: bool>(
                     }
                     changed |= mark != Mark::Null;
                     i = after;
-                    continue;
-                }
-                // `e2 - e4`, `e5 : d4`: a long move written with spaces
-                if is_move
-                    && long_style
-                    && from_square(t)
-                    && long_separator(next_t)
-                    && let Some(Element::Move { span: to, .. }) = old.get(i + 2).copied()
-                    && starts_square(to.slice(text))
-                {
-                    out.push(Element::Move {
-                        span: Span::new(span.start, to.end),
-                        ep: None,
-                    });
-                    changed = true;
-                    i += 3;
                     continue;
                 }
                 if is_move && split_glued(text, span, &mut out) {
