@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::model::diag::Code;
+use crate::notation::error::TokenError;
 
 /// The remarks on a resolved chess move (a repair, a missing check mark …) as
 /// diagnostics at the move's span and ply; few moves have any.

@@ -6,6 +6,7 @@ use super::*;
 use crate::model::diag::Code;
 use crate::model::game::Repair;
 use crate::notation::chess::SanStyle;
+use crate::notation::error::TokenError;
 
 /// A comment that is a draw offer: the FIDE mark `(=)` in braces, as kyphu writes it
 /// (`emit::DrawOffers::Comment`) so that other PGN readers take it without a warning.

@@ -32,9 +32,9 @@ pub enum SyntaxError {
     Several { token: String, count: usize },
 }
 
-impl SyntaxError {
+impl crate::notation::error::TokenError for SyntaxError {
     /// The stable diagnostic code: `unknown-piece` or `invalid-move`.
-    pub fn code(&self) -> Code {
+    fn code(&self) -> Code {
         match self {
             SyntaxError::UnknownPiece { .. } => Code::UnknownPiece,
             SyntaxError::Invalid { .. } | SyntaxError::Several { .. } => Code::InvalidMove,
@@ -42,7 +42,7 @@ impl SyntaxError {
     }
 
     /// As an error diagnostic (no span: the caller knows where the token was).
-    pub fn to_diagnostic(&self) -> Diagnostic {
+    fn to_diagnostic(&self) -> Diagnostic {
         let message = match self {
             // the common case, made without the formatting machinery: the replay
             // checks the syntax of many tokens that are not word-form moves
@@ -70,16 +70,6 @@ impl SyntaxError {
             _ => self.to_string(),
         };
         Diagnostic::error(self.code(), message)
-    }
-}
-
-impl crate::notation::error::TokenError for SyntaxError {
-    fn code(&self) -> crate::model::diag::Code {
-        SyntaxError::code(self)
-    }
-
-    fn to_diagnostic(&self) -> crate::model::diag::Diagnostic {
-        SyntaxError::to_diagnostic(self)
     }
 }
 

@@ -27,6 +27,7 @@ mod syntax;
 mod write;
 
 use crate::model::diag::Code;
+use crate::notation::error::TokenError;
 use std::fmt;
 
 pub use write::{write, write_line, write_with};

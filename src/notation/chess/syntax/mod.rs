@@ -173,9 +173,9 @@ pub enum SyntaxError {
     },
 }
 
-impl SyntaxError {
+impl crate::notation::error::TokenError for SyntaxError {
     /// The stable diagnostic code: `unknown-piece` or `invalid-move`.
-    pub fn code(&self) -> Code {
+    fn code(&self) -> Code {
         match self {
             SyntaxError::UnknownPiece { .. } => Code::UnknownPiece,
             SyntaxError::Empty | SyntaxError::Invalid { .. } => Code::InvalidMove,
@@ -183,18 +183,8 @@ impl SyntaxError {
     }
 
     /// As an error diagnostic (no span: the caller knows where the token was).
-    pub fn to_diagnostic(&self) -> crate::model::diag::Diagnostic {
-        crate::model::diag::Diagnostic::error(self.code(), self.to_string())
-    }
-}
-
-impl crate::notation::error::TokenError for SyntaxError {
-    fn code(&self) -> crate::model::diag::Code {
-        SyntaxError::code(self)
-    }
-
     fn to_diagnostic(&self) -> crate::model::diag::Diagnostic {
-        SyntaxError::to_diagnostic(self)
+        crate::model::diag::Diagnostic::error(self.code(), self.to_string())
     }
 }
 
@@ -821,6 +811,7 @@ fn glyph(i: &str) -> Res<'_, u8> {
 mod tests {
     use super::*;
     use crate::notation::chess::lang::{english, table};
+    use crate::notation::error::TokenError;
     use crate::testing::all_words;
 
     fn sq(s: &str) -> Square {
