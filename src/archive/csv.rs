@@ -538,9 +538,9 @@ impl<R: Read> ScoresheetReader<R> {
         let t = self.transcode();
         t.limit = u64::MAX;
         t.over_limit = false;
-        t.keep_from(from);
+        t.forget_before(from);
+        t.keeping = false;
         let pending = std::mem::take(&mut t.kept);
-        t.kept_from = t.produced;
         self.drain = Some(Drain {
             pending,
             byte: from,
@@ -557,10 +557,7 @@ impl<R: Read> ScoresheetReader<R> {
             let old = d.pending.len();
             d.pending.resize(old + 64 * 1024, 0);
             let t = self.transcode();
-            let got = t.read(&mut d.pending[old..]);
-            t.kept.clear();
-            t.kept_from = t.produced;
-            match got {
+            match t.read(&mut d.pending[old..]) {
                 Ok(n) => {
                     d.pending.truncate(old + n);
                     ended = n == 0;
@@ -784,12 +781,18 @@ struct Transcode<R> {
     produced: u64,
     limit: u64,
     over_limit: bool,
-    /// The output since stream offset `kept_from` (the start of the record being read):
-    /// what a record over its budget is kept verbatim from. At most the record budget
-    /// and the CSV reader's read-ahead.
+    /// The output since stream offset `kept_from` (at most [`KEPT_SLACK`] before the
+    /// start of the record being read): what a record over its budget is kept verbatim
+    /// from. At most the slack, the record budget and the CSV reader's read-ahead.
     kept: Vec<u8>,
     kept_from: u64,
+    /// Off once the rest is handed out unread ([`ScoresheetReader::next_unread`]).
+    keeping: bool,
 }
+
+/// How much kept output before the current record may wait to be forgotten: dropping
+/// it at every record would move the CSV reader's read-ahead each time.
+const KEPT_SLACK: u64 = 64 * 1024;
 
 impl<R: Read> Transcode<R> {
     fn new(mut inner: R, forced: Option<crate::text::TextEncoding>) -> io::Result<Transcode<R>> {
@@ -859,11 +862,20 @@ impl<R: Read> Transcode<R> {
             over_limit: false,
             kept: Vec::new(),
             kept_from: 0,
+            keeping: true,
         })
     }
 
-    /// Forgets the kept output before stream offset `at` (a record's start).
+    /// Keeps the output from stream offset `at` (a record's start) on; what is before
+    /// it is forgotten once it passes [`KEPT_SLACK`].
     fn keep_from(&mut self, at: u64) {
+        if at.saturating_sub(self.kept_from) >= KEPT_SLACK {
+            self.forget_before(at);
+        }
+    }
+
+    /// Forgets the kept output before stream offset `at`.
+    fn forget_before(&mut self, at: u64) {
         let drop = usize::try_from(at.saturating_sub(self.kept_from))
             .unwrap_or(usize::MAX)
             .min(self.kept.len());
@@ -924,7 +936,9 @@ impl<R: Read> Read for Transcode<R> {
         let avail = &self.output[self.out_start..self.out_end];
         let n = avail.len().min(buf.len());
         buf[..n].copy_from_slice(&avail[..n]);
-        self.kept.extend_from_slice(&avail[..n]);
+        if self.keeping {
+            self.kept.extend_from_slice(&avail[..n]);
+        }
         self.out_start += n;
         self.produced += n as u64;
         Ok(n)
