@@ -409,7 +409,6 @@ fn xiangqi_rules(at: &At<'_>, start: &xiangqi::Position, out: &mut Vec<Diagnosti
         };
         for mut d in tracker.record(&pos) {
             debug_assert_eq!(d.ply, Some(ply), "the tracker counts plies as the replay");
-            d.ply = Some(ply);
             d.span = Some(node.span).filter(|s| s.end > s.start);
             out.push(d);
         }
