@@ -210,3 +210,13 @@ fn both_moves_numbered_on_one_line() {
     );
     assert_eq!(uci(&g), ["e2e4", "e7e5", "g1f3", "d7d6", "d2d4", "e5d4"]);
 }
+
+/// Issue 25's `R(R5)-QR5`: an origin in brackets glued to the piece, which the movetext
+/// reader takes for a variation, is one descriptive move (the rook on the fifth rank,
+/// not the one on the first, goes to QR5), in a record with a FEN tag too.
+#[test]
+fn origin_in_brackets_glued_to_the_piece() {
+    let g = read("[FEN \"8/6k1/8/7R/8/8/8/R6K w - - 0 1\"]\n\n1. R(R5)-QR5 K-R2 2. R-R7ch *\n");
+    assert_eq!(uci(&g), ["h5a5", "g7h7", "a5a7"]);
+    assert!(errors(&g).is_empty(), "{:?}", g.diagnostics);
+}

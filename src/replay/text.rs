@@ -794,8 +794,9 @@ pub(super) fn reread(
     };
     let mut xiangqi_raw: Option<RawGame> = None;
     // descriptive moves in words (`P. to K's 4th.`), each made one token
-    let phrased = if raw.tags.is_empty() && !matches!(variant, Some(Variant::Xiangqi)) {
-        join_descriptive_phrases(raw)
+    // (with tags only the origins in brackets: `R(R5)-QR5`)
+    let phrased = if !matches!(variant, Some(Variant::Xiangqi)) {
+        join_descriptive_phrases(raw, raw.tags.is_empty())
     } else {
         None
     };
@@ -928,13 +929,36 @@ pub(super) fn short_capture_note(
     )
 }
 
+/// The last of the five elements from `i` of a move, a bracket, an origin, its closing
+/// bracket and the rest of the move (`R`, `(`, `R5`, `)`, `-QR5`), each touching the
+/// next.
+fn glued_origin(m: &[Element], i: usize) -> Option<usize> {
+    let five = m.get(i..i + 5)?;
+    let shape = matches!(
+        five,
+        [
+            Element::Move { .. },
+            Element::StartVariation { .. },
+            Element::Move { .. },
+            Element::EndVariation { .. },
+            Element::Move { .. },
+        ]
+    );
+    let touching = five
+        .windows(2)
+        .all(|w| w[0].span().end == w[1].span().start);
+    (shape && touching).then_some(i + 4)
+}
+
 /// The longest run of words read as one descriptive move in words (`P. to K's 4th.`).
 const PHRASE_WORDS: usize = 8;
 
 /// `raw` with each descriptive move written in words (`P. to K's 4th.`, `K. Kt. to B's
 /// 3d.`, `Q. takes P.`: several move tokens in a row on one line) made one move token,
-/// the longest that reads as a move of a descriptive table; `None` when there is none.
-fn join_descriptive_phrases(raw: &RawGame) -> Option<RawGame> {
+/// the longest that reads as a move of a descriptive table, and each origin in brackets
+/// glued to its move (`R(R5)-QR5`) made one token; `words`: the moves in words too (a
+/// record without tags). `None` when there is nothing to join.
+fn join_descriptive_phrases(raw: &RawGame, words: bool) -> Option<RawGame> {
     let text = raw.text.as_str();
     let m = &raw.movetext;
     let reads = |from: usize, to: usize| {
@@ -950,12 +974,24 @@ fn join_descriptive_phrases(raw: &RawGame) -> Option<RawGame> {
     let mut joined = false;
     let mut i = 0;
     while i < m.len() {
-        let words = m[i..]
+        // an origin in brackets glued to the piece (`R(R5)-QR5`, `Kt(1)-B3`), which
+        // the movetext reader took for a variation: one move when the five pieces
+        // touch and read as one
+        if let Some(j) = glued_origin(m, i).filter(|&j| reads(i, j)) {
+            out.push(Element::Move {
+                span: Span::new(m[i].span().start, m[j].span().end),
+                ep: None,
+            });
+            joined = true;
+            i = j + 1;
+            continue;
+        }
+        let run = m[i..]
             .iter()
-            .take(PHRASE_WORDS)
+            .take(if words { PHRASE_WORDS } else { 0 })
             .take_while(|e| matches!(e, Element::Move { .. }))
             .count();
-        let end = (1..words).rev().map(|k| i + k).find(|&j| reads(i, j));
+        let end = (1..run).rev().map(|k| i + k).find(|&j| reads(i, j));
         match end {
             Some(j) => {
                 out.push(Element::Move {
