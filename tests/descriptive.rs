@@ -220,3 +220,13 @@ fn origin_in_brackets_glued_to_the_piece() {
     assert_eq!(uci(&g), ["h5a5", "g7h7", "a5a7"]);
     assert!(errors(&g).is_empty(), "{:?}", g.diagnostics);
 }
+
+/// `R(1)-Q1`: a bare rank in brackets, which the movetext reader takes for a variation
+/// opened with the move number `1)`, is the origin of one move (the rook on the first
+/// rank), and the game goes on outside any variation.
+#[test]
+fn rank_in_brackets_glued_to_the_piece() {
+    let g = read("[FEN \"8/6k1/8/R7/8/8/8/R6K w - - 0 1\"]\n\n1. R(1)-R4 K-R2 2. R-R8 K-N3 *\n");
+    assert_eq!(uci(&g), ["a1a4", "g7h7", "a5a8", "h7g6"]);
+    assert!(errors(&g).is_empty(), "{:?}", g.diagnostics);
+}

@@ -929,25 +929,38 @@ pub(super) fn short_capture_note(
     )
 }
 
-/// The last of the five elements from `i` of a move, a bracket, an origin, its closing
-/// bracket and the rest of the move (`R`, `(`, `R5`, `)`, `-QR5`), each touching the
-/// next.
-fn glued_origin(m: &[Element], i: usize) -> Option<usize> {
-    let five = m.get(i..i + 5)?;
-    let shape = matches!(
-        five,
+/// The index of the last element of an origin in brackets glued to its move from `i`:
+/// a move, a bracket, an origin, its closing bracket and the rest of the move (`R`,
+/// `(`, `R5`, `)`, `-QR5`), each touching the next; or, for a bare rank (`R(1)-Q1`),
+/// the move, the number `1)` and the rest, the opening bracket's variation having been
+/// dropped as unclosed ([`unwrap_unclosed`]).
+fn glued_origin(text: &str, m: &[Element], i: usize) -> Option<usize> {
+    let touching = |n: usize| {
+        m.get(i..i + n)
+            .is_some_and(|w| w.windows(2).all(|w| w[0].span().end == w[1].span().start))
+    };
+    // the move, then its bracket (no longer an element), then the number
+    let bracketed = || {
+        let end = m[i].span().end;
+        text.as_bytes().get(end as usize) == Some(&b'(') && m[i + 1].span().start == end + 1
+    };
+    match m.get(i..)? {
         [
             Element::Move { .. },
             Element::StartVariation { .. },
             Element::Move { .. },
             Element::EndVariation { .. },
             Element::Move { .. },
-        ]
-    );
-    let touching = five
-        .windows(2)
-        .all(|w| w[0].span().end == w[1].span().start);
-    (shape && touching).then_some(i + 4)
+            ..,
+        ] if touching(5) => Some(i + 4),
+        [
+            Element::Move { .. },
+            Element::MoveNumber { black: false, .. },
+            Element::Move { .. },
+            ..,
+        ] if bracketed() && m[i + 1].span().end == m[i + 2].span().start => Some(i + 2),
+        _ => None,
+    }
 }
 
 /// The longest run of words read as one descriptive move in words (`P. to K's 4th.`).
@@ -977,7 +990,7 @@ fn join_descriptive_phrases(raw: &RawGame, words: bool) -> Option<RawGame> {
         // an origin in brackets glued to the piece (`R(R5)-QR5`, `Kt(1)-B3`), which
         // the movetext reader took for a variation: one move when the five pieces
         // touch and read as one
-        if let Some(j) = glued_origin(m, i).filter(|&j| reads(i, j)) {
+        if let Some(j) = glued_origin(text, m, i).filter(|&j| reads(i, j)) {
             out.push(Element::Move {
                 span: Span::new(m[i].span().start, m[j].span().end),
                 ep: None,
