@@ -494,15 +494,21 @@ pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
         let (Some(&first), Some(&last)) = (moves.first(), moves.last()) else {
             continue;
         };
+        // the number, before a comma typed after its dots (`7. … , Xe 6 tấn 5`)
+        let mut head = first;
+        while head > from
+            && matches!(elements[head - 1], Element::Annotation { span } if span.slice(text) == ",")
+        {
+            head -= 1;
+        }
         let numbered =
-            first
-                .checked_sub(1)
+            head.checked_sub(1)
                 .filter(|&k| k >= from)
                 .and_then(|k| match elements[k] {
                     Element::MoveNumber { number, black, .. } => Some((number, black)),
                     _ => None,
                 });
-        let start = if numbered.is_some() { first - 1 } else { first };
+        let start = if numbered.is_some() { head - 1 } else { first };
         // trailing move numbers (`12` before a word) are not the run's
         let mut end = to;
         while end > last + 1 && matches!(elements[end - 1], Element::MoveNumber { .. }) {
