@@ -187,15 +187,15 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         .iter()
         .map(|run| {
             free && raw.movetext.get(run.elements.start).is_some_and(|e| {
-                    let before = &text[..e.span().start as usize];
-                    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-                    line.split_whitespace().next_back().is_some_and(|w| {
-                        w.chars().any(char::is_alphabetic)
-                            && !w.chars().any(|c| c.is_ascii_digit())
-                            && !reads(w, reader, &mut scratch)
-                            && !reads(stem(w), reader, &mut scratch)
-                    })
+                let before = &text[..e.span().start as usize];
+                let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+                line.split_whitespace().next_back().is_some_and(|w| {
+                    w.chars().any(char::is_alphabetic)
+                        && !w.chars().any(|c| c.is_ascii_digit())
+                        && !reads(w, reader, &mut scratch)
+                        && !reads(stem(w), reader, &mut scratch)
                 })
+            })
         })
         .collect();
     let mid_prose: Vec<bool> = line_prose.iter().map(|&p| p && chessy).collect();
