@@ -116,14 +116,13 @@ fn thanglongkydao_blacks_half_after_dots_and_a_comma() {
 }
 
 #[test]
-fn thanglongkydao_reds_move_written_again_before_blacks() {
-    // failed before: `Biến 1: Chốt 7 tấn 1` played Red's 9th, then `9. Chốt 7 tấn 1`
-    // (the same move with its number) was played again as Black's (… c3c4 g6g5)
+fn reds_move_written_again_with_its_number_before_blacks() {
+    // failed before: the repeated `2. Mã 2 tấn 3` was played again as Black's move
+    // (h2e2 h9g7 h0g2 b9c7, then `Xe 9 bình 8` illegal)
     reads(
-        "1. Pháo 2 bình 5, Mã 8 tấn 7\n2. Mã 2 tấn 3, Xe 9 bình 8\n\n\
-         Tiên có hai phương án: Chốt 7 tấn 1 và Pháo 8 tấn 5.\n\n\
-         Biến 1: Chốt 7 tấn 1\n\n3. Chốt 7 tấn 1, Xe 1 tấn 1\n",
-        &["h2e2", "h9g7", "h0g2", "i9h9", "c3c4", "a9a8"],
+        "1. Pháo 2 bình 5, Mã 8 tấn 7\n2. Mã 2 tấn 3\n\nĐây là nước hay.\n\n\
+         2. Mã 2 tấn 3, Xe 9 bình 8\n",
+        &OPENING,
     );
 }
 
