@@ -383,6 +383,18 @@ fn chinese_prose(token: &str) -> bool {
     })
 }
 
+/// Is there a line break between elements `a` and `b`?
+fn line_break(text: &str, a: &Element, b: &Element) -> bool {
+    text.get(a.span().end as usize..b.span().start as usize)
+        .is_some_and(|gap| gap.contains('\n'))
+}
+
+/// Is `e` the placeholder of a half move left for later (`…………`, `……`, `…`)?
+fn placeholder(text: &str, e: &Element) -> bool {
+    matches!(e, Element::Annotation { span }
+        if !span.is_empty() && span.slice(text).chars().all(|c| c == '…'))
+}
+
 /// Is there a blank line between elements `a` and `b`?
 fn paragraph(text: &str, a: &Element, b: &Element) -> bool {
     text.get(a.span().end as usize..b.span().start as usize)
@@ -465,12 +477,29 @@ pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
         let from = i;
         let mut seen_move = false;
         let mut depth = 0usize;
+        // the moves the run's number is still due (2 after White's or Red's, 1 after
+        // Black's): a numbered pair is whole at 0
+        let mut due: Option<usize> = None;
         while i < elements.len() && !prose[i] {
-            // a paragraph ends the run (`9.Jbd2.` / blank line / `Dg6`)
-            if seen_move && depth == 0 && paragraph(text, &elements[i - 1], &elements[i]) {
+            // a paragraph ends the run (`9.Jbd2.` / blank line / `Dg6`), and so does
+            // the end of the line of a whole numbered pair (`4. C2=4 H8+9` / `H8+9 is
+            // rare too;`) or the placeholder of a half left for later (`3. A4+5 …………`)
+            if seen_move
+                && depth == 0
+                && (paragraph(text, &elements[i - 1], &elements[i])
+                    || due == Some(0) && line_break(text, &elements[i - 1], &elements[i])
+                    || placeholder(text, &elements[i - 1]))
+            {
                 break;
             }
             match elements[i] {
+                Element::MoveNumber { black, .. } if !seen_move => {
+                    due = Some(if black { 1 } else { 2 });
+                }
+                Element::Move { .. } if depth == 0 => {
+                    seen_move = true;
+                    due = due.map(|d| d.saturating_sub(1));
+                }
                 Element::Move { .. } => seen_move = true,
                 Element::StartVariation { .. } => depth += 1,
                 Element::EndVariation { .. } => depth = depth.saturating_sub(1),
@@ -494,15 +523,21 @@ pub fn runs(raw: &RawGame, mut reads: impl FnMut(&str) -> bool) -> Vec<Run> {
         let (Some(&first), Some(&last)) = (moves.first(), moves.last()) else {
             continue;
         };
-        let numbered =
-            first
-                .checked_sub(1)
-                .filter(|&k| k >= from)
-                .and_then(|k| match elements[k] {
-                    Element::MoveNumber { number, black, .. } => Some((number, black)),
-                    _ => None,
-                });
-        let start = if numbered.is_some() { first - 1 } else { first };
+        // the number, before a comma typed after its dots (`7. … , Xe 6 tấn 5`)
+        let mut head = first;
+        while head > from
+            && matches!(elements[head - 1], Element::Annotation { span } if span.slice(text) == ",")
+        {
+            head -= 1;
+        }
+        let numbered = head
+            .checked_sub(1)
+            .filter(|&k| k >= from)
+            .and_then(|k| match elements[k] {
+                Element::MoveNumber { number, black, .. } => Some((number, black)),
+                _ => None,
+            });
+        let start = if numbered.is_some() { head - 1 } else { first };
         // trailing move numbers (`12` before a word) are not the run's
         let mut end = to;
         while end > last + 1 && matches!(elements[end - 1], Element::MoveNumber { .. }) {

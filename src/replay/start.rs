@@ -62,8 +62,8 @@ pub(super) fn variant_named(tags: &Tags) -> bool {
 }
 
 /// The game of a record no tag names, told before its walk: xiangqi when a xiangqi
-/// notation is given (`--notation`), the FEN tag has ten ranks, or the first move token
-/// is one only xiangqi writes ([`super::xiangqi_only`]); chess otherwise (a chess walk
+/// notation is given (`--notation`), the FEN tag has ten ranks, or the first move tokens
+/// are ones only xiangqi writes ([`xiangqi_first_moves`]); chess otherwise (a chess walk
 /// that stops tries xiangqi too: `replay::text::reread`).
 pub(super) fn content_variant(tags: &Tags, raw: &RawGame, options: &ReplayOptions) -> Variant {
     let ten_ranks = tags.get("FEN").is_some_and(|fen| {
@@ -71,14 +71,22 @@ pub(super) fn content_variant(tags: &Tags, raw: &RawGame, options: &ReplayOption
             .next()
             .is_some_and(|board| board.matches('/').count() == 9)
     });
-    if options.xiangqi.is_some()
-        || ten_ranks
-        || raw.main_line().next().is_some_and(super::xiangqi_only)
-    {
+    if options.xiangqi.is_some() || ten_ranks || xiangqi_first_moves(raw) {
         Variant::Xiangqi
     } else {
         Variant::Chess
     }
+}
+
+/// Is Red's first move token one only xiangqi writes, or Black's when Red's has no
+/// square or coordinate in it (`C25 H8+7`: WXF without its operator, not `h2e2 h9g7`,
+/// which chess reads too and the replay settles)?
+fn xiangqi_first_moves(raw: &RawGame) -> bool {
+    let mut tokens = raw.main_line();
+    let first = tokens.next();
+    first.is_some_and(super::xiangqi_only)
+        || first.is_some_and(|t| !t.bytes().any(|b| b.is_ascii_lowercase()))
+            && tokens.next().is_some_and(super::xiangqi_only)
 }
 
 pub(super) fn xiangqi_start(tags: &Tags) -> Result<xiangqi::Position, Diagnostic> {

@@ -183,22 +183,22 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
     // runs that a prose word leads into on their line (`If 2. PxP, Black …`, `by 2.
     // P-K3 or`): a chess game's moves in a book start their line or follow moves
     let chessy = !matches!(reader, Reader::Xiangqi(_));
-    let mid_prose: Vec<bool> = found
+    let line_prose: Vec<bool> = found
         .iter()
         .map(|run| {
-            free && chessy
-                && raw.movetext.get(run.elements.start).is_some_and(|e| {
-                    let before = &text[..e.span().start as usize];
-                    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-                    line.split_whitespace().next_back().is_some_and(|w| {
-                        w.chars().any(char::is_alphabetic)
-                            && !w.chars().any(|c| c.is_ascii_digit())
-                            && !reads(w, reader, &mut scratch)
-                            && !reads(stem(w), reader, &mut scratch)
-                    })
+            free && raw.movetext.get(run.elements.start).is_some_and(|e| {
+                let before = &text[..e.span().start as usize];
+                let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+                line.split_whitespace().next_back().is_some_and(|w| {
+                    w.chars().any(char::is_alphabetic)
+                        && !w.chars().any(|c| c.is_ascii_digit())
+                        && !reads(w, reader, &mut scratch)
+                        && !reads(stem(w), reader, &mut scratch)
                 })
+            })
         })
         .collect();
+    let mid_prose: Vec<bool> = line_prose.iter().map(|&p| p && chessy).collect();
     // runs that a `;` glued to a word put back into a sentence
     // ([`crate::archive::text::unfold_prose_semicolons`]): the game's only after the
     // end of a sentence (`… importance. 4... exd4`), not in its middle (`resigned;
@@ -231,6 +231,8 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
     let mut side_end: Option<usize> = None;
     // the board before the game's last ply
     let mut before_last: Option<Board> = None;
+    // a run of the game so far was numbered
+    let mut numbered_game = false;
     for (k, run) in found.iter().enumerate() {
         let Run {
             elements,
@@ -253,6 +255,7 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
                 play(word(moves[0]), reader, &mut again, &mut scratch).is_ok()
                     && match (&again, &board) {
                         (Board::Chess(a), Board::Chess(b)) => a == b,
+                        (Board::Xiangqi(a), Board::Xiangqi(b)) => a == b,
                         _ => false,
                     }
             });
@@ -322,6 +325,10 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
                 // a PGN game (with tags) is read by replay alone: its words are not prose
                 _ if !free => true,
                 _ if elsewhere || side_line || in_sentence[k] => false,
+                // xiangqi moves quoted in a sentence, without a number, once the game has
+                // gone on by numbered runs (`… tránh đường biến quen thuộc p8-7 m3.2 ,
+                // x2.6`, `… thì Hậu có Xe 6 tấn 5, Mã 7 tấn 5`): a side line in the notes
+                _ if !chessy && numbered_game && numbered.is_none() && line_prose[k] => false,
                 // a plan or a side line in the notes, numbered as another move (`Coupled with
                 // 4. P-K4`), or as this one when the game's move comes on a line of its own
                 // later (`If 2. PxP, …` before `2. P-Q5 P-Q3`)
@@ -392,6 +399,7 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             prose.push((from, start));
         }
         plies += made;
+        numbered_game |= numbered.is_some();
         board = trial;
         before_last = trial_before;
         last_end = elements.end;

@@ -6,7 +6,9 @@ Each block of manifest.txt starts with `== <lang>/<name>` and has `key: value` l
 game, source, licence, verbatim, notes, stops-at (optional) and the main line a human
 reads, transcribed by hand from the record into one of:
   san:  chess SAN with English letters (python-chess push_san replays it)
-  zh:   xiangqi moves in Chinese words (炮二平五 马8进7 ...), replayed by cchess
+  zh:   xiangqi moves in Chinese words (炮二平五 马8进7 ...), replayed by cchess; an ICCS
+        move (e6e7) in the line is played as it is, where cchess resolves a word wrongly
+        (cchess 1.25 reads 前兵 as the front soldier of another file: zh/xqdao-1 ply 73)
   wxf:  xiangqi WXF/Vietnamese-letter moves transcribed to WXF (C2=5 H8+7 ...)
 The xiangqi line is checked a second time with pyffish (Fairy-Stockfish) for legality.
 The sidecar gets `moves:` as UCI (chess) or ICCS (xiangqi, files a-i, ranks 0-9).
@@ -49,6 +51,13 @@ def replay_xiangqi(toks, kind):
     out = []
     for i, t in enumerate(toks):
         red = i % 2 == 0
+        if kind == "zh" and len(t) == 4 and t[0] in "abcdefghi" and t[2] in "abcdefghi" \
+                and t[1].isdigit() and t[3].isdigit():
+            if b.move_iccs(t) is None:
+                raise SystemExit(f"ply {i+1}: cannot replay {t!r}")
+            out.append(t)
+            b.next_turn()
+            continue
         zh = wxf_to_zh(t, red) if kind == "wxf" else t
         zh = zh.replace("馬", "马").replace("車", "车").replace("砲", "炮").replace("俥", "车") \
             .replace("傌", "马").replace("兵", "兵").replace("進", "进").replace("後", "后") \

@@ -1595,11 +1595,19 @@ impl<'a, 'l> Parser_<'a, 'l> {
             if rest.is_empty() || rest == "," {
                 // `1. ... Nf6`, `1. ..., Nf6`: the dots (and the comma typed after them)
                 // mark Black's move of the number before them
-                if let Some(Element::MoveNumber { black, span: s, .. }) =
-                    self.out.movetext.last_mut()
-                {
-                    *black = true;
-                    *s = s.join(span(start, end));
+                match self.out.movetext.last_mut() {
+                    Some(Element::MoveNumber { black, span: s, .. }) => {
+                        *black = true;
+                        *s = s.join(span(start, end));
+                    }
+                    // `3. A4+5 …………`: the placeholder of Black's move after Red's,
+                    // kept (a note splits the pair; Black's move comes numbered later)
+                    Some(Element::Move { .. }) if tok.starts_with('…') && rest.is_empty() => {
+                        self.push(Element::Annotation {
+                            span: span(start, end),
+                        });
+                    }
+                    _ => {}
                 }
                 self.pos = end;
                 return;

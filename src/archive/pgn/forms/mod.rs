@@ -421,6 +421,27 @@ fn split_glued(text: &str, span: Span, out: &mut Vec<Element>) -> bool {
     let base = span.start;
     let mut parts: Vec<Element> = Vec::new();
     let sp = |a: usize, b: usize| Span::new(base + a as u32, base + b as u32);
+    // `4,車一平二`: a move number typed with a comma for its dot, glued to a Chinese move
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0
+        && let Some(rest) = t[digits..].strip_prefix(',')
+        && rest.starts_with(|c: char| !c.is_ascii())
+        && let Ok(number) = t[..digits].parse()
+    {
+        out.push(Element::MoveNumber {
+            number,
+            black: false,
+            span: sp(0, digits + 1),
+        });
+        let rest = sp(digits + 1, t.len());
+        if !split_glued(text, rest, out) {
+            out.push(Element::Move {
+                span: rest,
+                ep: None,
+            });
+        }
+        return true;
+    }
     if t.starts_with(|c: char| !c.is_ascii()) {
         // Chinese: moves of four characters, numbers, and a placeholder `……`
         let chars: Vec<(usize, char)> = t.char_indices().collect();
