@@ -307,6 +307,45 @@ pub(super) fn typed_forms<const FAST: bool>(
                         }
                     }
                 }
+                // `dx e4`, `Cx e4`, `Dx b2`: a capture sign typed before the space (a
+                // pawn's file, a piece letter or a from-square before it)
+                if is_move
+                    && let Some(head) = t.strip_suffix(['x', ':'])
+                    && (lone_letter(head)
+                        || matches!(head.as_bytes(), [b'a'..=b'h'])
+                        || from_square(head))
+                    && let Some(Element::Move { span: to, .. }) = next
+                    && starts_square(to.slice(text))
+                    && text
+                        .get(span.end as usize..to.start as usize)
+                        .is_some_and(|gap| gap.bytes().all(|b| b == b' '))
+                {
+                    out.push(Element::Move {
+                        span: Span::new(span.start, to.end),
+                        ep: None,
+                    });
+                    changed = true;
+                    i += 2;
+                    continue;
+                }
+                // `.Ff5`: a stray full stop typed before a move (an annotation of its
+                // own, the move read without it)
+                if is_move
+                    && let Some(rest) = t.strip_prefix('.')
+                    && !rest.starts_with('.')
+                    && fast::plain_move(rest.as_bytes())
+                {
+                    out.push(Element::Annotation {
+                        span: Span::new(span.start, span.start + 1),
+                    });
+                    out.push(Element::Move {
+                        span: Span::new(span.start + 1, span.end),
+                        ep: None,
+                    });
+                    changed = true;
+                    i += 1;
+                    continue;
+                }
                 // one move written in three tokens: `e x d4` (a pawn's file, a capture
                 // sign between spaces, the square) and `e2 - e4`, `e5 : d4` (a long move
                 // written with spaces)
