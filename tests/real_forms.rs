@@ -130,3 +130,32 @@ fn completechesseducation_move_numbers_with_a_colon() {
         problems(&g)
     );
 }
+
+/// en/encyclopediachess-1: `n: White-Black`, White's and Black's moves joined by a dash
+/// (`2: Nf3-Nc6`, `12: N×f7-0-0`), with pawn captures written with their files only
+/// and the multiplication sign (`5: d4-e×d`). Before: `Nf3-Nc6` was no move and the
+/// record read nothing.
+#[test]
+fn encyclopediachess_white_black_pairs_joined_by_a_dash() {
+    let g = game(
+        "The Petrov's immortal\n\nPlayed in Warsaw in 1844.  1: e4-e5 2: Nf3-Nc6 3: Bc4-bc5 Italian game  4: c3-Nf6 5: d4-e×d 6: e5-Ne4 7: Bd5-N×f2 8: K×f2-d×c+ 9: Kg3-c×b 10: B×b2-Ne7\n",
+    );
+    assert_eq!(
+        g.moves.moves.len(),
+        20,
+        "{}: {:?}",
+        movetext(&g),
+        problems(&g)
+    );
+    let m = movetext(&g);
+    assert!(
+        m.contains("4. c3 {-} 4... Nf6 5. d4 {-} 5... exd4")
+            && m.contains("9. Kg3 {-} 9... cxb2 10. Bxb2 {-} 10... Ne7"),
+        "{m}"
+    );
+    // long algebraic is no pair: `e2-e4` stays one move
+    reads_clean(
+        "1. e2-e4 e7-e5 2. Ng1-f3 Nb8-c6 *\n",
+        "1. e4 e5 2. Nf3 Nc6 *",
+    );
+}

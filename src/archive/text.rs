@@ -345,6 +345,14 @@ pub fn move_shaped(token: &str) -> bool {
         // come after it
         return false;
     }
+    // `exd`, `e×d+`: a pawn capture written with its files only
+    let short = token.trim_end_matches(['+', '#', '!', '?']);
+    if let [f, 'x' | ':' | '×', t] = short.chars().collect::<Vec<_>>()[..]
+        && ('a'..='h').contains(&f)
+        && ('a'..='h').contains(&t)
+    {
+        return true;
+    }
     token.bytes().any(|b| b.is_ascii_digit())
         || token.chars().any(|c| {
             matches!(

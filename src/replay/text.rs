@@ -869,13 +869,15 @@ pub(super) fn reread(
     })
 }
 
-/// A pawn capture written with its two files only (`ed`, `exd`, `e:d`, as Russian and
+/// A pawn capture written with its two files only (`ed`, `exd`, `e:d`, `e×d`, as Russian and
 /// older books print `exd5`), with any check or glyph marks after it: the files and the
 /// marks, when `token` is one. The files are neighbours.
 fn short_capture_files(token: &str) -> Option<(u8, u8, &str)> {
     let b = token.as_bytes();
     let (from, to, rest) = match b {
-        [f, b'x' | b':', t, rest @ ..] | [f, t, rest @ ..] => (*f, *t, rest),
+        [f, b'x' | b':', t, rest @ ..] | [f, 0xC3, 0x97, t, rest @ ..] | [f, t, rest @ ..] => {
+            (*f, *t, rest)
+        }
         _ => return None,
     };
     let file = |c: u8| (b'a'..=b'h').contains(&c);
