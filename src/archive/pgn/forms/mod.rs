@@ -480,18 +480,22 @@ fn spaced_long_style(text: &str, mt: &[Element]) -> bool {
 /// (and its marks) or after castling, with a move of two characters or more after it.
 fn pair_dash(t: &str) -> Option<usize> {
     let b = t.as_bytes();
-    let k = ["0-0-0-", "O-O-O-", "0-0-", "O-O-"]
+    // castling, the longer first: `O-O-O+` is no pair, `0-0-0-Rd8` is
+    let castling = ["0-0-0", "O-O-O", "0-0", "O-O"]
         .iter()
         .find(|c| t.starts_with(*c))
-        .map(|c| c.len() - 1)
-        .or_else(|| {
+        .map(|c| c.len());
+    let k = match castling {
+        Some(c) => (b.get(c) == Some(&b'-')).then_some(c),
+        None => {
             let k = b.iter().position(|&c| c == b'-')?;
             let left = t.get(..k)?.trim_end_matches(['+', '#', '!', '?']);
             left.as_bytes()
                 .get(left.len().checked_sub(2)?..)
                 .is_some_and(is_square)
                 .then_some(k)
-        })?;
+        }
+    }?;
     let right = t.get(k + 1..)?;
     (right.len() >= 2 && !right.starts_with('-')).then_some(k)
 }
