@@ -335,13 +335,23 @@ pub fn move_shaped(token: &str) -> bool {
     if !token.is_ascii() && chinese_prose(token) {
         return false;
     }
-    if let Some((word, _)) = token.split_once(':')
+    if let Some((word, after)) = token.split_once(':')
         && word.chars().filter(|c| c.is_alphabetic()).count() >= 2
         && word.chars().all(char::is_alphabetic)
+        // `Kpel:f2`: a capture onto a square (an OCR `l` for the `1` of `Kpe1`)
+        && !matches!(after.as_bytes(), [b'a'..=b'h', b'1'..=b'8', ..])
     {
         // a word and its colon glued to what follows (`line:1.`): the moves, if any,
         // come after it
         return false;
+    }
+    // `exd`, `e×d+`: a pawn capture written with its files only
+    let short = token.trim_end_matches(['+', '#', '!', '?']);
+    if let [f, 'x' | ':' | '×', t] = short.chars().collect::<Vec<_>>()[..]
+        && ('a'..='h').contains(&f)
+        && ('a'..='h').contains(&t)
+    {
+        return true;
     }
     token.bytes().any(|b| b.is_ascii_digit())
         || token.chars().any(|c| {

@@ -607,11 +607,10 @@ fn candidates(
             }
             // Latin look-alikes of Cyrillic letters (`Kf3` for `Кf3`), only in a record
             // with Cyrillic piece letters elsewhere
-            if options.lang.is_none()
-                && !options.descriptive
-                && let Some(t) = lookalike_table(raw)
-            {
-                out.push((v, Board::Chess(p.clone()), Reader::Chess(t)));
+            if options.lang.is_none() && !options.descriptive {
+                for t in lookalike_tables(raw) {
+                    out.push((v, Board::Chess(p.clone()), Reader::Chess(t)));
+                }
             }
             // descriptive notation, when a token settles it (`P-K4`, `PxP`, `P4R`)
             if options.descriptive || phrased || raw.main_line().any(san::descriptive::settles) {
@@ -642,22 +641,34 @@ fn candidates(
 /// `grammars/chess-lookalikes.tsv`: Latin letters typed for the Cyrillic ones.
 const LOOKALIKES: &str = include_str!("../../grammars/chess-lookalikes.tsv");
 
-/// The table of the language whose Cyrillic piece letters `raw`'s main line has
-/// (`Кc6`, `Сc5`, `Лe1`), with the Latin look-alikes of its letters added
-/// (`grammars/chess-lookalikes.tsv`: `K`, `C`): a record typed partly on a Latin
-/// keyboard. `None` for a record without Cyrillic piece letters: there `K` is a king.
-fn lookalike_table(raw: &RawGame) -> Option<&'static PieceTable> {
-    static TABLES: std::sync::OnceLock<Option<&'static [PieceTable]>> = std::sync::OnceLock::new();
-    let cyrillic = |t: &str| {
+/// The tables of `grammars/chess-lookalikes.tsv` (the Russian table with the Latin
+/// look-alikes of its letters added: `K`, `C`, `Kp`; a German machine translation's
+/// mix of them with `D` and `T`), for a record whose main line has Cyrillic piece
+/// letters (`Кc6`, `Сc5`, `Лe1`) or the Latin `Kp` of the Russian king before a square
+/// (`Kpe1-f1`): a record typed partly on a Latin keyboard, or transliterated. None for
+/// any other record: there `K` is a king.
+fn lookalike_tables(raw: &RawGame) -> &'static [&'static PieceTable] {
+    static TABLES: std::sync::OnceLock<Vec<&'static PieceTable>> = std::sync::OnceLock::new();
+    let russian = |t: &str| {
         t.chars()
             .next()
             .is_some_and(|c| matches!(c, 'К' | 'С' | 'Л' | 'Ф'))
+            || t.strip_prefix("Kp")
+                .is_some_and(|r| r.starts_with(|c: char| ('a'..='h').contains(&c)))
     };
-    if !raw.main_line().any(cyrillic) {
-        return None;
+    if !raw.main_line().any(russian) {
+        return &[];
     }
-    let tables = (*TABLES.get_or_init(|| san::with_extra_tables(LOOKALIKES).ok()))?;
-    tables.iter().find(|t| t.code == "ru")
+    TABLES.get_or_init(|| {
+        let codes: Vec<&str> = LOOKALIKES
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| l.split('\t').next())
+            .collect();
+        san::with_extra_tables(LOOKALIKES)
+            .map(|all| all.iter().filter(|t| codes.contains(&t.code)).collect())
+            .unwrap_or_default()
+    })
 }
 
 /// The descriptive notation whose letters replay furthest along `raw`'s main line from
@@ -867,13 +878,15 @@ pub(super) fn reread(
     })
 }
 
-/// A pawn capture written with its two files only (`ed`, `exd`, `e:d`, as Russian and
+/// A pawn capture written with its two files only (`ed`, `exd`, `e:d`, `e×d`, as Russian and
 /// older books print `exd5`), with any check or glyph marks after it: the files and the
 /// marks, when `token` is one. The files are neighbours.
 fn short_capture_files(token: &str) -> Option<(u8, u8, &str)> {
     let b = token.as_bytes();
     let (from, to, rest) = match b {
-        [f, b'x' | b':', t, rest @ ..] | [f, t, rest @ ..] => (*f, *t, rest),
+        [f, b'x' | b':', t, rest @ ..] | [f, 0xC3, 0x97, t, rest @ ..] | [f, t, rest @ ..] => {
+            (*f, *t, rest)
+        }
         _ => return None,
     };
     let file = |c: u8| (b'a'..=b'h').contains(&c);

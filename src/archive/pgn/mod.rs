@@ -368,6 +368,7 @@ fn dots(i: &str) -> IResult<&str, &str> {
 }
 
 /// `pgn.ebnf`: move-number = digits , ( 1*"." | "…" | ")" ) | digits (before a boundary) ;
+/// also `1/` and `1:` before white space.
 /// Returns the number and whether it marks Black's move (`...`, `…`).
 fn move_number(i: &str) -> IResult<&str, (u32, bool)> {
     let (rest, digits) = digits(i)?;
@@ -385,6 +386,12 @@ fn move_number(i: &str) -> IResult<&str, (u32, bool)> {
     }
     // `1/ e4 - d5`: a slash before white space (`1/2` is a result)
     if let Some(after) = rest.strip_prefix('/')
+        && after.starts_with(char::is_whitespace)
+    {
+        return Ok((after, (number, false)));
+    }
+    // `Move 1: e4, e5`: a colon before white space (`0:1` is a result, `5:d4` no number)
+    if let Some(after) = rest.strip_prefix(':')
         && after.starts_with(char::is_whitespace)
     {
         return Ok((after, (number, false)));

@@ -164,7 +164,8 @@ pub(super) fn typed_forms<const FAST: bool>(
     }
     let long_style = spaced_long_style(text, mt);
     // a long move written with spaces starts with a plain move (`e2 - e4`)
-    let skip_plain = FAST && !long_style && fast::marks_allow();
+    let pairs = pair_style(text, mt);
+    let skip_plain = FAST && !long_style && !pairs && fast::marks_allow();
     let old = std::mem::take(mt);
     let mut out: Vec<Element> = Vec::with_capacity(old.len() + 4);
     let mut result: FoundResult = None;
@@ -307,6 +308,45 @@ pub(super) fn typed_forms<const FAST: bool>(
                         }
                     }
                 }
+                // `dx e4`, `Cx e4`, `Dx b2`: a capture sign typed before the space (a
+                // pawn's file, a piece letter or a from-square before it)
+                if is_move
+                    && let Some(head) = t.strip_suffix(['x', ':'])
+                    && (lone_letter(head)
+                        || matches!(head.as_bytes(), [b'a'..=b'h'])
+                        || from_square(head))
+                    && let Some(Element::Move { span: to, .. }) = next
+                    && starts_square(to.slice(text))
+                    && text
+                        .get(span.end as usize..to.start as usize)
+                        .is_some_and(|gap| gap.bytes().all(|b| b == b' '))
+                {
+                    out.push(Element::Move {
+                        span: Span::new(span.start, to.end),
+                        ep: None,
+                    });
+                    changed = true;
+                    i += 2;
+                    continue;
+                }
+                // `.Ff5`: a stray full stop typed before a move (an annotation of its
+                // own, the move read without it)
+                if is_move
+                    && let Some(rest) = t.strip_prefix('.')
+                    && !rest.starts_with('.')
+                    && fast::plain_move(rest.as_bytes())
+                {
+                    out.push(Element::Annotation {
+                        span: Span::new(span.start, span.start + 1),
+                    });
+                    out.push(Element::Move {
+                        span: Span::new(span.start + 1, span.end),
+                        ep: None,
+                    });
+                    changed = true;
+                    i += 1;
+                    continue;
+                }
                 // one move written in three tokens: `e x d4` (a pawn's file, a capture
                 // sign between spaces, the square) and `e2 - e4`, `e5 : d4` (a long move
                 // written with spaces)
@@ -364,6 +404,28 @@ pub(super) fn typed_forms<const FAST: bool>(
                     i = after;
                     continue;
                 }
+                // `1: e4-e5`, `2: Nf3-Nc6`: White's and Black's moves joined by a dash
+                if is_move
+                    && pairs
+                    && depth == 0
+                    && let Some(k) = pair_dash(t)
+                {
+                    let at = span.start + k as u32;
+                    out.push(Element::Move {
+                        span: Span::new(span.start, at),
+                        ep: None,
+                    });
+                    out.push(Element::Annotation {
+                        span: Span::new(at, at + 1),
+                    });
+                    out.push(Element::Move {
+                        span: Span::new(at + 1, span.end),
+                        ep: None,
+                    });
+                    changed = true;
+                    i += 1;
+                    continue;
+                }
                 if is_move && split_glued(text, span, &mut out) {
                     changed = true;
                     i += 1;
@@ -409,6 +471,58 @@ fn spaced_long_style(text: &str, mt: &[Element]) -> bool {
             _ => {}
         }
         k += 1;
+    }
+    false
+}
+
+/// The dash of a token that is White's and Black's moves joined by a dash (`e4-e5`,
+/// `Nf3-Nc6`, `N×f7-0-0`, `0-0-0-Rd8`, `B×b5+-Nbd7`): the first dash after a square
+/// (and its marks) or after castling, with a move of two characters or more after it.
+fn pair_dash(t: &str) -> Option<usize> {
+    let b = t.as_bytes();
+    // castling, the longer first: `O-O-O+` is no pair, `0-0-0-Rd8` is
+    let castling = ["0-0-0", "O-O-O", "0-0", "O-O"]
+        .iter()
+        .find(|c| t.starts_with(*c))
+        .map(|c| c.len());
+    let k = match castling {
+        Some(c) => (b.get(c) == Some(&b'-')).then_some(c),
+        None => {
+            let k = b.iter().position(|&c| c == b'-')?;
+            let left = t.get(..k)?.trim_end_matches(['+', '#', '!', '?']);
+            left.as_bytes()
+                .get(left.len().checked_sub(2)?..)
+                .is_some_and(is_square)
+                .then_some(k)
+        }
+    }?;
+    let right = t.get(k + 1..)?;
+    (right.len() >= 2 && !right.starts_with('-')).then_some(k)
+}
+
+/// Whether the game writes White's and Black's moves as pairs joined by a dash
+/// (`1: e4-e5 2: Nf3-Nc6`): two main-line tokens at least are pairs whose second move
+/// is no bare square (`Nf3-Nc6`, `d4-Bg4`, `N×f7-0-0`), which no long move is.
+fn pair_style(text: &str, mt: &[Element]) -> bool {
+    let mut depth = 0usize;
+    let mut found = 0;
+    for e in mt {
+        match e {
+            Element::StartVariation { .. } => depth += 1,
+            Element::EndVariation { .. } => depth = depth.saturating_sub(1),
+            Element::Move { span, .. } if depth == 0 => {
+                let t = span.slice(text);
+                if let Some(k) = pair_dash(t)
+                    && !t.get(k + 1..).is_some_and(starts_square)
+                {
+                    found += 1;
+                    if found >= 2 {
+                        return true;
+                    }
+                }
+            }
+            _ => {}
+        }
     }
     false
 }
