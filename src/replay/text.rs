@@ -410,7 +410,14 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             match failed_at {
                 // a PGN game (with tags) is read by replay alone: its words are not prose
                 _ if !free => true,
-                _ if elsewhere || side_line || in_sentence[k] || alternative || restated => false,
+                _ if elsewhere
+                    || side_line
+                    || in_sentence[k] && !sentence_end
+                    || alternative
+                    || restated =>
+                {
+                    false
+                }
                 // a plan or a side line in the notes, numbered as another move (`Coupled with
                 // 4. P-K4`), or as this one when the game's move comes on a line of its own
                 // later (`If 2. PxP, …` before `2. P-Q5 P-Q3`)
