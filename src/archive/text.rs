@@ -126,6 +126,22 @@ pub fn join_headings(games: &mut Vec<RawGame>) {
 /// takes for a tag? Only for a record without tags, whose last element is a brace
 /// comment left open, and when that line is not a tag (`[Name "`).
 fn split_in_comment(prev: &RawGame, g: &RawGame) -> bool {
+    // the cheap questions first: a PGN game (tags) answers the first
+    if !prev.tags.is_empty()
+        || prev.junk
+        || prev.byte_end != g.byte_start
+        || !matches!(
+            prev.movetext.last(),
+            Some(Element::Comment {
+                kind: CommentKind::Brace,
+                closed: false,
+                ..
+            })
+        )
+        || prev.decoding != g.decoding
+    {
+        return false;
+    }
     let first_line = g.text.trim_start().lines().next().unwrap_or("");
     let tag_line = first_line.strip_prefix('[').is_some_and(|rest| {
         let name = rest
@@ -134,20 +150,7 @@ fn split_in_comment(prev: &RawGame, g: &RawGame) -> bool {
             .count();
         name > 0 && rest[name..].trim_start().starts_with('"')
     });
-    prev.tags.is_empty()
-        && !prev.junk
-        && prev.byte_end == g.byte_start
-        && prev.decoding == g.decoding
-        && matches!(
-            prev.movetext.last(),
-            Some(Element::Comment {
-                kind: CommentKind::Brace,
-                closed: false,
-                ..
-            })
-        )
-        && first_line.starts_with('[')
-        && !tag_line
+    first_line.starts_with('[') && !tag_line
 }
 
 /// Each record the reader cut inside a brace comment ([`split_in_comment`]) joined to
@@ -665,7 +668,10 @@ pub fn unfold_prose_semicolons(raw: &RawGame) -> Option<RawGame> {
         }) if body.start == 0 && !text.starts_with('{') => 1,
         _ => 0,
     };
-    let from = raw.movetext.get(skip).map_or(0, |e| e.span().start as usize);
+    let from = raw
+        .movetext
+        .get(skip)
+        .map_or(0, |e| e.span().start as usize);
     if let Ok(masked) = String::from_utf8(masked)
         && let Some(rest) = masked.get(from..)
     {

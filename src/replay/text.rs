@@ -570,7 +570,9 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
 /// (`20.Sxe6 Aufgabe!!`, `Abandonan.`, `resigns`), with the marks after it.
 fn resignation(word: &str) -> bool {
     let w = word.trim_end_matches(['!', '?', '.', ',', ')']);
-    RESIGNATION_WORDS.iter().any(|r| w.eq_ignore_ascii_case(r) || w == *r)
+    RESIGNATION_WORDS
+        .iter()
+        .any(|r| w.eq_ignore_ascii_case(r) || w == *r)
 }
 
 /// The words of [`resignation`]: German, English, Spanish, French, Italian, Russian.
