@@ -359,7 +359,7 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         // (`19. ... Df2+ 20. Rd3 Cc5 mat.` / `19. ... Df2+ 20. Rh3`): text, not a side line
         let restated = free
             && plies > 0
-            && plies % 2 == 0
+            && plies.is_multiple_of(2)
             && moves.len() == 1
             && *numbered == Some(((plies / 2) as u32, true))
             && before_last.as_ref().is_some_and(|b| {
