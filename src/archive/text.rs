@@ -79,6 +79,7 @@ pub fn join_headings(games: &mut Vec<RawGame>) {
     for g in games.iter_mut() {
         unwrap_markup(g);
     }
+    rejoin_split_comments(games);
     if games.len() < 2 || !games.iter().any(|g| heading(g) || continues(g)) {
         return;
     }
@@ -116,6 +117,72 @@ pub fn join_headings(games: &mut Vec<RawGame>) {
         }
     }
     games.extend(held);
+}
+
+/// Does `g`, read right after `prev`, hold the rest of a brace comment of `prev` that the
+/// reader cut at a line of the comment starting with `[` and a letter (`{difesa
+/// moderna: … il centro` / `[modern defence: the fianchettoed bishop …]} 3. e5`: a
+/// bilingual note with the translation in square brackets on its own line), which it
+/// takes for a tag? Only for a record without tags, whose last element is a brace
+/// comment left open, and when that line is not a tag (`[Name "`).
+fn split_in_comment(prev: &RawGame, g: &RawGame) -> bool {
+    // the cheap questions first: a PGN game (tags) answers the first
+    if !prev.tags.is_empty()
+        || prev.junk
+        || prev.byte_end != g.byte_start
+        || !matches!(
+            prev.movetext.last(),
+            Some(Element::Comment {
+                kind: CommentKind::Brace,
+                closed: false,
+                ..
+            })
+        )
+        || prev.decoding != g.decoding
+    {
+        return false;
+    }
+    let first_line = g.text.trim_start().lines().next().unwrap_or("");
+    let tag_line = first_line.strip_prefix('[').is_some_and(|rest| {
+        let name = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        name > 0 && rest[name..].trim_start().starts_with('"')
+    });
+    first_line.starts_with('[') && !tag_line
+}
+
+/// Each record the reader cut inside a brace comment ([`split_in_comment`]) joined to
+/// the record before it and parsed again as one: the comment goes on to its `}`, and
+/// the moves after it are the record's. One look at each pair of neighbours otherwise.
+fn rejoin_split_comments(games: &mut Vec<RawGame>) {
+    if !games.windows(2).any(|w| split_in_comment(&w[0], &w[1])) {
+        return;
+    }
+    let old = std::mem::take(games);
+    for g in old {
+        if let Some(prev) = games.last_mut()
+            && split_in_comment(prev, &g)
+        {
+            let mut text = prev.text.clone();
+            text.push_str(&g.text);
+            let syntax = super::parse_game(&text, &super::Limits::default());
+            if syntax.rest.is_none() && syntax.tags.is_empty() {
+                prev.text = text;
+                prev.movetext = syntax.movetext;
+                prev.result = syntax.result;
+                prev.diagnostics
+                    .retain(|d| matches!(d.code, Code::EncodingGuessed | Code::EncodingReplaced));
+                prev.diagnostics.extend(syntax.diagnostics);
+                prev.move_letters = Some(syntax.move_letters);
+                prev.counts = Some(syntax.counts);
+                prev.byte_end = g.byte_end;
+                continue;
+            }
+        }
+        games.push(g);
+    }
 }
 
 /// Forum markup around a game: `[pgn]…[/pgn]`, and the BBCode `[game]…[/game]` block of
@@ -587,7 +654,8 @@ pub fn unfold_prose_semicolons(raw: &RawGame) -> Option<RawGame> {
         else {
             return false;
         };
-        let word = span.slice(text);
+        // a word, with the full stop or comma of its sentence (`peón.;`)
+        let word = span.slice(text).trim_end_matches(['.', ',', '!', '?']);
         span.end + 1 == body.start
             && word.chars().filter(|c| c.is_alphabetic()).count() >= 2
             && word
@@ -597,6 +665,10 @@ pub fn unfold_prose_semicolons(raw: &RawGame) -> Option<RawGame> {
     };
     let mut movetext = raw.movetext.clone();
     let mut changed = false;
+    // the `;` so found: the text is parsed again with each of them a comma, so that a
+    // parenthesis opened before one and closed after it on its line (`(Selten, aber
+    // korrekt; üblich sind Sdb5 oder Sxc6) 6...Le7`) is one note, as written
+    let mut semicolons = Vec::new();
     // each unfolding removes one comment: at most as many rounds as there are
     let mut rounds = movetext.len();
     while rounds > 0 {
@@ -620,7 +692,39 @@ pub fn unfold_prose_semicolons(raw: &RawGame) -> Option<RawGame> {
             *span = Span::new(span.start, body.start);
         }
         movetext.splice(i..=i, inner);
+        semicolons.push(body.start as usize - 1);
         changed = true;
+    }
+    if !changed {
+        return None;
+    }
+    let mut masked = raw.text.clone().into_bytes();
+    for &k in &semicolons {
+        if masked.get(k) == Some(&b';') {
+            masked[k] = b',';
+        }
+    }
+    // a heading joined before the record ([`join_headings`]) stays its comment
+    let skip = match raw.movetext.first() {
+        Some(Element::Comment {
+            kind: CommentKind::Brace,
+            closed: false,
+            body,
+        }) if body.start == 0 && !text.starts_with('{') => 1,
+        _ => 0,
+    };
+    let from = raw
+        .movetext
+        .get(skip)
+        .map_or(0, |e| e.span().start as usize);
+    if let Ok(masked) = String::from_utf8(masked)
+        && let Some(rest) = masked.get(from..)
+    {
+        let syntax = super::parse_game(rest, &super::Limits::default());
+        if syntax.rest.is_none() && syntax.tags.is_empty() {
+            movetext = raw.movetext[..skip].to_vec();
+            movetext.extend(shifted(&syntax.movetext, from as u32));
+        }
     }
     changed.then(|| {
         let mut out = raw.clone();

@@ -222,6 +222,24 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             })
         })
         .collect();
+    // runs on a bulleted line that opens on Black's move without its number (`- ..g6
+    // seconda scelta 5.e5 Cg4`, `- ..Cd4 5.e5! Cxb5`): an alternative to the game's
+    // move, listed under it, and the whole line is that alternative's
+    let alternative_line = |i: usize| {
+        free && chessy
+            && raw.movetext.get(i).is_some_and(|e| {
+                let before = &text[..e.span().start as usize];
+                let line = text[before.rfind('\n').map_or(0, |i| i + 1)..].trim_start();
+                line.strip_prefix(['-', '–', '•', '*']).is_some_and(|r| {
+                    r.trim_start()
+                        .strip_prefix("..")
+                        .is_some_and(|m| m.starts_with(char::is_alphabetic))
+                })
+            })
+    };
+    // the game ended by a word after its last move (`20.Sxe6 Aufgabe!!`): what follows
+    // is notes, whatever it replays
+    let mut ended = false;
     let mut prose_from: Option<usize> = None;
     // the number a side line read as prose goes on with (`第二种下法:炮2退1 11. 炮2退1
     // 12. 车四退三 … 14. 车四退二 炮7进1`): a run so numbered that does not play is that
@@ -241,7 +259,7 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             ..
         } = run;
         // the words before the run that no reader reads are prose in any case
-        if stopped {
+        if stopped || ended {
             break;
         }
         // White's last move written again with its number before Black's (`7.Ba1` /
@@ -265,6 +283,61 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         } else {
             *numbered
         };
+        // a move closing a sentence that does not play here, then the game's reply (`…
+        // sacrificare il pedone b6. Ng5 25.Rh4`): the sentence's
+        let sentence_end = free
+            && chessy
+            && !repeated
+            && numbered.is_none()
+            && moves.len() > 1
+            && raw.movetext[moves[0]].span().slice(text).ends_with('.')
+            && play(word(moves[0]), reader, &mut board.clone(), &mut scratch).is_err();
+        let moves = if sentence_end { &moves[1..] } else { moves };
+        let lone = moves.len() == 1;
+        // the run's last move opens a line that goes on in prose (`17. Rf1 Dg5?!` /
+        // `Ff6 limitait la casse.`): the subject of a note, not the game's move
+        // (when the game's move of that ply comes later with its number: `18. Fxc4`)
+        let tail_note = free
+            && chessy
+            && moves.last().is_some_and(|&i| {
+                note_line(raw, moves, i, run.prose_after)
+                    && raw.movetext.get(i + 1).is_some_and(|next| {
+                        text.get(raw.movetext[i].span().end as usize..next.span().start as usize)
+                            .is_some_and(|gap| !gap.contains('\n'))
+                    })
+            })
+            && {
+                let head = &moves[..moves.len() - 1];
+                let mut b = board.clone();
+                let p = plies + head.len();
+                let number = Some(((p / 2 + 1) as u32, p % 2 == 1));
+                head.iter()
+                    .all(|&i| play(word(i), reader, &mut b, &mut scratch).is_ok())
+                    && found[k + 1..].iter().take(RESYNC_RUNS).any(|later| {
+                        later.numbered == number
+                            && later.moves.first().is_some_and(|&i| {
+                                play(word(i), reader, &mut b.clone(), &mut scratch).is_ok()
+                            })
+                    })
+            };
+        // the run runs into a bulleted alternative line (`5.0–0 Cd4` / `- ..e6 6.Te1`):
+        // the run is the moves before it, or none when it starts there
+        let alternative_from = moves.iter().position(|&i| alternative_line(i));
+        let alternative = alternative_from == Some(0) || alternative_line(elements.start);
+        // where the run's own part ends, when not at its end
+        let cut_at = match alternative_from {
+            Some(c) if c > 0 => Some(moves[c]),
+            _ if tail_note => moves.last().copied(),
+            _ => None,
+        };
+        let moves = match alternative_from {
+            Some(c) => &moves[..c],
+            None if tail_note => &moves[..moves.len() - 1],
+            None => moves,
+        };
+        if moves.is_empty() && !alternative {
+            continue;
+        }
         let mut trial = board.clone();
         let mut made = 0usize;
         let mut played = 0usize;
@@ -285,6 +358,21 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             }
         }
         let between_prose = k > 0 || elements.start > 0;
+        // Black's last move written again alone with its number after a side line
+        // (`19. ... Df2+ 20. Rd3 Cc5 mat.` / `19. ... Df2+ 20. Rh3`): text, not a side line
+        let restated = free
+            && plies > 0
+            && plies.is_multiple_of(2)
+            && moves.len() == 1
+            && *numbered == Some(((plies / 2) as u32, true))
+            && before_last.as_ref().is_some_and(|b| {
+                let mut again = b.clone();
+                play(word(moves[0]), reader, &mut again, &mut scratch).is_ok()
+                    && match (&again, &board) {
+                        (Board::Chess(a), Board::Chess(b)) => a == b,
+                        _ => false,
+                    }
+            });
         let expected = (plies / 2 + 1) as u32;
         let numbered_here = numbered.is_some_and(|(n, black)| {
             n == expected && black == (plies % 2 == 1) || plies == 0 && n == 1
@@ -295,6 +383,7 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         // game's own move comes later with its number
         let elsewhere = free
             && plies > 0
+            && !restated
             && numbered.is_some_and(|(n, _)| {
                 n < expected
                     || n > expected
@@ -324,7 +413,14 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
             match failed_at {
                 // a PGN game (with tags) is read by replay alone: its words are not prose
                 _ if !free => true,
-                _ if elsewhere || side_line || in_sentence[k] => false,
+                _ if elsewhere
+                    || side_line
+                    || in_sentence[k] && !sentence_end
+                    || alternative
+                    || restated =>
+                {
+                    false
+                }
                 // xiangqi moves quoted in a sentence, without a number, once the game has
                 // gone on by numbered runs (`… tránh đường biến quen thuộc p8-7 m3.2 ,
                 // x2.6`, `… thì Hậu có Xe 6 tấn 5, Mã 7 tấn 5`): a side line in the notes
@@ -333,6 +429,7 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
                 // 4. P-K4`), or as this one when the game's move comes on a line of its own
                 // later (`If 2. PxP, …` before `2. P-Q5 P-Q3`)
                 None if mid_prose[k]
+                    && !sentence_end
                     && numbered.is_some_and(|(n, _)| {
                         n != expected
                             || found[k + 1..].iter().enumerate().take(RESYNC_RUNS).any(
@@ -355,10 +452,10 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
                 // a lone move amid words: prose after it, or before it on its line
                 // (`с подготовкой d2-d4.`)
                 None => {
-                    !(moves.len() == 1
+                    !(lone
                         && numbered.is_none()
                         && between_prose
-                        && (run.prose_after || mid_prose[k]))
+                        && (run.prose_after || mid_prose[k] && !sentence_end))
                 }
                 Some(_) if played > 0 => true,
                 // the record's error, unless a later run numbered the same plays from here
@@ -392,7 +489,7 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         let from = prose_from.take().unwrap_or(last_end);
         // the repeated move, with its number, is text before the run
         let start = match moves.first() {
-            Some(&first) if repeated => first,
+            Some(&first) if repeated || sentence_end => first,
             _ => elements.start,
         };
         if has_text(&raw.movetext[from..start]) {
@@ -403,6 +500,13 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         board = trial;
         before_last = trial_before;
         last_end = elements.end;
+        if let Some(i) = cut_at {
+            last_end = i;
+        }
+        ended = failed_at.is_none()
+            && cut_at.is_none()
+            && matches!(raw.movetext.get(elements.end), Some(Element::Move { span, .. })
+                if resignation(span.slice(text)));
         match failed_at {
             // the run's last move starts a line of prose (`7. KKt-K2` / `Kt-B3 would
             // have been better`): a note, not the record's error
@@ -469,6 +573,29 @@ fn read(raw: &RawGame, start: &Board, reader: Reader) -> Reading {
         plies,
     }
 }
+
+/// Words printed after a game's last move that end it: a resignation
+/// (`20.Sxe6 Aufgabe!!`, `Abandonan.`, `resigns`), with the marks after it.
+fn resignation(word: &str) -> bool {
+    let w = word.trim_end_matches(['!', '?', '.', ',', ')']);
+    RESIGNATION_WORDS
+        .iter()
+        .any(|r| w.eq_ignore_ascii_case(r) || w == *r)
+}
+
+/// The words of [`resignation`]: German, English, Spanish, French, Italian, Russian.
+const RESIGNATION_WORDS: &[&str] = &[
+    "Aufgabe",
+    "aufgegeben",
+    "resigns",
+    "resigned",
+    "abandonan",
+    "abandona",
+    "abandonne",
+    "abandon",
+    "abbandona",
+    "сдались",
+];
 
 /// Does `later` start right where a run ending at element `end` ends, on the same line
 /// (`1. P. to K's 4th. 1. P. to K's 4th.`: both moves of a pair numbered)?
