@@ -285,8 +285,12 @@ fn replay_with(mut raw: RawGame, options: &ReplayOptions, one_pass: bool) -> Gam
         );
     }
     // a sheet that still stops is planned as a whole and walked again (issue 27); not
-    // after a free-text reading, whose diagnostics are of another walk
+    // after a free-text reading, whose diagnostics are of another walk, nor when its
+    // first move number is not the start position's (`30. Qf1 …` with no FEN: the
+    // start is missing, which no slip explains; its first error is the answer, and a
+    // plan would spend the whole budget changing every move)
     if !reread
+        && !diagnostics.iter().any(|d| d.code == Code::MoveNumber)
         && let (Some(before), Some(_), StartPosition::Chess(p)) =
             (before_walk, &unparsed, &game.start)
     {

@@ -902,6 +902,26 @@ pub fn plan_within(
     table: &'static PieceTable,
     budget: Budget,
 ) -> Option<Plan> {
+    plan_effort(start, cells, table, budget).0
+}
+
+/// What a plan's search took: its cost in work, not in time.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Effort {
+    /// Partial plans expanded (at most the budget's).
+    pub expansions: usize,
+    /// Cells read (the search, then the weighing of alternatives).
+    pub reads: usize,
+}
+
+/// [`plan_within`], with what the search took.
+pub fn plan_effort(
+    start: &Position,
+    cells: &[&str],
+    table: &'static PieceTable,
+    budget: Budget,
+) -> (Option<Plan>, Effort) {
+    let mut effort = Effort::default();
     let mut search = Search {
         start,
         cells,
@@ -921,7 +941,8 @@ pub fn plan_within(
     // (an illegible last cell has no candidates of the walk's: it is planned)
     let last_illegible = cells.last().is_some_and(|c| is_illegible(c));
     if root.next == n || (!budget.last_cell && root.next + 1 == n && !last_illegible) {
-        return None;
+        effort.reads = search.reads;
+        return (None, effort);
     }
     let mut nodes = vec![root];
     let mut heap = BinaryHeap::new();
@@ -998,10 +1019,10 @@ pub fn plan_within(
             best_partial = id;
         }
         if !back {
-            expansions += 1;
-            if expansions > budget.expansions || search.reads > budget.reads {
+            if expansions >= budget.expansions || search.reads > budget.reads {
                 break;
             }
+            expansions += 1;
             search.expand(&node, &mut children);
             // the look-back waits as long as its cheapest change could (a child's
             // priority is at least its cost)
@@ -1035,6 +1056,7 @@ pub fn plan_within(
             nodes.push(child);
         }
     }
+    effort.expansions = expansions;
     let complete = done.is_some();
     let mut chosen = nodes[done.unwrap_or(best_partial)].changes.clone();
     let mut changes = Vec::with_capacity(chosen.len());
@@ -1044,7 +1066,8 @@ pub fn plan_within(
         chosen[k].mv = change.mv;
         changes.push(change);
     }
-    Some(Plan { changes, complete })
+    effort.reads = search.reads;
+    (Some(Plan { changes, complete }), effort)
 }
 
 #[cfg(test)]
