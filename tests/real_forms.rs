@@ -3,52 +3,10 @@
 //! was read. The records themselves are checked by `tests/real_text.rs`.
 #![allow(clippy::unwrap_used)]
 
-use kyphu::emit::pgn::{PgnOptions, to_pgn_string};
-use kyphu::{Game, Item, Severity, Status, read_games};
+mod common;
 
-/// The games of `text` (non-games left out), replayed with the default options.
-fn games(text: &str) -> Vec<Game> {
-    read_games(text.as_bytes(), &Default::default())
-        .filter_map(|i| match i.unwrap() {
-            Item::Game(g) => Some(g),
-            Item::NonGame(_) => None,
-        })
-        .collect()
-}
-
-/// The one game of `text`.
-fn game(text: &str) -> Game {
-    let mut g = games(text);
-    assert_eq!(g.len(), 1, "expected one game in {text:?}");
-    g.remove(0)
-}
-
-/// The movetext of `g` as kyphu writes it (SAN, comments, result), on one line.
-fn movetext(g: &Game) -> String {
-    let pgn = to_pgn_string(g, &PgnOptions::default());
-    let body: Vec<&str> = pgn
-        .lines()
-        .filter(|l| !l.starts_with('[') && !l.trim().is_empty())
-        .collect();
-    body.join(" ")
-}
-
-/// The errors and warnings of `g`, as `code: message`.
-fn problems(g: &Game) -> Vec<String> {
-    g.diagnostics
-        .iter()
-        .filter(|d| d.severity >= Severity::Warning)
-        .map(|d| format!("{}: {}", d.code, d.message))
-        .collect()
-}
-
-/// `text` reads as one game whose main line written in SAN is `expected` (with its
-/// result), with no error or warning.
-fn reads_clean(text: &str, expected: &str) {
-    let g = game(text);
-    assert_eq!(movetext(&g), expected, "{text:?}: {:?}", g.diagnostics);
-    assert_eq!(g.status(), Status::Clean, "{text:?}: {:?}", problems(&g));
-}
+use common::forms::{game, movetext, problems, reads_clean};
+use kyphu::Severity;
 
 /// de/perceptiode-1: a German machine translation of a Russian page, the Russian
 /// letters transliterated (`C` bishop, `K` knight, `Kp` king) beside the translated

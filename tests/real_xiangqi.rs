@@ -7,9 +7,9 @@
 
 mod common;
 
+use common::forms::problems;
 use common::records::{longest_game, main_line};
 use kyphu::{
-    Severity,
     model::game::{Game, GameResult, Variant},
     replay::ReplayOptions,
 };
@@ -25,15 +25,6 @@ fn reads(text: &str, expected: &[&str]) -> Game {
     assert_eq!(g.variant, Variant::Xiangqi, "{text:?}");
     assert_eq!(main_line(&g), expected, "{text:?}: {:?}", g.diagnostics);
     g
-}
-
-/// The errors and warnings of `g`.
-fn problems(g: &Game) -> Vec<String> {
-    g.diagnostics
-        .iter()
-        .filter(|d| d.severity >= Severity::Warning)
-        .map(|d| format!("{}: {}", d.code, d.message))
-        .collect()
 }
 
 const OPENING: [&str; 4] = ["h2e2", "h9g7", "h0g2", "i9h9"];

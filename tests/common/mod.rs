@@ -13,6 +13,7 @@ use kyphu::model::diag::Severity;
 use kyphu::model::game::Game;
 use proptest::prelude::*;
 
+pub mod forms;
 pub mod records;
 
 /// A random legal game: at each ply the `choice`-th legal move (mod their number).
