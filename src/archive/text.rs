@@ -170,14 +170,8 @@ fn rejoin_split_comments(games: &mut Vec<RawGame>) {
             let syntax = super::parse_game(&text, &super::Limits::default());
             if syntax.rest.is_none() && syntax.tags.is_empty() {
                 prev.text = text;
-                prev.movetext = syntax.movetext;
-                prev.result = syntax.result;
-                prev.diagnostics
-                    .retain(|d| matches!(d.code, Code::EncodingGuessed | Code::EncodingReplaced));
-                prev.diagnostics.extend(syntax.diagnostics);
-                prev.move_letters = Some(syntax.move_letters);
-                prev.counts = Some(syntax.counts);
                 prev.byte_end = g.byte_end;
+                reparsed(prev, syntax);
                 continue;
             }
         }
@@ -289,6 +283,12 @@ pub fn unwrap_markup(raw: &mut RawGame) {
         return;
     }
     raw.junk = false;
+    reparsed(raw, syntax);
+}
+
+/// `raw` read again as `syntax` (its text parsed anew): its tags, movetext, result and
+/// the reader's diagnostics are the new parse's; the decoder's notes on its bytes stay.
+fn reparsed(raw: &mut RawGame, syntax: super::GameSyntax) {
     raw.tags = syntax.tags;
     raw.movetext = syntax.movetext;
     raw.result = syntax.result;
