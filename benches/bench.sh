@@ -26,31 +26,14 @@ fi
 bytes=$(stat -c %s "$file")
 mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
 
-cargo build --release --quiet || exit 2
-kyphu=./target/release/kyphu
-
-anchor=""
-if [ -d ../shared/tools/anchorbench ]; then
-  cp -r ../shared/tools/anchorbench "$work/anchorbench" && chmod -R u+w "$work/anchorbench"
-  if (cd "$work/anchorbench" && cargo build --release --quiet 2>/dev/null); then
-    anchor="$work/anchorbench/target/release/anchorbench"
-  else
-    echo "note: anchorbench did not build; skipped" >&2
-  fi
-fi
-# Debian installs pgn-extract in /usr/games, which is not always on PATH.
-export PATH="$PATH:/usr/games"
-command -v pgn-extract >/dev/null || { apt-get install -y -qq pgn-extract >/dev/null 2>&1 || true; }
-command -v pgn-extract >/dev/null || echo "note: pgn-extract not found; skipped" >&2
+source benches/common.sh
+bench_tools
 python3 -c 'import chess' 2>/dev/null || pip install -q chess >/dev/null 2>&1 || true
 python3 -c 'import chess' 2>/dev/null || echo "note: python-chess not found; skipped" >&2
 
 declare -A secs rss
 # the same games with other piece letters (converted once, not timed)
-for l in vi zh fa; do
-  $kyphu convert --quiet --threads 2 --out-lang $l -o "$work/bench-$l.pgn" "$file" 2> /dev/null
-done
-$kyphu convert --quiet --threads 2 --out-notation figurine -o "$work/bench-figurine.pgn" "$file" 2> /dev/null
+bench_letters "$file"
 
 # Rows are registered first and timed afterwards in rounds: each round runs every
 # command once, so a drift of the machine's speed (common on shared machines) touches

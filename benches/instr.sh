@@ -41,25 +41,10 @@ PY
 rm -f "$work/all.pgn"
 file="$work/bench.pgn"
 
-cargo build --release --quiet || exit 2
-kyphu=./target/release/kyphu
-anchor=""
-if [ -d ../shared/tools/anchorbench ]; then
-  cp -r ../shared/tools/anchorbench "$work/anchorbench" && chmod -R u+w "$work/anchorbench"
-  if (cd "$work/anchorbench" && cargo build --release --quiet 2> /dev/null); then
-    anchor="$work/anchorbench/target/release/anchorbench"
-  else
-    echo "note: anchorbench did not build; skipped" >&2
-  fi
-fi
-export PATH="$PATH:/usr/games"
-command -v pgn-extract > /dev/null || { apt-get install -y -qq pgn-extract > /dev/null 2>&1 || true; }
-command -v pgn-extract > /dev/null || echo "note: pgn-extract not found; skipped" >&2
+source benches/common.sh
+bench_tools
 
-for l in vi zh fa; do
-  $kyphu convert --quiet --threads 2 --out-lang $l -o "$work/bench-$l.pgn" "$file" 2> /dev/null
-done
-$kyphu convert --quiet --threads 2 --out-notation figurine -o "$work/bench-figurine.pgn" "$file" 2> /dev/null
+bench_letters "$file"
 
 declare -A ir
 order=()
